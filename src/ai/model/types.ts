@@ -1,0 +1,77 @@
+/**
+ * The `Model` interface and the message, request and result shapes every provider
+ * adapter and the agent loop share. Content parts and tool definitions come from
+ * `fino:ai/tool` (which re-exports them from `fino:task`).
+ */
+import type { ContentPart, ToolDefinition } from '../tool/index.ts';
+
+/** One message of a conversation. Tool calls are `tool_use` parts of an assistant message; their results are `tool_result` parts of the user message that follows. */
+export interface ModelMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ContentPart[];
+}
+
+/** A tool call the model asked for, with arguments already parsed from JSON. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Parsed arguments; when the model's JSON was malformed, the raw text (and `argsError` says why). */
+  args: unknown;
+  /** Set when the argument text was not valid JSON: the tool gets a validation failure, not a crash. */
+  argsError?: string;
+}
+
+/** Token counts for one request, or summed over a run. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** Why the model stopped: finished its turn, asked for tools, hit the token limit, was filtered, or other. */
+export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'content_filter' | 'other';
+
+/** How the model may use tools: decide itself, must not, must call some tool, or must call the named one. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+/** One request to a model. */
+export interface GenerateRequest {
+  messages: ModelMessage[];
+  system?: string;
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  maxTokens?: number;
+  temperature?: number;
+  signal?: AbortSignal;
+}
+
+/** A model's whole answer to one request. */
+export interface GenerateResult {
+  /** The assistant message, text and `tool_use` parts in the order the model produced them. */
+  message: ModelMessage & { role: 'assistant' };
+  /** Concatenated text of the message. */
+  text: string;
+  toolCalls: ToolCall[];
+  stopReason: StopReason;
+  usage: Usage;
+  /** The provider's raw stop reason, for diagnostics. */
+  rawStopReason?: string;
+}
+
+/** Events of a streamed answer, in order; `stop` or `error` ends the stream. */
+export type StreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'tool-call-start'; id: string; name: string; index: number }
+  | { type: 'tool-call-delta'; id: string; argsText: string; index: number }
+  | { type: 'tool-call-end'; call: ToolCall; index: number }
+  | { type: 'usage'; usage: Usage }
+  | { type: 'stop'; result: GenerateResult }
+  | { type: 'error'; error: Error };
+
+/** A language model: one request in, one assistant turn out, whole or streamed. */
+export interface Model {
+  /** Provider and model name, e.g. `openai:gpt-4o-mini`. */
+  readonly id: string;
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+  stream(request: GenerateRequest): AsyncIterable<StreamEvent>;
+}

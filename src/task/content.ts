@@ -1,0 +1,95 @@
+/**
+ * Content parts, tool results and tool definitions: the shapes that cross every module.
+ *
+ * They live in `fino:task` because it is the lowest module that produces them
+ * (`Task.invoke()` returns a {@link ToolResultObject}, `Task.toToolDefinition()` a
+ * {@link ToolDefinition}); `fino:ai/tool` and `fino:ai/model` re-export them, so a user
+ * imports them from whichever module they already use. See docs/decisions/002.
+ */
+
+/** A run of plain text. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+/** An image, base64-encoded. */
+export interface ImagePart {
+  type: 'image';
+  /** IANA media type, e.g. `image/png`. */
+  mediaType: string;
+  /** Base64 data, without a `data:` prefix. */
+  data: string;
+}
+
+/** A sound clip, base64-encoded. */
+export interface AudioPart {
+  type: 'audio';
+  mediaType: string;
+  data: string;
+}
+
+/** A document (PDF, plain text, …), base64-encoded, with an optional file name. */
+export interface DocumentPart {
+  type: 'document';
+  mediaType: string;
+  data: string;
+  name?: string;
+}
+
+/** A resource named by URI, with its contents inline as text or base64 data. */
+export interface ResourcePart {
+  type: 'resource';
+  uri: string;
+  mediaType?: string;
+  text?: string;
+  data?: string;
+}
+
+/** A model's request to call a tool (in an assistant message). */
+export interface ToolUsePart {
+  type: 'tool_use';
+  /** The call's id, unique within the run. */
+  id: string;
+  name: string;
+  /** The arguments as the model wrote them (parsed JSON, or the raw text when it was not JSON). */
+  args: unknown;
+}
+
+/** The result of one tool call (in a user message), answering the `tool_use` with the same id. */
+export interface ToolResultPart {
+  type: 'tool_result';
+  toolCallId: string;
+  content: string | ContentPart[];
+  isError?: boolean;
+}
+
+/** Any part of a message or of a tool result. */
+export type ContentPart =
+  | TextPart
+  | ImagePart
+  | AudioPart
+  | DocumentPart
+  | ResourcePart
+  | ToolUsePart
+  | ToolResultPart;
+
+/**
+ * The tool_result contract: what `Task.invoke()` always resolves to.
+ * `isError: true` reports a failure to the model as a failed tool result.
+ */
+export interface ToolResultObject {
+  content: ContentPart | ContentPart[] | string;
+  isError?: boolean;
+}
+
+/** A JSON Schema object (draft 2020-12 unless its `$schema` says otherwise). */
+export type JsonSchemaObject = { [keyword: string]: unknown };
+
+/** The provider-neutral tool definition that `fino:ai/model` providers send to a model. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** Plain JSON Schema for the arguments, always an object schema. */
+  parameters: JsonSchemaObject;
+}

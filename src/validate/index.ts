@@ -1,0 +1,9 @@
+/**
+ * `fino:validate`: JSON Schema validation whose messages a model can repair from.
+ *
+ * @module
+ */
+export * from './issues.ts';
+export * from './compile.ts';
+export * from './schema-like.ts';
+export * from './v.ts';
