@@ -91,7 +91,11 @@ export async function compare(
 }
 
 const formatNs = (ns: number): string =>
-  ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : ns >= 1e3 ? `${(ns / 1e3).toFixed(2)} µs` : `${ns.toFixed(0)} ns`;
+  ns >= 1e6
+    ? `${(ns / 1e6).toFixed(2)} ms`
+    : ns >= 1e3
+      ? `${(ns / 1e3).toFixed(2)} µs`
+      : `${ns.toFixed(0)} ns`;
 
 /** Renders results as a Markdown table, ready to paste into `bench/RESULTS.md`. */
 export function formatTable(title: string, results: PeerResult[], baseline: string): string {
@@ -101,7 +105,8 @@ export function formatTable(title: string, results: PeerResult[], baseline: stri
     `| peer | time/op | p99 | × ${baseline} |`,
     '|---|---:|---:|---:|',
     ...results.map(
-      (r) => `| ${r.name} | ${formatNs(r.nsPerOp)} | ${formatNs(r.p99Ns)} | ${r.ratio.toFixed(2)} |`,
+      (r) =>
+        `| ${r.name} | ${formatNs(r.nsPerOp)} | ${formatNs(r.p99Ns)} | ${r.ratio.toFixed(2)} |`,
     ),
     '',
   ];

@@ -93,3 +93,13 @@ export interface ToolDefinition {
   /** Plain JSON Schema for the arguments, always an object schema. */
   parameters: JsonSchemaObject;
 }
+
+/**
+ * One message of a conversation. Tool calls are `tool_use` parts of an assistant
+ * message; their results are `tool_result` parts of the user message that follows.
+ * Declared here because a tool's run context carries the conversation so far.
+ */
+export interface ModelMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string | ContentPart[];
+}

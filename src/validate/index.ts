@@ -3,7 +3,8 @@
  *
  * @module
  */
-export * from './issues.ts';
+
 export * from './compile.ts';
+export * from './issues.ts';
 export * from './schema-like.ts';
 export * from './v.ts';

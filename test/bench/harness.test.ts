@@ -9,7 +9,11 @@ describe('bench harness', () => {
       return s;
     };
     const fast = () => 1;
-    const results = await compare('slow vs fast', { slow, fast }, { rounds: 1, timeMs: 30, print: false });
+    const results = await compare(
+      'slow vs fast',
+      { slow, fast },
+      { rounds: 1, timeMs: 30, print: false },
+    );
     expect(results.map((r) => r.name)).toEqual(['slow', 'fast']);
     expect(results[0].ratio).toBe(1);
     expect(results[1].ratio).toBeLessThan(1);

@@ -3,13 +3,9 @@
  * adapter and the agent loop share. Content parts and tool definitions come from
  * `fino:ai/tool` (which re-exports them from `fino:task`).
  */
-import type { ContentPart, ToolDefinition } from '../tool/index.ts';
+import type { ModelMessage, ToolDefinition } from '../tool/index.ts';
 
-/** One message of a conversation. Tool calls are `tool_use` parts of an assistant message; their results are `tool_result` parts of the user message that follows. */
-export interface ModelMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string | ContentPart[];
-}
+export type { ContentPart, ModelMessage, ToolDefinition } from '../tool/index.ts';
 
 /** A tool call the model asked for, with arguments already parsed from JSON. */
 export interface ToolCall {
