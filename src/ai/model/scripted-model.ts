@@ -1,0 +1,149 @@
+import { abortError } from './abort.ts';
+import { resultEvents } from './result-events.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  Model,
+  StopReason,
+  StreamEvent,
+  ToolCall,
+  Usage,
+} from './types.ts';
+
+/** One scripted tool call; `id` defaults to `call_<turn>_<index>`. */
+export interface ScriptedToolCall {
+  id?: string;
+  name: string;
+  args: unknown;
+}
+
+/** One scripted assistant turn: text, tool calls, or both. */
+export interface ScriptedReply {
+  text?: string;
+  toolCalls?: ScriptedToolCall[];
+  /** Defaults to `tool_calls` when there are tool calls, `end` otherwise. */
+  stopReason?: StopReason;
+  /** Defaults to zero tokens. */
+  usage?: Partial<Usage>;
+}
+
+/**
+ * A turn of a {@link scriptedModel}: a plain string (text only), a reply, an `Error`
+ * to throw, or a function of the request (and the zero-based turn number) returning one.
+ */
+export type ScriptedTurn =
+  | string
+  | ScriptedReply
+  | Error
+  | ((request: GenerateRequest, turn: number) => ScriptedTurn | Promise<ScriptedTurn>);
+
+/** A deterministic {@link Model} that replays scripted turns and records what it was asked. */
+export interface ScriptedModel extends Model {
+  /** Every request received, in order (including ones that failed). */
+  readonly requests: GenerateRequest[];
+  /** How many scripted turns are not yet used. */
+  readonly remaining: number;
+}
+
+/**
+ * A deterministic model for tests and offline demos: each `generate` or `stream` call
+ * replays the next scripted turn, in order. It records the requests it got in
+ * `model.requests` and fails with a clear error once it runs out of turns.
+ *
+ * @example
+ * ```ts
+ * import { scriptedModel } from 'fino/ai/model';
+ *
+ * const model = scriptedModel([
+ *   { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },
+ *   'It is 4 °C in Oslo.',
+ * ]);
+ * const first = await model.generate({ messages: [{ role: 'user', content: 'Weather in Oslo?' }] });
+ * console.log(first.toolCalls); // [{ id: 'call_0_0', name: 'weather', args: { city: 'Oslo' } }]
+ * const second = await model.generate({ messages: [] });
+ * console.log(second.text); // 'It is 4 °C in Oslo.'
+ * console.log(model.requests.length); // 2
+ * ```
+ */
+export function scriptedModel(
+  turns: readonly ScriptedTurn[],
+  options: { id?: string } = {},
+): ScriptedModel {
+  if (!Array.isArray(turns)) {
+    throw new TypeError(
+      `scriptedModel(turns): expected an array of turns, received ${typeof turns}`,
+    );
+  }
+  const script = [...turns];
+  const requests: GenerateRequest[] = [];
+  let next = 0;
+
+  const reply = async (request: GenerateRequest): Promise<GenerateResult> => {
+    requests.push(request);
+    if (request.signal?.aborted) throw abortError(request.signal);
+    const turn = next;
+    if (turn >= script.length) {
+      throw new Error(
+        `scriptedModel: no turn left for request ${turn + 1} (${script.length} turn(s) scripted)`,
+      );
+    }
+    next += 1;
+    let value: ScriptedTurn = script[turn];
+    while (typeof value === 'function') value = await value(request, turn);
+    if (value instanceof Error) throw value;
+    if (request.signal?.aborted) throw abortError(request.signal);
+    return toResult(value, turn);
+  };
+
+  return {
+    id: options.id ?? 'scripted',
+    requests,
+    get remaining() {
+      return script.length - next;
+    },
+    generate: reply,
+    async *stream(request: GenerateRequest): AsyncIterable<StreamEvent> {
+      let result: GenerateResult;
+      try {
+        result = await reply(request);
+      } catch (error) {
+        yield { type: 'error', error: error instanceof Error ? error : new Error(String(error)) };
+        return;
+      }
+      yield* resultEvents(result);
+    },
+  };
+}
+
+function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
+  const reply: ScriptedReply = typeof turn === 'string' ? { text: turn } : turn;
+  if (reply === null || typeof reply !== 'object') {
+    throw new TypeError(
+      `scriptedModel: turn ${index} must be a string, a reply object, an Error or a function; received ${reply === null ? 'null' : typeof reply}`,
+    );
+  }
+  const text = reply.text ?? '';
+  const toolCalls: ToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
+    id: call.id ?? `call_${index}_${i}`,
+    name: call.name,
+    args: call.args,
+  }));
+  const content: GenerateResult['message']['content'] = [];
+  if (text) content.push({ type: 'text', text });
+  for (const call of toolCalls) {
+    content.push({ type: 'tool_use', id: call.id, name: call.name, args: call.args });
+  }
+  const inputTokens = reply.usage?.inputTokens ?? 0;
+  const outputTokens = reply.usage?.outputTokens ?? 0;
+  return {
+    message: { role: 'assistant', content },
+    text,
+    toolCalls,
+    stopReason: reply.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'end'),
+    usage: {
+      inputTokens,
+      outputTokens,
+      totalTokens: reply.usage?.totalTokens ?? inputTokens + outputTokens,
+    },
+  };
+}
