@@ -7,6 +7,9 @@ import type { ModelMessage, ToolDefinition } from '../tool/index.ts';
 
 export type { ContentPart, ModelMessage, ToolDefinition } from '../tool/index.ts';
 
+/** A JSON Schema object, as in {@link ToolDefinition}'s `parameters`. */
+export type JsonSchemaObject = ToolDefinition['parameters'];
+
 /** A tool call the model asked for, with arguments already parsed from JSON. */
 export interface ToolCall {
   id: string;
@@ -52,6 +55,24 @@ export interface GenerateResult {
   usage: Usage;
   /** The provider's raw stop reason, for diagnostics. */
   rawStopReason?: string;
+  /** What the provider adapter had to change or drop to send this request (absent when nothing). */
+  warnings?: ModelWarning[];
+}
+
+/** Something a schema dialect conversion changed or lost, at a JSON Pointer into the schema. */
+export interface SchemaWarning {
+  /** JSON Pointer into the original schema, `''` for the root (e.g. `/properties/tags`). */
+  path: string;
+  /** The keyword concerned, e.g. `oneOf`, `required`, `additionalProperties`. */
+  keyword: string;
+  message: string;
+}
+
+/** A warning a provider adapter reports on a result: a schema change for a tool, or a dropped input. */
+export interface ModelWarning extends Partial<SchemaWarning> {
+  /** The tool whose definition was converted, when the warning is about one. */
+  tool?: string;
+  message: string;
 }
 
 /** Events of a streamed answer, in order; `stop` or `error` ends the stream. */

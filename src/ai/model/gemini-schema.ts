@@ -1,0 +1,169 @@
+import { isRecord } from './http.ts';
+import type { SchemaConversion } from './openai-strict-schema.ts';
+import { pointer, refTarget, SILENT_KEYWORDS } from './schema-walk.ts';
+import type { JsonSchemaObject, SchemaWarning } from './types.ts';
+
+const KEPT = new Set([
+  'description',
+  'title',
+  'nullable',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'default',
+  'example',
+  'propertyOrdering',
+]);
+const FORMATS: Record<string, Set<string>> = {
+  string: new Set(['enum', 'date-time']),
+  integer: new Set(['int32', 'int64']),
+  number: new Set(['float', 'double']),
+};
+
+interface Context {
+  root: JsonSchemaObject;
+  warnings: SchemaWarning[];
+  /** References being inlined, to stop at recursion. */
+  refs: string[];
+}
+
+/**
+ * Converts a JSON Schema to the OpenAPI 3.0 subset that Gemini-style function declarations
+ * accept: local `$ref`s are inlined, `type: [t, 'null']` and `null` branches become
+ * `nullable: true`, `const` becomes a one-value `enum`, `oneOf` becomes `anyOf`, and
+ * unsupported keywords are removed. Each change that loses meaning is a warning
+ * (`additionalProperties: false` is dropped silently: extra keys are never sent anyway).
+ *
+ * @example
+ * ```ts
+ * import { toGeminiSchema } from 'fino/ai/model';
+ *
+ * const { schema, warnings } = toGeminiSchema({
+ *   type: 'object',
+ *   properties: { unit: { const: 'C' }, note: { type: ['string', 'null'] } },
+ *   additionalProperties: false,
+ * });
+ * console.log(schema); // { type: 'object', properties: { unit: { type: 'string', enum: ['C'] }, note: { type: 'string', nullable: true } } }
+ * console.log(warnings); // []
+ * ```
+ */
+export function toGeminiSchema(schema: JsonSchemaObject): SchemaConversion {
+  const context: Context = { root: schema, warnings: [], refs: [] };
+  return { schema: convert(schema, '', context), warnings: context.warnings };
+}
+
+function convert(node: JsonSchemaObject, path: string, context: Context): JsonSchemaObject {
+  const warn = (keyword: string, message: string) =>
+    context.warnings.push({ path, keyword, message });
+  if (typeof node.$ref === 'string') return inline(node.$ref, node, path, context);
+  const out: JsonSchemaObject = {};
+  for (const [keyword, value] of Object.entries(node)) {
+    if (KEPT.has(keyword)) out[keyword] = value;
+    else if (keyword === 'type') setType(out, value, warn);
+    else if (keyword === 'format') {
+      const allowed = FORMATS[String(node.type)];
+      if (typeof value === 'string' && allowed?.has(value)) out.format = value;
+      else warn('format', `format ${JSON.stringify(value)} is not supported: removed`);
+    } else if (keyword === 'enum' && Array.isArray(value)) setEnum(out, value, warn);
+    else if (keyword === 'const') setEnum(out, [value], warn);
+    else if (keyword === 'required' && Array.isArray(value)) out.required = value;
+    else if (keyword === 'properties' && isRecord(value)) {
+      out.properties = Object.fromEntries(
+        Object.entries(value).map(([key, child]) => [
+          key,
+          isRecord(child) ? convert(child, pointer(path, 'properties', key), context) : {},
+        ]),
+      );
+    } else if (keyword === 'items' && isRecord(value)) {
+      out.items = convert(value, pointer(path, 'items'), context);
+    } else if ((keyword === 'anyOf' || keyword === 'oneOf') && Array.isArray(value)) {
+      if (keyword === 'oneOf') warn('oneOf', 'oneOf became anyOf: exclusivity is not enforced');
+      setBranches(out, value, pointer(path, keyword), context);
+    } else if (keyword === 'additionalProperties' && value === false) {
+      // Not expressible, and nothing is lost: a model only sends the listed keys.
+    } else if (keyword !== '$defs' && keyword !== 'definitions' && !SILENT_KEYWORDS.has(keyword)) {
+      warn(keyword, `${keyword} is not supported: removed`);
+    }
+  }
+  return out;
+}
+
+function inline(
+  ref: string,
+  node: JsonSchemaObject,
+  path: string,
+  context: Context,
+): JsonSchemaObject {
+  const target = refTarget(ref, context.root);
+  const warn = (message: string) => context.warnings.push({ path, keyword: '$ref', message });
+  if (!isRecord(target)) {
+    warn(`reference ${ref} cannot be resolved locally: replaced by an unconstrained schema`);
+    return {};
+  }
+  if (context.refs.includes(ref)) {
+    warn(`recursive reference ${ref} cannot be expressed: replaced by a plain object`);
+    return { type: 'object' };
+  }
+  context.refs.push(ref);
+  const { $ref: _ref, ...siblings } = node;
+  const out = convert({ ...target, ...siblings }, path, context);
+  context.refs.pop();
+  return out;
+}
+
+function setType(
+  out: JsonSchemaObject,
+  value: unknown,
+  warn: (k: string, m: string) => void,
+): void {
+  if (!Array.isArray(value)) {
+    out.type = value;
+    return;
+  }
+  const types = value.filter((t) => t !== 'null');
+  if (types.length < value.length) out.nullable = true;
+  if (types.length === 1) out.type = types[0];
+  else if (types.length > 1) {
+    out.anyOf = types.map((type) => ({ type }));
+    warn('type', `type ${JSON.stringify(value)} became anyOf of single types`);
+  }
+}
+
+function setEnum(
+  out: JsonSchemaObject,
+  values: unknown[],
+  warn: (k: string, m: string) => void,
+): void {
+  const strings = values.filter((v) => typeof v === 'string');
+  if (values.includes(null)) out.nullable = true;
+  if (strings.length === values.filter((v) => v !== null).length) {
+    out.type = 'string';
+    out.enum = strings;
+    return;
+  }
+  warn('enum', `non-string values ${JSON.stringify(values)} cannot be an enum: removed`);
+}
+
+function setBranches(
+  out: JsonSchemaObject,
+  branches: unknown[],
+  path: string,
+  context: Context,
+): void {
+  const kept: JsonSchemaObject[] = [];
+  branches.forEach((branch, i) => {
+    if (isRecord(branch) && branch.type === 'null' && Object.keys(branch).length === 1) {
+      out.nullable = true;
+    } else if (isRecord(branch)) {
+      kept.push(convert(branch, pointer(path, i), context));
+    }
+  });
+  if (kept.length === 1) Object.assign(out, kept[0], out.nullable ? { nullable: true } : {});
+  else out.anyOf = kept;
+}

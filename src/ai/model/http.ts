@@ -1,0 +1,180 @@
+import { abortError } from './abort.ts';
+import { ModelError } from './model-error.ts';
+
+/** Retry settings shared by the HTTP providers. */
+export interface RetryOptions {
+  /** Retries after the first attempt on 408, 409, 429, 5xx and network failures (default 2). */
+  maxRetries?: number;
+  /** First backoff delay in ms, doubled per retry, with jitter (default 500). */
+  initialRetryDelayMs?: number;
+  /** Upper bound for any wait, including a server's `retry-after` (default 60 000). */
+  maxRetryDelayMs?: number;
+}
+
+export interface PostJsonOptions extends RetryOptions {
+  provider: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal?: AbortSignal;
+  /** The response header holding the provider's request id. */
+  requestIdHeader: string;
+}
+
+const RETRYABLE_STATUS = new Set([408, 409, 429]);
+
+/**
+ * POSTs a JSON body and returns the successful response, retrying with exponential
+ * backoff and jitter on retryable failures, honouring `retry-after` (capped). Any other
+ * failure becomes a {@link ModelError}; an abort (also during a backoff) an `AbortError`.
+ */
+export async function postJson(options: PostJsonOptions): Promise<Response> {
+  const maxRetries = options.maxRetries ?? 2;
+  const initialDelay = options.initialRetryDelayMs ?? 500;
+  const maxDelay = options.maxRetryDelayMs ?? 60_000;
+  const { signal } = options;
+  for (let attempt = 0; ; attempt++) {
+    if (signal?.aborted) throw abortError(signal);
+    let response: Response;
+    try {
+      response = await fetch(options.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...options.headers },
+        body: JSON.stringify(options.body),
+        signal,
+      });
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal);
+      if (attempt < maxRetries) {
+        await sleep(backoff(attempt, initialDelay, maxDelay), signal);
+        continue;
+      }
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new ModelError(
+        `${options.provider}: could not reach ${options.url} (${reason})${retriesNote(attempt)}`,
+        { provider: options.provider, retryable: true, cause: error },
+      );
+    }
+    if (response.ok) return response;
+    const retryable = shouldRetry(response);
+    if (retryable && attempt < maxRetries) {
+      await response.body?.cancel().catch(() => undefined);
+      const hinted = retryAfterMs(response.headers);
+      const delay = hinted === undefined ? backoff(attempt, initialDelay, maxDelay) : hinted;
+      await sleep(Math.min(delay, maxDelay), signal);
+      continue;
+    }
+    throw await errorFromResponse(response, options, retryable, attempt);
+  }
+}
+
+/** Reads a failed response into a {@link ModelError} naming status, provider message and request id. */
+export async function errorFromResponse(
+  response: Response,
+  options: Pick<PostJsonOptions, 'provider' | 'requestIdHeader'>,
+  retryable = false,
+  retries = 0,
+): Promise<ModelError> {
+  const text = await response.text().catch(() => '');
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: keep the text.
+  }
+  const { message, code } = providerError(body);
+  const requestId = response.headers.get(options.requestIdHeader) ?? undefined;
+  const said = message ?? (text.slice(0, 500) || response.statusText);
+  return new ModelError(
+    `${options.provider}: ${response.status} ${said}${requestId ? ` (request id ${requestId})` : ''}${retriesNote(retries)}`,
+    {
+      provider: options.provider,
+      status: response.status,
+      providerMessage: message,
+      code,
+      requestId,
+      retryable,
+      body,
+    },
+  );
+}
+
+/** A {@link ModelError} for an error object a provider sent inside a stream. */
+export function streamError(provider: string, body: unknown, requestId?: string): ModelError {
+  const { message, code } = providerError(body);
+  return new ModelError(
+    `${provider}: error during the stream: ${message ?? JSON.stringify(body).slice(0, 500)}${requestId ? ` (request id ${requestId})` : ''}`,
+    {
+      provider,
+      providerMessage: message,
+      code,
+      requestId,
+      body,
+      retryable: code === 'overloaded_error',
+    },
+  );
+}
+
+/** The message and type/code of a provider error body: `{ error: { message, type, code } }` or `{ error: '…' }`. */
+export function providerError(body: unknown): { message?: string; code?: string } {
+  if (!isRecord(body)) return {};
+  const error = body.error;
+  if (typeof error === 'string') return { message: error };
+  if (!isRecord(error)) return typeof body.message === 'string' ? { message: body.message } : {};
+  const message = typeof error.message === 'string' ? error.message : undefined;
+  const code =
+    typeof error.code === 'string'
+      ? error.code
+      : typeof error.type === 'string'
+        ? error.type
+        : undefined;
+  return { message, code };
+}
+
+/** Whether a value is a plain (non-array) object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function shouldRetry(response: Response): boolean {
+  const hint = response.headers.get('x-should-retry');
+  if (hint === 'true') return true;
+  if (hint === 'false') return false;
+  return RETRYABLE_STATUS.has(response.status) || response.status >= 500;
+}
+
+/** The server's requested wait in ms, from `retry-after-ms`, or `retry-after` in seconds or as an HTTP date. */
+export function retryAfterMs(headers: Headers, now = Date.now()): number | undefined {
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function backoff(attempt: number, initialDelay: number, maxDelay: number): number {
+  const delay = Math.min(initialDelay * 2 ** attempt, maxDelay);
+  return delay * (1 - Math.random() * 0.25);
+}
+
+function retriesNote(retries: number): string {
+  return retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal!));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,55 @@
+/** What a {@link ModelError} carries besides its message. */
+export interface ModelErrorDetails {
+  /** `openai`, `anthropic`, … */
+  provider: string;
+  /** HTTP status, when the provider answered. */
+  status?: number;
+  /** The provider's own error message, from its error body. */
+  providerMessage?: string;
+  /** The provider's error type or code (e.g. `invalid_request_error`, `rate_limit_exceeded`). */
+  code?: string;
+  /** The provider's request id header, to quote to its support. */
+  requestId?: string;
+  /** Whether the failure was worth retrying (429, 5xx, network) — the retries were already spent. */
+  retryable?: boolean;
+  /** The parsed (or raw text) error body. */
+  body?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * A failed model request: the provider refused it, failed, or could not be reached.
+ * The message names the provider, the status and the provider's own message.
+ *
+ * @example
+ * ```ts
+ * import { ModelError, openai } from 'fino/ai/model';
+ *
+ * try {
+ *   await openai({ model: 'gpt-4o-mini', apiKey: 'wrong' }).generate({ messages: [] });
+ * } catch (error) {
+ *   if (error instanceof ModelError) console.log(error.status, error.providerMessage, error.requestId);
+ * }
+ * ```
+ */
+export class ModelError extends Error {
+  override readonly name = 'ModelError';
+  readonly provider: string;
+  readonly status?: number;
+  readonly providerMessage?: string;
+  readonly code?: string;
+  readonly requestId?: string;
+  readonly retryable: boolean;
+  readonly body?: unknown;
+
+  constructor(message: string, details: ModelErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.provider = details.provider;
+    this.status = details.status;
+    this.providerMessage = details.providerMessage;
+    this.code = details.code;
+    this.requestId = details.requestId;
+    this.retryable = details.retryable ?? false;
+    this.body = details.body;
+  }
+}

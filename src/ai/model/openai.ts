@@ -1,0 +1,297 @@
+import { isRecord, postJson, type RetryOptions, streamError } from './http.ts';
+import { ModelError } from './model-error.ts';
+import { toOpenAIMessages } from './openai-messages.ts';
+import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
+import { apiKey, checkRequest, guardedStream } from './provider-support.ts';
+import { parseServerSentEvents, responseChunks } from './sse.ts';
+import { TurnBuilder, usageOf } from './turn-builder.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  JsonSchemaObject,
+  Model,
+  ModelWarning,
+  StopReason,
+  StreamEvent,
+  ToolChoice,
+  ToolDefinition,
+  Usage,
+} from './types.ts';
+
+/** Options of {@link openai}. */
+export interface OpenAIOptions extends RetryOptions {
+  /** Model name, e.g. `gpt-4o-mini`, or the name a compatible server knows (`llama3.2`). */
+  model: string;
+  /** Defaults to `OPENAI_API_KEY`; optional with a custom `baseURL` (local servers need none). */
+  apiKey?: string;
+  /** Defaults to `https://api.openai.com/v1`; e.g. `http://127.0.0.1:11434/v1` for Ollama. */
+  baseURL?: string;
+  /**
+   * Strict mode (structured outputs) for tool schemas: `true` for every tool, or the names
+   * of the tools to make strict. A tool definition's own `strict: boolean` wins.
+   */
+  strict?: boolean | readonly string[];
+  /** Extra headers sent with every request (e.g. `OpenAI-Organization`). */
+  headers?: Record<string, string>;
+}
+
+const PROVIDER = 'openai';
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * A {@link Model} over the OpenAI Chat Completions API — so also Ollama, vLLM, llama.cpp
+ * and LM Studio through `baseURL`. Retries 429 and 5xx with backoff, honouring
+ * `retry-after`; other failures are {@link ModelError}s. Schema rewrites (strict mode)
+ * are reported in the result's `warnings`.
+ *
+ * @example
+ * ```ts
+ * import { openai } from 'fino/ai/model';
+ *
+ * const model = openai({ model: 'llama3.2', baseURL: 'http://127.0.0.1:11434/v1' });
+ * const result = await model.generate({ messages: [{ role: 'user', content: 'Say hi.' }] });
+ * console.log(result.text);
+ * ```
+ */
+export function openai(options: OpenAIOptions): Model {
+  if (typeof options?.model !== 'string' || options.model === '') {
+    throw new TypeError('openai(options): options.model must be a non-empty model name');
+  }
+  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
+
+  const send = async (request: GenerateRequest, stream: boolean) => {
+    checkRequest(PROVIDER, request);
+    const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
+    const prepared = prepare(options, request, stream);
+    const response = await postJson({
+      ...options,
+      provider: PROVIDER,
+      url: `${baseURL}/chat/completions`,
+      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers },
+      body: prepared.body,
+      signal: request.signal,
+      requestIdHeader: 'x-request-id',
+    });
+    return { response, ...prepared };
+  };
+
+  return {
+    id: `${PROVIDER}:${options.model}`,
+    async generate(request) {
+      const { response, builder, warnings } = await send(request, false);
+      const body = await readJson(response);
+      return fromCompletion(body, builder, warnings);
+    },
+    stream(request) {
+      return guardedStream(request?.signal, async function* () {
+        const { response, builder, warnings } = await send(request, true);
+        yield* streamCompletion(response, builder, warnings);
+      });
+    },
+  };
+}
+
+interface Prepared {
+  body: Record<string, unknown>;
+  builder: TurnBuilder;
+  warnings: ModelWarning[];
+}
+
+function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boolean): Prepared {
+  const warnings: ModelWarning[] = [];
+  const strictSchemas = new Map<string, JsonSchemaObject>();
+  const body: Record<string, unknown> = {
+    model: options.model,
+    messages: toOpenAIMessages(request.system, request.messages, warnings),
+  };
+  if (request.tools?.length) {
+    body.tools = request.tools.map((tool) => {
+      if (!isStrict(options.strict, tool)) {
+        return { type: 'function', function: functionOf(tool, tool.parameters) };
+      }
+      const converted = toOpenAIStrictSchema(tool.parameters);
+      for (const warning of converted.warnings) warnings.push({ tool: tool.name, ...warning });
+      strictSchemas.set(tool.name, tool.parameters);
+      return {
+        type: 'function',
+        function: { ...functionOf(tool, converted.schema), strict: true },
+      };
+    });
+    if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
+  }
+  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
+  const builder = new TurnBuilder((name, args) => {
+    const schema = strictSchemas.get(name);
+    return schema ? fromOpenAIStrictArgs(args, schema) : args;
+  });
+  return { body, builder, warnings };
+}
+
+function isStrict(strict: OpenAIOptions['strict'], tool: ToolDefinition): boolean {
+  const own = (tool as ToolDefinition & { strict?: unknown }).strict;
+  if (typeof own === 'boolean') return own;
+  return Array.isArray(strict) ? strict.includes(tool.name) : strict === true;
+}
+
+function functionOf(tool: ToolDefinition, parameters: JsonSchemaObject) {
+  return { name: tool.name, description: tool.description, parameters };
+}
+
+function toolChoiceOf(choice: ToolChoice): unknown {
+  return typeof choice === 'string'
+    ? choice
+    : { type: 'function', function: { name: choice.name } };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ModelError(`${PROVIDER}: the response was not JSON: ${text.slice(0, 200)}`, {
+      provider: PROVIDER,
+      status: response.status,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+      body: text,
+    });
+  }
+}
+
+function fromCompletion(
+  body: unknown,
+  builder: TurnBuilder,
+  warnings: ModelWarning[],
+): GenerateResult {
+  const choice = isRecord(body) && Array.isArray(body.choices) ? body.choices[0] : undefined;
+  if (!isRecord(choice) || !isRecord(choice.message)) {
+    throw new ModelError(`${PROVIDER}: the response has no choices[0].message`, {
+      provider: PROVIDER,
+      body,
+    });
+  }
+  const { message } = choice;
+  if (typeof message.content === 'string') builder.addText(message.content);
+  if (typeof message.refusal === 'string') builder.addText(message.refusal);
+  const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+  calls.forEach((call: unknown, i) => {
+    if (!isRecord(call) || !isRecord(call.function)) return;
+    builder.startToolCall(i, String(call.id ?? `call_${i}`), String(call.function.name ?? ''));
+    builder.appendToolArgs(i, argumentsText(call.function.arguments));
+    builder.endToolCall(i);
+  });
+  const raw = typeof choice.finish_reason === 'string' ? choice.finish_reason : undefined;
+  const refused = typeof message.refusal === 'string';
+  return builder.finish(
+    refused ? 'content_filter' : stopReasonOf(raw, calls.length > 0),
+    raw,
+    usageFrom(isRecord(body) ? body.usage : undefined) ?? usageOf(),
+    warnings,
+  );
+}
+
+async function* streamCompletion(
+  response: Response,
+  builder: TurnBuilder,
+  warnings: ModelWarning[],
+): AsyncGenerator<StreamEvent> {
+  let raw: string | undefined;
+  let finished = false;
+  let usage: Usage | undefined;
+  let sawToolCall = false;
+  for await (const { data } of parseServerSentEvents(responseChunks(response))) {
+    if (data === '[DONE]') break;
+    const chunk = parseChunk(data);
+    if (isRecord(chunk.error)) {
+      throw streamError(PROVIDER, chunk, response.headers.get('x-request-id') ?? undefined);
+    }
+    usage = usageFrom(chunk.usage) ?? usage;
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (!isRecord(choice)) continue;
+    const delta = isRecord(choice.delta) ? choice.delta : {};
+    if (typeof delta.content === 'string') {
+      const event = builder.addText(delta.content);
+      if (event) yield event;
+    }
+    for (const [position, call] of (Array.isArray(delta.tool_calls)
+      ? delta.tool_calls
+      : []
+    ).entries()) {
+      if (!isRecord(call)) continue;
+      const key = typeof call.index === 'number' ? call.index : position;
+      const fn = isRecord(call.function) ? call.function : {};
+      if (!builder.isOpen(key)) {
+        sawToolCall = true;
+        yield builder.startToolCall(key, String(call.id ?? `call_${key}`), String(fn.name ?? ''));
+      }
+      const event = builder.appendToolArgs(key, argumentsText(fn.arguments));
+      if (event) yield event;
+    }
+    if (typeof choice.finish_reason === 'string') {
+      raw = choice.finish_reason;
+      finished = true;
+      yield* builder.endOpenToolCalls();
+    }
+  }
+  if (!finished) {
+    throw new ModelError(`${PROVIDER}: the stream ended before the model finished its turn`, {
+      provider: PROVIDER,
+      retryable: true,
+    });
+  }
+  const total = usage ?? usageOf();
+  yield { type: 'usage', usage: total };
+  yield {
+    type: 'stop',
+    result: builder.finish(stopReasonOf(raw, sawToolCall), raw, total, warnings),
+  };
+}
+
+function parseChunk(data: string): Record<string, unknown> {
+  try {
+    const chunk: unknown = JSON.parse(data);
+    if (isRecord(chunk)) return chunk;
+  } catch {
+    // Reported below.
+  }
+  throw new ModelError(`${PROVIDER}: a stream event was not a JSON object: ${data.slice(0, 200)}`, {
+    provider: PROVIDER,
+  });
+}
+
+/** Arguments arrive as JSON text; some compatible servers send an object instead. */
+function argumentsText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
+function stopReasonOf(raw: string | undefined, hasToolCalls: boolean): StopReason {
+  if (hasToolCalls && (raw === 'stop' || raw === 'tool_calls' || raw === 'function_call')) {
+    return 'tool_calls';
+  }
+  switch (raw) {
+    case 'stop':
+      return 'end';
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return 'other';
+  }
+}
+
+function usageFrom(value: unknown): Usage | undefined {
+  if (!isRecord(value)) return undefined;
+  const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return usageOf(
+    number(value.prompt_tokens),
+    number(value.completion_tokens),
+    number(value.total_tokens),
+  );
+}

@@ -1,0 +1,109 @@
+import { parseToolArgs } from './tool-args.ts';
+import type {
+  ContentPart,
+  GenerateResult,
+  ModelWarning,
+  StopReason,
+  StreamEvent,
+  ToolCall,
+  Usage,
+} from './types.ts';
+
+interface OpenCall {
+  id: string;
+  name: string;
+  argsText: string;
+  index: number;
+  part: ContentPart & { type: 'tool_use' };
+}
+
+/** Rewrites a tool's parsed arguments (e.g. to undo a schema dialect's rewrite). */
+export type ArgsNormalizer = (toolName: string, args: unknown) => unknown;
+
+/**
+ * Assembles one assistant turn from a provider's pieces — text deltas and tool-call
+ * fragments keyed by the provider's own index — into stream events and, at the end,
+ * the {@link GenerateResult}. Argument text is parsed once, when its call ends.
+ */
+export class TurnBuilder {
+  private readonly content: ContentPart[] = [];
+  private readonly open = new Map<number | string, OpenCall>();
+  private readonly toolCalls: ToolCall[] = [];
+  private text = '';
+  private calls = 0;
+
+  constructor(private readonly normalizeArgs?: ArgsNormalizer) {}
+
+  /** Appends text; returns its event, or nothing for an empty delta. */
+  addText(text: string): StreamEvent | undefined {
+    if (!text) return undefined;
+    this.text += text;
+    const last = this.content.at(-1);
+    if (last?.type === 'text') last.text += text;
+    else this.content.push({ type: 'text', text });
+    return { type: 'text-delta', text };
+  }
+
+  /** Whether the provider's call `key` has started and not yet ended. */
+  isOpen(key: number | string): boolean {
+    return this.open.has(key);
+  }
+
+  startToolCall(key: number | string, id: string, name: string): StreamEvent {
+    const part = { type: 'tool_use' as const, id, name, args: {} as unknown };
+    this.content.push(part);
+    const index = this.calls++;
+    this.open.set(key, { id, name, argsText: '', index, part });
+    return { type: 'tool-call-start', id, name, index };
+  }
+
+  appendToolArgs(key: number | string, argsText: string): StreamEvent | undefined {
+    const call = this.open.get(key);
+    if (!call || !argsText) return undefined;
+    call.argsText += argsText;
+    return { type: 'tool-call-delta', id: call.id, argsText, index: call.index };
+  }
+
+  /** Ends call `key`: parses its arguments once; malformed JSON sets `argsError`. */
+  endToolCall(key: number | string): StreamEvent | undefined {
+    const open = this.open.get(key);
+    if (!open) return undefined;
+    this.open.delete(key);
+    const parsed = parseToolArgs(open.argsText);
+    const call: ToolCall = { id: open.id, name: open.name, args: parsed.args };
+    if (parsed.argsError !== undefined) call.argsError = parsed.argsError;
+    else if (this.normalizeArgs) call.args = this.normalizeArgs(open.name, parsed.args);
+    open.part.args = call.args;
+    this.toolCalls.push(call);
+    return { type: 'tool-call-end', call, index: open.index };
+  }
+
+  /** Ends every call still open, in the order they started. */
+  endOpenToolCalls(): StreamEvent[] {
+    const keys = [...this.open.entries()].sort((a, b) => a[1].index - b[1].index).map(([k]) => k);
+    return keys.map((key) => this.endToolCall(key)).filter((e) => e !== undefined);
+  }
+
+  finish(
+    stopReason: StopReason,
+    rawStopReason: string | undefined,
+    usage: Usage,
+    warnings: ModelWarning[],
+  ): GenerateResult {
+    const result: GenerateResult = {
+      message: { role: 'assistant', content: this.content },
+      text: this.text,
+      toolCalls: this.toolCalls,
+      stopReason,
+      usage,
+    };
+    if (rawStopReason !== undefined) result.rawStopReason = rawStopReason;
+    if (warnings.length > 0) result.warnings = warnings;
+    return result;
+  }
+}
+
+/** Usage from token counts, with the total computed when the provider gives none. */
+export function usageOf(inputTokens = 0, outputTokens = 0, totalTokens?: number): Usage {
+  return { inputTokens, outputTokens, totalTokens: totalTokens ?? inputTokens + outputTokens };
+}
