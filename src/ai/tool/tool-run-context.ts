@@ -1,0 +1,50 @@
+/**
+ * The context a tool executor receives.
+ */
+import type { ModelMessage } from '../../task/index.ts';
+
+/**
+ * Runtime context passed to a tool executor.
+ *
+ * Agents populate every field when they invoke a tool during a run. When the same tool
+ * is executed outside an agent loop (for example directly through `Task.run()`), the
+ * identifiers fall back to `'task'`/`0` and `messages` is empty, so executors can rely
+ * on the fields always being present.
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
+ *
+ * const fetchPage = tool({
+ *   name: 'fetch_page',
+ *   description: 'Fetch a URL as text.',
+ *   parameters: v.object({ url: v.string() }),
+ *   execute: async ({ url }, ctx) => {
+ *     const res = await fetch(url, { signal: ctx.signal });
+ *     return { content: await res.text() };
+ *   },
+ * });
+ * ```
+ */
+export interface ToolRunContext {
+  /** Aborts when the caller cancels or the tool's `timeoutMs` passes; never aborts otherwise. */
+  signal: AbortSignal;
+  /** The model's id for this call; `'task'` outside an agent. */
+  toolCallId: string;
+  /** The agent loop's step; `0` outside an agent. */
+  step: number;
+  /** The run's id; `'task'` outside an agent. */
+  runId: string;
+  /** The conversation so far; empty outside an agent. */
+  messages: ModelMessage[];
+  /**
+   * Pauses the run for external input: delegates to the harness's `suspend` when it
+   * gave one, otherwise throws a `SuspendSignal` with `reason` and `payload`.
+   */
+  suspend(reason?: string, payload?: unknown): never;
+  /** The human's answer, set by an agent when it re-invokes a suspended call. */
+  resumeValue?: unknown;
+  /** Stable per tool call across resumes and retries (set by agents and sessions), for deduplicating side effects. */
+  idempotencyKey?: string;
+}

@@ -1,0 +1,168 @@
+/**
+ * `Tool`: a `Task` specialised for model tool calling.
+ */
+import {
+  type ContentPart,
+  type Risk,
+  type SchemaInput,
+  Task,
+  type TaskContext,
+} from '../../task/index.ts';
+import type { SchemaLike } from '../../validate/index.ts';
+import { SuspendSignal } from './suspend-signal.ts';
+import type { ToolRunContext } from './tool-run-context.ts';
+
+/**
+ * Value returned by a tool executor.
+ *
+ * A plain string is shorthand for a successful text result. The object form carries
+ * structured `ContentPart`s (text, images, and so on) and may set `isError: true` to
+ * report a domain failure to the model as a failed tool_result without throwing.
+ */
+export type ToolResult =
+  | string
+  | {
+      content: ContentPart | ContentPart[] | string;
+      isError?: boolean;
+    };
+
+/**
+ * Definition used to create a `Tool`.
+ *
+ * `parameters` accepts a `fino:validate` builder such as `v.object({ id: v.string() })`,
+ * a Standard Schema (Zod, Valibot, ArkType…), or a raw JSON Schema object when adapting
+ * an external protocol. It is normalized to plain JSON Schema before being sent to
+ * providers. With a builder or a Standard Schema, `execute`'s argument type is inferred.
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
+ *
+ * const remove = tool({
+ *   name: 'remove_file',
+ *   description: 'Delete a file from the workspace.',
+ *   parameters: v.object({ path: v.string().describe('Workspace-relative path') }),
+ *   risk: 'destructive',
+ *   sideEffects: true,
+ *   requiresApproval: true,
+ *   timeoutMs: 10_000,
+ *   execute: async ({ path }) => `deleted ${path}`,
+ * });
+ * ```
+ */
+export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
+  /** Identifier the model calls the tool by. */
+  name: string;
+  /** What the tool does, for the model. */
+  description?: string;
+  /** A human-readable name, for UIs and MCP. */
+  title?: string;
+  /** Schema of the arguments; none means an object with no properties. */
+  parameters?: SchemaInput<Args>;
+  /** Schema of structured output, for callers that want it (e.g. MCP). */
+  outputSchema?: SchemaLike;
+  /** Whether a human must approve each call before it runs (default `false`). */
+  requiresApproval?: boolean;
+  /** How much harm a call can do. */
+  risk?: Risk;
+  /** Whether the tool changes anything; leave undefined when unknown. */
+  sideEffects?: boolean;
+  /** Declared effects, free-form labels such as `'fs:write'` or `'network'`. */
+  effects?: readonly string[];
+  /** Deadline for one call, in milliseconds; the call then fails with an `isError` result. */
+  timeoutMs?: number;
+  /** Rethrow validation and executor errors from `invoke()` instead of returning `isError`. */
+  throwOnError?: boolean;
+  /** The executor: receives validated arguments and a complete context. */
+  execute(args: Args, ctx: ToolRunContext): R | Promise<R>;
+}
+
+const throwSuspend = (reason?: string, payload?: unknown): never => {
+  throw new SuspendSignal(reason, payload);
+};
+
+/** The task context, completed into a tool context (suspension falls back to `SuspendSignal`). */
+function toolContext(ctx: TaskContext): ToolRunContext {
+  if (ctx.suspend === undefined) ctx.suspend = throwSuspend;
+  return ctx as ToolRunContext;
+}
+
+/**
+ * Executable tool exposed to a model.
+ *
+ * A `Tool` is a `fino:task` `Task` specialised for model tool calling: the input schema
+ * is normalized to JSON Schema at construction, output mode is fixed to text, and the
+ * executor receives a fully-populated `ToolRunContext`. Agents call `invoke()` to get
+ * the tool_result contract; `toToolDefinition()`, `run()` and the CLI surface remain
+ * available — one tool for an agent, an MCP server, the command line and plain code.
+ *
+ * @example
+ * ```ts
+ * import { Tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
+ *
+ * const weather = new Tool({
+ *   name: 'get_weather',
+ *   description: 'Get current weather for a city.',
+ *   parameters: v.object({ city: v.string() }),
+ *   execute: async ({ city }) => `Sunny in ${city}`,
+ * });
+ * await weather.run({ city: 'Lisbon' }); // → 'Sunny in Lisbon'
+ * await weather.invoke({ city: 7 }); // → { content: 'Invalid arguments for "get_weather":\n…', isError: true }
+ * ```
+ */
+export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Task<Args, R> {
+  /** A human-readable name, when given. */
+  readonly title: string | undefined;
+
+  constructor(options: ToolOptions<Args, R>) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError('Tool options must be an object with at least `name` and `execute`');
+    }
+    const { execute } = options;
+    if (typeof execute !== 'function') {
+      throw new TypeError(
+        `Tool "${String(options.name)}" needs an \`execute\` function, got ${typeof execute}`,
+      );
+    }
+    super({
+      name: options.name,
+      description: options.description,
+      inputSchema: options.parameters,
+      outputSchema: options.outputSchema,
+      outputMode: 'text',
+      effects: options.effects,
+      requiresApproval: options.requiresApproval,
+      risk: options.risk,
+      sideEffects: options.sideEffects,
+      timeoutMs: options.timeoutMs,
+      throwOnError: options.throwOnError,
+      run: (args, ctx) => execute(args, toolContext(ctx)),
+    });
+    this.title = options.title;
+  }
+}
+
+/**
+ * Create a tool from a schema and executor; the same as `new Tool(opts)`.
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
+ *
+ * const add = tool({
+ *   name: 'add',
+ *   description: 'Add two numbers.',
+ *   parameters: v.object({ a: v.number(), b: v.number() }),
+ *   execute: ({ a, b }) => String(a + b),
+ * });
+ * await add.invoke({ a: 1, b: 2 }); // → { content: '3' }
+ * ```
+ */
+export function tool<Args = unknown, R extends ToolResult = ToolResult>(
+  opts: ToolOptions<Args, R>,
+): Tool<Args, R> {
+  return new Tool(opts);
+}

@@ -1,0 +1,9 @@
+/**
+ * The `fino` subcommands, in the order `fino --help` lists them. Each lives in its own
+ * file in this folder and exports a `Command`; add one line here to add a command.
+ */
+import type { Command } from '../command.ts';
+import { run } from './run.ts';
+import { tools } from './tools.ts';
+
+export const commands: readonly Command[] = [run, tools];

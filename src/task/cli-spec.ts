@@ -1,0 +1,81 @@
+/**
+ * Command-line options of a task: declared in `cli`, or derived from the input schema.
+ */
+import type { JsonSchemaObject } from './content.ts';
+
+/** The type of a command-line value; `json` values are parsed as JSON text. */
+export type CliValueType = 'string' | 'number' | 'integer' | 'boolean' | 'json';
+
+/** One command-line option, filling the input property of the same key. */
+export interface CliOption {
+  type: CliValueType;
+  /** Help text. */
+  description?: string;
+  required?: boolean;
+  /** Repeatable: each occurrence adds one item to an array. */
+  multiple?: boolean;
+  /** The allowed values. */
+  choices?: readonly (string | number)[];
+  /** A one-letter alias, used as `-x`. */
+  short?: string;
+}
+
+/** The command-line surface of a task. */
+export interface CliSpec {
+  /** Options by input property name; the flag is the name in kebab case (`maxItems` → `--max-items`). */
+  options?: Record<string, CliOption>;
+  /** Input properties filled, in order, by positional arguments. */
+  positionals?: readonly string[];
+}
+
+/** `maxItems` → `max-items`. */
+export const kebabCase = (name: string): string =>
+  name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^-/, '');
+
+/** The flag of an input property: `--` and its kebab-case name. */
+export const flagOf = (key: string): string => `--${kebabCase(key)}`;
+
+const scalarType = (schema: JsonSchemaObject): CliValueType => {
+  const type = Array.isArray(schema.type)
+    ? schema.type.find((t) => t !== 'null')
+    : (schema.type as string | undefined);
+  if (type === 'string' || type === 'number' || type === 'integer' || type === 'boolean') {
+    return type;
+  }
+  if (type === undefined && Array.isArray(schema.enum)) {
+    return schema.enum.every((e) => typeof e === 'number') ? 'number' : 'string';
+  }
+  if (type === undefined && typeof schema.const === 'string') return 'string';
+  return 'json';
+};
+
+const choicesOf = (schema: JsonSchemaObject): (string | number)[] | undefined => {
+  const values = Array.isArray(schema.enum) ? schema.enum : undefined;
+  return values?.filter(
+    (e): e is string | number => typeof e === 'string' || typeof e === 'number',
+  );
+};
+
+const isObject = (value: unknown): value is JsonSchemaObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Derives command-line options from an object JSON Schema's properties. */
+export function deriveCliSpec(schema: JsonSchemaObject): CliSpec {
+  const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  const options: Record<string, CliOption> = {};
+  for (const key of Object.keys(properties)) {
+    const property = properties[key];
+    if (!isObject(property)) continue;
+    const isArray = property.type === 'array' && isObject(property.items);
+    const valueSchema = isArray ? (property.items as JsonSchemaObject) : property;
+    const option: CliOption = { type: scalarType(valueSchema) };
+    if (typeof property.description === 'string') option.description = property.description;
+    if (required.has(key)) option.required = true;
+    if (isArray) option.multiple = true;
+    const choices = choicesOf(valueSchema);
+    if (choices) option.choices = choices;
+    options[key] = option;
+  }
+  return { options };
+}

@@ -1,0 +1,14 @@
+/**
+ * `fino:task`: `Task` — validated execution, timeouts, output writers, the `invoke()`
+ * tool_result contract, command-line parsing and help — and the content, message and
+ * tool-definition types every module shares.
+ *
+ * @module
+ */
+
+export { isTask, TASK_BRAND } from './brand.ts';
+export type { CliOption, CliSpec, CliValueType } from './cli-spec.ts';
+export type * from './content.ts';
+export { UsageError } from './errors.ts';
+export { type ParsedCommand, type ParseOptions, Task, task } from './task.ts';
+export type * from './types.ts';

@@ -1,0 +1,360 @@
+/**
+ * `Task`: a named, validated unit of work that runs directly, as a tool call (the
+ * tool_result contract) or from a command line.
+ */
+import {
+  type CompiledValidator,
+  compile,
+  formatIssues,
+  isBuilder,
+  isStandardSchema,
+  normalizeSchema,
+  type SafeParseResult,
+  type SchemaLike,
+} from '../validate/index.ts';
+import { TASK_BRAND } from './brand.ts';
+import { type CliSpec, deriveCliSpec, flagOf } from './cli-spec.ts';
+import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
+import { withDeadline } from './deadline.ts';
+import { errorMessage, isControlFlow, UsageError } from './errors.ts';
+import { renderHelp } from './help.ts';
+import { normalizeResult } from './normalize-result.ts';
+import { type ParsedArgv, parseArgv } from './parse-argv.ts';
+import type {
+  AnyTask,
+  InvokeContext,
+  OutputMode,
+  OutputModes,
+  Risk,
+  RunOptions,
+  TaskContext,
+  TaskOptions,
+  Writer,
+} from './types.ts';
+import { bufferedTextWriter, discardingWriter } from './writers.ts';
+
+/** A signal that never aborts, for calls made without one. */
+const NEVER_ABORTED = new AbortController().signal;
+
+const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} });
+
+/** The result of `Task.parse()`: the task the command line selected and its input. */
+export interface ParsedCommand<Input = unknown> extends ParsedArgv {
+  /** This task, or the child a subcommand named. */
+  task: AnyTask;
+  input: Input & Record<string, unknown>;
+}
+
+/** Options of `Task.parse()`. */
+export interface ParseOptions {
+  /** The command that precedes the arguments, for the help text (default the task's name). */
+  usage?: string;
+  /** Input to start from (e.g. from `--input JSON`); options override its properties. */
+  input?: Record<string, unknown>;
+}
+
+/**
+ * A named, validated unit of work. `run()` executes it directly, `invoke()` as a model's
+ * tool call (never throwing for bad arguments or executor errors), and `parse()`/`help()`
+ * give it a command line. `Tool` (from `fino:ai/tool`) is a `Task`.
+ *
+ * @example
+ * ```ts
+ * import { Task } from 'fino:task';
+ * import { v } from 'fino:validate';
+ *
+ * const greet = new Task({
+ *   name: 'greet',
+ *   description: 'Greet someone.',
+ *   inputSchema: v.object({ name: v.string() }),
+ *   run: ({ name }: { name: string }) => `Hello, ${name}!`,
+ * });
+ * await greet.run({ name: 'Ada' }); // → 'Hello, Ada!'
+ * await greet.invoke({ name: 42 }); // → { content: 'Invalid arguments for "greet":\nname: …', isError: true }
+ * ```
+ */
+export class Task<Input = unknown, Output = unknown> {
+  declare readonly [TASK_BRAND]: true;
+  readonly name: string;
+  readonly description: string;
+  /** The input schema as given (`undefined` when none). */
+  readonly inputSchema: SchemaLike | undefined;
+  /** The input schema as plain JSON Schema, or `{ type: 'object', properties: {} }`. */
+  readonly parameters: JsonSchemaObject;
+  readonly outputSchema: SchemaLike | undefined;
+  readonly outputMode: OutputModes;
+  /** The command-line options: `cli` as given, or derived from the input schema. */
+  readonly cli: CliSpec;
+  readonly children: readonly AnyTask[];
+  readonly effects: readonly string[];
+  readonly requiresApproval: boolean;
+  readonly risk: Risk | undefined;
+  /** `undefined` when not declared, which is not the same as `false`. */
+  readonly sideEffects: boolean | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly throwOnError: boolean;
+  readonly #execute: TaskOptions<Input, Output>['run'];
+  readonly #validator: CompiledValidator<unknown> | undefined;
+  /** A foreign Standard Schema may validate asynchronously. */
+  readonly #asyncValidation: boolean;
+
+  constructor(options: TaskOptions<Input, Output>) {
+    if (typeof options !== 'object' || options === null) {
+      throw new TypeError('Task options must be an object with at least `name` and `run`');
+    }
+    const { name, run, timeoutMs } = options;
+    if (typeof name !== 'string' || name === '') {
+      throw new TypeError(`Task name must be a non-empty string, got ${JSON.stringify(name)}`);
+    }
+    if (typeof run !== 'function') {
+      throw new TypeError(`Task "${name}" needs a \`run\` function, got ${typeof run}`);
+    }
+    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new TypeError(
+        `Task "${name}": timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`,
+      );
+    }
+    this.name = name;
+    this.description = options.description ?? '';
+    const schema = options.inputSchema as SchemaLike | undefined;
+    this.inputSchema = schema;
+    this.parameters = schema === undefined ? EMPTY_OBJECT_SCHEMA : normalizeSchema(schema);
+    this.#validator = schema === undefined ? undefined : compile(schema);
+    this.#asyncValidation = isStandardSchema(schema) && !isBuilder(schema);
+    this.outputSchema = options.outputSchema;
+    this.outputMode = options.outputMode ?? 'text';
+    this.cli = options.cli ?? deriveCliSpec(this.parameters);
+    this.children = [...(options.children ?? [])];
+    this.effects = [...(options.effects ?? [])];
+    this.requiresApproval = options.requiresApproval ?? false;
+    this.risk = options.risk;
+    this.sideEffects = options.sideEffects;
+    this.timeoutMs = timeoutMs;
+    this.throwOnError = options.throwOnError ?? false;
+    this.#execute = run;
+  }
+
+  /** Whether this task can produce output in `mode`. */
+  supports(mode: OutputMode): boolean {
+    return this.outputMode === 'both' || this.outputMode === mode;
+  }
+
+  /**
+   * Validates `input` and runs the task, returning the executor's output. Throws a
+   * `ValidationError` for invalid input, and whatever the executor throws.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * const now = task({ name: 'now', outputMode: 'both', run: () => ({ at: 0 }) });
+   * await now.run(undefined, { mode: 'json' }); // → { at: 0 }
+   * ```
+   */
+  async run(input?: Input, options: RunOptions = {}): Promise<Output> {
+    const mode = options.mode ?? options.writer?.mode ?? 'text';
+    if (!this.supports(mode)) {
+      throw new UsageError(
+        `Task "${this.name}" cannot produce "${mode}" output: it supports "${this.outputMode}"`,
+      );
+    }
+    if (options.writer && options.writer.mode !== mode) {
+      throw new UsageError(
+        `Task "${this.name}": the writer's mode "${options.writer.mode}" differs from the requested mode "${mode}"`,
+      );
+    }
+    options.signal?.throwIfAborted();
+    const result = await this.#validate(input);
+    if (!result.success) throw result.error;
+    return this.#call(result.value as Input, options, options.writer ?? discardingWriter(mode));
+  }
+
+  /**
+   * Runs the task as a model's tool call and returns the tool_result contract:
+   * invalid arguments and executor errors become `{ content, isError: true }` (rethrown
+   * instead when `throwOnError`); errors named `AbortError` or `SuspendSignal` always
+   * propagate.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * const fail = task({ name: 'fail', run: () => { throw new Error('disk full'); } });
+   * await fail.invoke({}); // → { content: 'disk full', isError: true }
+   * ```
+   */
+  async invoke(args: unknown, ctx: InvokeContext = {}): Promise<ToolResultObject> {
+    ctx.signal?.throwIfAborted();
+    let input: Input;
+    try {
+      const result = await this.#validate(args);
+      if (!result.success) {
+        if (this.throwOnError) throw result.error;
+        return {
+          content: `Invalid arguments for "${this.name}":\n${formatIssues(result.issues)}`,
+          isError: true,
+        };
+      }
+      input = result.value as Input;
+    } catch (error) {
+      if (this.throwOnError || isControlFlow(error)) throw error;
+      return {
+        content: `Invalid arguments for "${this.name}": ${errorMessage(error)}`,
+        isError: true,
+      };
+    }
+    const writer = bufferedTextWriter();
+    try {
+      return normalizeResult(await this.#call(input, ctx, writer), writer.text());
+    } catch (error) {
+      if (this.throwOnError || isControlFlow(error)) throw error;
+      if (ctx.signal?.aborted && error === ctx.signal.reason) throw error;
+      return { content: errorMessage(error), isError: true };
+    }
+  }
+
+  /**
+   * Parses command-line arguments: a first argument naming a child runs that
+   * subcommand; options come from `cli`; `--json` asks for JSON output; `--help` for
+   * help. Throws a `UsageError` naming the flag and what was expected.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   * import { v } from 'fino:validate';
+   *
+   * const add = task({
+   *   name: 'add',
+   *   inputSchema: v.object({ a: v.number(), b: v.number() }),
+   *   run: ({ a, b }: { a: number; b: number }) => String(a + b),
+   * });
+   * add.parse(['--a', '1', '--b=2']).input; // → { a: 1, b: 2 }
+   * ```
+   */
+  parse(argv: readonly string[], options: ParseOptions = {}): ParsedCommand<Input> {
+    const usage = options.usage ?? this.name;
+    const first = argv[0];
+    const child = first !== undefined && !first.startsWith('-') ? this.child(first) : undefined;
+    if (child) return child.parse(argv.slice(1), { ...options, usage: `${usage} ${child.name}` });
+    const hint = `Run "${usage} --help" for usage.`;
+    let parsed: ParsedArgv;
+    try {
+      parsed = parseArgv(argv, this.cli, options.input);
+    } catch (error) {
+      throw error instanceof UsageError ? new UsageError(error.message, hint) : error;
+    }
+    if (parsed.mode === 'json' && !this.supports('json')) {
+      throw new UsageError(
+        `--json: "${this.name}" supports only "${this.outputMode}" output`,
+        hint,
+      );
+    }
+    if (!parsed.help && this.#validator && !this.#asyncValidation) {
+      const result = this.#validator.safeParse(parsed.input);
+      if (!result.success) {
+        const lines = result.issues.map((issue) => {
+          const key = /^[A-Za-z_$][\w$]*/.exec(issue.path)?.[0];
+          return `${key ? flagOf(key) : 'input'}: ${issue.message}`;
+        });
+        throw new UsageError(lines.join('\n'), hint);
+      }
+      parsed.input = result.value as Record<string, unknown>;
+    }
+    return { ...parsed, task: this, input: parsed.input as Input & Record<string, unknown> };
+  }
+
+  /**
+   * The `--help` text: usage, description, options and subcommands.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * task({ name: 'noop', description: 'Do nothing.', run: () => '' }).help();
+   * // → 'Usage: noop [options]\n\nDo nothing.\n\nOptions:\n  -h, --help  Show this help'
+   * ```
+   */
+  help(usage: string = this.name): string {
+    return renderHelp({
+      usage,
+      description: this.description,
+      cli: this.cli,
+      children: this.children,
+      json: this.supports('json'),
+    });
+  }
+
+  /** The child task named `name`, or `undefined`. */
+  child(name: string): AnyTask | undefined {
+    return this.children.find((c) => c.name === name);
+  }
+
+  /** The child tasks, in declaration order. */
+  list(): readonly AnyTask[] {
+    return this.children;
+  }
+
+  /**
+   * The provider-neutral definition a model is given: name, description and the JSON
+   * Schema of the arguments.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * task({ name: 'noop', run: () => '' }).toToolDefinition();
+   * // → { name: 'noop', description: '', parameters: { type: 'object', properties: {} } }
+   * ```
+   */
+  toToolDefinition(): ToolDefinition {
+    return { name: this.name, description: this.description, parameters: this.parameters };
+  }
+
+  #validate(value: unknown): SafeParseResult<unknown> | Promise<SafeParseResult<unknown>> {
+    if (this.#validator === undefined) return { success: true, value };
+    return this.#asyncValidation
+      ? this.#validator.safeParseAsync(value)
+      : this.#validator.safeParse(value);
+  }
+
+  #call(input: Input, options: RunOptions, writer: Writer): Promise<Output> {
+    const signal = options.signal ?? NEVER_ABORTED;
+    const context = (callSignal: AbortSignal): TaskContext => ({
+      signal: callSignal,
+      toolCallId: options.toolCallId ?? 'task',
+      step: options.step ?? 0,
+      runId: options.runId ?? 'task',
+      messages: options.messages ?? [],
+      suspend: options.suspend,
+      resumeValue: options.resumeValue,
+      idempotencyKey: options.idempotencyKey,
+      writer,
+      env: options.env ?? process.env,
+      cwd: options.cwd ?? process.cwd(),
+    });
+    if (this.timeoutMs === undefined) {
+      return Promise.resolve(this.#execute(input, context(signal)));
+    }
+    return withDeadline(this.name, this.timeoutMs, signal, (child) =>
+      this.#execute(input, context(child)),
+    );
+  }
+}
+Object.defineProperty(Task.prototype, TASK_BRAND, { value: true });
+
+/**
+ * Creates a task; the same as `new Task(options)`.
+ *
+ * @example
+ * ```ts
+ * import { task } from 'fino:task';
+ *
+ * const hello = task({ name: 'hello', run: () => 'Hello!' });
+ * await hello.invoke({}); // → { content: 'Hello!' }
+ * ```
+ */
+export function task<Input = unknown, Output = unknown>(
+  options: TaskOptions<Input, Output>,
+): Task<Input, Output> {
+  return new Task(options);
+}

@@ -1,0 +1,126 @@
+/**
+ * The shapes a task is built from and run with: options, the executor's context,
+ * output writers, and the options of `run()` and `invoke()`.
+ */
+import type { SchemaLike } from '../validate/index.ts';
+import type { CliSpec } from './cli-spec.ts';
+import type { ModelMessage } from './content.ts';
+import type { Task } from './task.ts';
+
+/** An output format a caller can ask for. */
+export type OutputMode = 'text' | 'json';
+
+/** The output formats a task supports. */
+export type OutputModes = OutputMode | 'both';
+
+/**
+ * How much harm a call can do, for approval policies and MCP annotations:
+ * `low` (reads, lookups), `medium` (reversible writes), `high` (costly or external
+ * effects), `destructive` (deletes or overwrites).
+ */
+export type Risk = 'low' | 'medium' | 'high' | 'destructive';
+
+/** Writes a task's text output as it is produced. */
+export interface TextWriter {
+  readonly mode: 'text';
+  writeText(text: string): void;
+}
+
+/** Writes a task's JSON output, one value per call. */
+export interface JsonWriter {
+  readonly mode: 'json';
+  writeJson(value: unknown): void;
+}
+
+/** Where a task writes its output, discriminated by `mode`. */
+export type Writer = TextWriter | JsonWriter;
+
+/** Asks the surrounding harness to pause the run; it never returns. */
+export type SuspendFn = (reason?: string, payload?: unknown) => never;
+
+/**
+ * Identity of one tool call. Agents and sessions set these; outside an agent they
+ * fall back to `toolCallId 'task'`, `step 0`, `runId 'task'` and no messages.
+ */
+export interface CallContext {
+  /** The caller's cancellation signal, or a signal that never aborts. */
+  signal: AbortSignal;
+  /** The tool call's id, `'task'` outside an agent. */
+  toolCallId: string;
+  /** The agent loop's step, `0` outside an agent. */
+  step: number;
+  /** The run's id, `'task'` outside an agent. */
+  runId: string;
+  /** The conversation so far, empty outside an agent. */
+  messages: ModelMessage[];
+  /** The caller's way to suspend the run, when it supports suspension. */
+  suspend?: SuspendFn;
+  /** The human's answer when an agent re-invokes a suspended call. */
+  resumeValue?: unknown;
+  /** Stable per tool call across resumes and retries, for deduplicating side effects. */
+  idempotencyKey?: string;
+}
+
+/** What a task's executor receives: the call's identity, a writer, environment and directory. */
+export interface TaskContext extends CallContext {
+  writer: Writer;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+/** Options of `Task.run()`: every field is optional. */
+export interface RunOptions extends Partial<CallContext> {
+  /** The output mode asked for (default `'text'`); must be one the task supports. */
+  mode?: OutputMode;
+  /** Where output goes; its `mode` must equal the requested mode. Buffers by default. */
+  writer?: Writer;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+}
+
+/** The context of `Task.invoke()`: an agent passes every field, a plain caller none. */
+export type InvokeContext = Partial<CallContext>;
+
+/**
+ * A schema whose parsed type is `T`: a `v` builder or any Standard Schema. Used to
+ * infer a task's input type from its schema.
+ */
+export interface TypedSchema<T> {
+  readonly '~standard': { readonly types?: { readonly output: T } | undefined };
+}
+
+/** What a schema option accepts; `Input` is inferred from typed schemas. */
+export type SchemaInput<Input> = TypedSchema<Input> | SchemaLike;
+
+/** Definition of a task. */
+export interface TaskOptions<Input = unknown, Output = unknown> {
+  /** Identifier shown to models and on the command line. */
+  name: string;
+  description?: string;
+  /** Schema of the input: a `v` builder, raw JSON Schema or a Standard Schema. */
+  inputSchema?: SchemaInput<Input>;
+  /** Schema of the output, for callers that want structured results (e.g. MCP). */
+  outputSchema?: SchemaLike;
+  /** The output formats supported (default `'text'`). */
+  outputMode?: OutputModes;
+  /** Command-line options; derived from `inputSchema` when absent. */
+  cli?: CliSpec;
+  /** Subcommands. */
+  children?: readonly AnyTask[];
+  /** Declared effects, free-form labels such as `'fs:write'` or `'network'`. */
+  effects?: readonly string[];
+  /** Whether a human must approve a call before it runs (default `false`). */
+  requiresApproval?: boolean;
+  risk?: Risk;
+  /** Whether the task changes anything; leave undefined when unknown. */
+  sideEffects?: boolean;
+  /** Deadline for one execution, in milliseconds. */
+  timeoutMs?: number;
+  /** When true, `invoke()` rethrows validation and executor errors instead of returning `isError`. */
+  throwOnError?: boolean;
+  /** The executor. */
+  run(input: Input, ctx: TaskContext): Output | Promise<Output>;
+}
+
+/** A task of any input and output, for collections of tasks. */
+export type AnyTask = Task<any, any>;
