@@ -99,6 +99,25 @@ export async function errorFromResponse(
   );
 }
 
+/** Reads a successful response's JSON body; anything else is a {@link ModelError}. */
+export async function readJson(
+  response: Response,
+  provider: string,
+  requestIdHeader: string,
+): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ModelError(`${provider}: the response was not JSON: ${text.slice(0, 200)}`, {
+      provider,
+      status: response.status,
+      requestId: response.headers.get(requestIdHeader) ?? undefined,
+      body: text,
+    });
+  }
+}
+
 /** A {@link ModelError} for an error object a provider sent inside a stream. */
 export function streamError(provider: string, body: unknown, requestId?: string): ModelError {
   const { message, code } = providerError(body);

@@ -6,6 +6,7 @@
  */
 
 export type { ToolResultObject } from '../tool/index.ts';
+export { type AnthropicOptions, anthropic } from './anthropic.ts';
 export { toGeminiSchema } from './gemini-schema.ts';
 export type { RetryOptions } from './http.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';

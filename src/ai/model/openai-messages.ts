@@ -1,4 +1,4 @@
-import { decodeBase64Text, partsOf, textOf } from './provider-support.ts';
+import { decodeBase64Text, dropped, partsOf, textOf } from './provider-support.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
 type WireMessage = Record<string, unknown>;
@@ -124,9 +124,4 @@ function pushPart(out: WirePart[], part: ContentPart, i: number, warnings: Model
 
 function dataUrl(mediaType: string, data: string): string {
   return `data:${mediaType};base64,${data}`;
-}
-
-/** A warning for a part that could not be sent. */
-export function dropped(part: ContentPart, i: number, why: string): ModelWarning {
-  return { message: `messages[${i}]: ${part.type} part not sent: ${why}` };
 }

@@ -1,4 +1,4 @@
-import { isRecord, postJson, type RetryOptions, streamError } from './http.ts';
+import { isRecord, postJson, type RetryOptions, readJson, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
@@ -80,7 +80,7 @@ export function openai(options: OpenAIOptions): Model {
     id: `${PROVIDER}:${options.model}`,
     async generate(request) {
       const { response, builder, warnings } = await send(request, false);
-      const body = await readJson(response);
+      const body = await readJson(response, PROVIDER, 'x-request-id');
       return fromCompletion(body, builder, warnings);
     },
     stream(request) {
@@ -144,20 +144,6 @@ function toolChoiceOf(choice: ToolChoice): unknown {
   return typeof choice === 'string'
     ? choice
     : { type: 'function', function: { name: choice.name } };
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ModelError(`${PROVIDER}: the response was not JSON: ${text.slice(0, 200)}`, {
-      provider: PROVIDER,
-      status: response.status,
-      requestId: response.headers.get('x-request-id') ?? undefined,
-      body: text,
-    });
-  }
 }
 
 function fromCompletion(

@@ -1,6 +1,12 @@
 import { abortError } from './abort.ts';
 import { ModelError } from './model-error.ts';
-import type { ContentPart, GenerateRequest, ModelMessage, StreamEvent } from './types.ts';
+import type {
+  ContentPart,
+  GenerateRequest,
+  ModelMessage,
+  ModelWarning,
+  StreamEvent,
+} from './types.ts';
 
 const ROLES = new Set(['system', 'user', 'assistant']);
 
@@ -89,4 +95,9 @@ export async function* guardedStream(
           : new Error(String(error));
     yield { type: 'error', error: failure };
   }
+}
+
+/** A warning for a part of `messages[i]` that could not be sent. */
+export function dropped(part: ContentPart, i: number, why: string): ModelWarning {
+  return { message: `messages[${i}]: ${part.type} part not sent: ${why}` };
 }

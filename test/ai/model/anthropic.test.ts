@@ -1,0 +1,454 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  anthropic,
+  type GenerateRequest,
+  ModelError,
+  type StreamEvent,
+} from '../../../src/ai/model/index.ts';
+import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+
+let server: ReplayServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(...replies: Reply[]) {
+  server = await replayServer(replies);
+  return anthropic({
+    model: 'claude-test',
+    apiKey: 'sk-ant-test',
+    baseURL: server.url,
+    initialRetryDelayMs: 1,
+  });
+}
+
+async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
+  const out: StreamEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+/** One documented SSE event: `event: <type>` then its JSON data. */
+const sse = (value: { type: string } & Record<string, unknown>) =>
+  `event: ${value.type}\ndata: ${JSON.stringify(value)}`;
+
+const messageStart = sse({
+  type: 'message_start',
+  message: {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    content: [],
+    model: 'claude-test',
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 25, output_tokens: 1 },
+  },
+});
+const stopWith = (reason: string, outputTokens: number) => [
+  sse({
+    type: 'message_delta',
+    delta: { stop_reason: reason, stop_sequence: null },
+    usage: { output_tokens: outputTokens },
+  }),
+  sse({ type: 'message_stop' }),
+];
+
+const weatherTool = {
+  name: 'weather',
+  description: 'Weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
+const ask: GenerateRequest = { messages: [{ role: 'user', content: 'Weather in Oslo?' }] };
+
+const message = (content: unknown[], stopReason: string) => ({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-test',
+  content,
+  stop_reason: stopReason,
+  stop_sequence: null,
+  usage: { input_tokens: 10, output_tokens: 4, cache_read_input_tokens: 2 },
+});
+
+describe('anthropic: generate', () => {
+  it('sends the documented Messages request', async () => {
+    const model = await start({ json: message([{ type: 'text', text: 'ok' }], 'end_turn') });
+    const pdf = Buffer.from('%PDF').toString('base64');
+    const note = Buffer.from('plain words').toString('base64');
+    await model.generate({
+      system: 'Be brief.',
+      messages: [
+        { role: 'system', content: 'Use metric units.' },
+        { role: 'user', content: 'Weather?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'weather', args: { city: 'Oslo' } },
+            { type: 'tool_use', id: 'toolu_2', name: 'weather', args: { city: 'Rome' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Here you go.' },
+            { type: 'tool_result', toolCallId: 'toolu_1', content: '4 °C' },
+            {
+              type: 'tool_result',
+              toolCallId: 'toolu_2',
+              content: [
+                { type: 'text', text: 'map:' },
+                { type: 'image', mediaType: 'image/png', data: 'iVBOR' },
+              ],
+              isError: true,
+            },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'document', mediaType: 'application/pdf', data: pdf, name: 'a.pdf' },
+            { type: 'document', mediaType: 'text/plain', data: note },
+          ],
+        },
+      ],
+      tools: [weatherTool],
+      toolChoice: 'required',
+      temperature: 0,
+    });
+    const sent = server!.requests[0];
+    expect(sent.path).toBe('/v1/messages');
+    expect(sent.headers['x-api-key']).toBe('sk-ant-test');
+    expect(sent.headers['anthropic-version']).toBe('2023-06-01');
+    expect(sent.body).toEqual({
+      model: 'claude-test',
+      max_tokens: 4096,
+      system: 'Be brief.\n\nUse metric units.',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Weather?' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'Checking.' },
+            { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+            { type: 'tool_use', id: 'toolu_2', name: 'weather', input: { city: 'Rome' } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: '4 °C' },
+            {
+              type: 'tool_result',
+              tool_use_id: 'toolu_2',
+              is_error: true,
+              content: [
+                { type: 'text', text: 'map:' },
+                {
+                  type: 'image',
+                  source: { type: 'base64', media_type: 'image/png', data: 'iVBOR' },
+                },
+              ],
+            },
+            { type: 'text', text: 'Here you go.' },
+            {
+              type: 'document',
+              title: 'a.pdf',
+              source: { type: 'base64', media_type: 'application/pdf', data: pdf },
+            },
+            {
+              type: 'document',
+              source: { type: 'text', media_type: 'text/plain', data: 'plain words' },
+            },
+          ],
+        },
+      ],
+      tools: [
+        {
+          name: 'weather',
+          description: 'Weather for a city',
+          input_schema: weatherTool.parameters,
+        },
+      ],
+      tool_choice: { type: 'any' },
+      temperature: 0,
+    });
+  });
+
+  it('reads text, parallel tool calls, usage (cache reads included) and stop reason', async () => {
+    const model = await start({
+      json: message(
+        [
+          { type: 'text', text: 'Checking both.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+          { type: 'tool_use', id: 'toolu_2', name: 'weather', input: { city: 'Rome' } },
+        ],
+        'tool_use',
+      ),
+    });
+    const result = await model.generate({ ...ask, tools: [weatherTool] });
+    expect(result).toEqual({
+      message: {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Checking both.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'weather', args: { city: 'Oslo' } },
+          { type: 'tool_use', id: 'toolu_2', name: 'weather', args: { city: 'Rome' } },
+        ],
+      },
+      text: 'Checking both.',
+      toolCalls: [
+        { id: 'toolu_1', name: 'weather', args: { city: 'Oslo' } },
+        { id: 'toolu_2', name: 'weather', args: { city: 'Rome' } },
+      ],
+      stopReason: 'tool_calls',
+      rawStopReason: 'tool_use',
+      usage: { inputTokens: 12, outputTokens: 4, totalTokens: 16 },
+    });
+    expect(model.id).toBe('anthropic:claude-test');
+  });
+
+  it('maps max_tokens and refusal stop reasons, and sends tool_choice by name', async () => {
+    const model = await start(
+      { json: message([{ type: 'text', text: 'Trunc' }], 'max_tokens') },
+      { json: message([], 'refusal') },
+    );
+    const first = await model.generate({
+      ...ask,
+      tools: [weatherTool],
+      toolChoice: { name: 'weather' },
+      maxTokens: 5,
+    });
+    expect(first.stopReason).toBe('max_tokens');
+    expect(server!.requests[0].body).toMatchObject({
+      max_tokens: 5,
+      tool_choice: { type: 'tool', name: 'weather' },
+    });
+    expect((await model.generate(ask)).stopReason).toBe('content_filter');
+  });
+});
+
+describe('anthropic: stream', () => {
+  it('streams text and tool calls whose JSON arrives in fragments', async () => {
+    const model = await start({
+      sse: [
+        messageStart,
+        sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        sse({ type: 'ping' }),
+        sse({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: 'Let me ' },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: 'check.' },
+        }),
+        sse({ type: 'content_block_stop', index: 0 }),
+        sse({
+          type: 'content_block_start',
+          index: 1,
+          content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather', input: {} },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 1,
+          delta: { type: 'input_json_delta', partial_json: '' },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 1,
+          delta: { type: 'input_json_delta', partial_json: '{"city": "Os' },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 1,
+          delta: { type: 'input_json_delta', partial_json: 'lo"}' },
+        }),
+        sse({ type: 'content_block_stop', index: 1 }),
+        sse({
+          type: 'content_block_start',
+          index: 2,
+          content_block: { type: 'tool_use', id: 'toolu_2', name: 'weather', input: {} },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 2,
+          delta: { type: 'input_json_delta', partial_json: '{"city": "Rome"}' },
+        }),
+        sse({ type: 'content_block_stop', index: 2 }),
+        ...stopWith('tool_use', 89),
+      ],
+    });
+    const events = await collect(model.stream({ ...ask, tools: [weatherTool] }));
+    expect(server!.requests[0].body.stream).toBe(true);
+    expect(events.map((e) => e.type)).toEqual([
+      'text-delta',
+      'text-delta',
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-delta',
+      'tool-call-end',
+      'tool-call-start',
+      'tool-call-delta',
+      'tool-call-end',
+      'usage',
+      'stop',
+    ]);
+    expect(events[2]).toEqual({
+      type: 'tool-call-start',
+      id: 'toolu_1',
+      name: 'weather',
+      index: 0,
+    });
+    expect(events[5]).toEqual({
+      type: 'tool-call-end',
+      index: 0,
+      call: { id: 'toolu_1', name: 'weather', args: { city: 'Oslo' } },
+    });
+    expect(events[8]).toMatchObject({ type: 'tool-call-end', index: 1 });
+    expect(events[9]).toEqual({
+      type: 'usage',
+      usage: { inputTokens: 25, outputTokens: 89, totalTokens: 114 },
+    });
+    const stop = events[10];
+    expect(stop.type === 'stop' && stop.result).toMatchObject({
+      text: 'Let me check.',
+      stopReason: 'tool_calls',
+      toolCalls: [{ id: 'toolu_1' }, { id: 'toolu_2' }],
+    });
+  });
+
+  it('turns malformed streamed tool input into argsError', async () => {
+    const model = await start({
+      sse: [
+        messageStart,
+        sse({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather', input: {} },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'input_json_delta', partial_json: '{"city": Oslo' },
+        }),
+        sse({ type: 'content_block_stop', index: 0 }),
+        ...stopWith('tool_use', 9),
+      ],
+    });
+    const events = await collect(model.stream(ask));
+    const end = events.find((e) => e.type === 'tool-call-end');
+    expect(end?.type === 'tool-call-end' && end.call.argsError).toMatch(/not valid JSON/);
+    expect(events.at(-1)?.type).toBe('stop');
+  });
+
+  it('reports an error event sent mid-stream (overloaded)', async () => {
+    const model = await start({
+      sse: [
+        messageStart,
+        sse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+      ],
+      headers: { 'request-id': 'req_9' },
+    });
+    const events = await collect(model.stream(ask));
+    const last = events.at(-1);
+    expect(last?.type === 'error' && last.error).toMatchObject({
+      name: 'ModelError',
+      providerMessage: 'Overloaded',
+      code: 'overloaded_error',
+      requestId: 'req_9',
+    });
+  });
+
+  it('ends with an AbortError event when aborted mid-stream', async () => {
+    const model = await start({
+      sse: [
+        messageStart,
+        sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+      ],
+      hang: true,
+    });
+    const controller = new AbortController();
+    const events: StreamEvent[] = [];
+    for await (const event of model.stream({ ...ask, signal: controller.signal })) {
+      events.push(event);
+      if (event.type === 'text-delta') controller.abort();
+    }
+    expect(events.map((e) => e.type)).toEqual(['text-delta', 'error']);
+    expect(events[1].type === 'error' && events[1].error.name).toBe('AbortError');
+  });
+});
+
+describe('anthropic: errors and retries', () => {
+  it('turns 400 into a ModelError with the provider message and request id', async () => {
+    const model = await start({
+      status: 400,
+      headers: { 'request-id': 'req_011' },
+      json: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'messages: roles must alternate' },
+      },
+    });
+    const error = await model.generate(ask).catch((e) => e);
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({
+      provider: 'anthropic',
+      status: 400,
+      code: 'invalid_request_error',
+      providerMessage: 'messages: roles must alternate',
+      requestId: 'req_011',
+    });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('retries 529 overloaded and 429 with retry-after as an HTTP date, then succeeds', async () => {
+    const overloaded = {
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+    };
+    const model = await start(
+      { status: 529, headers: { 'retry-after': '0' }, json: overloaded },
+      {
+        status: 429,
+        headers: { 'retry-after': new Date(Date.now() - 1000).toUTCString() },
+        json: { type: 'error', error: { type: 'rate_limit_error', message: 'Slow down' } },
+      },
+      { json: message([{ type: 'text', text: 'ok' }], 'end_turn') },
+    );
+    expect((await model.generate(ask)).text).toBe('ok');
+    expect(server!.requests).toHaveLength(3);
+  });
+
+  it('honours x-should-retry: false', async () => {
+    const model = await start({
+      status: 500,
+      headers: { 'x-should-retry': 'false' },
+      json: { type: 'error', error: { type: 'api_error', message: 'Internal' } },
+    });
+    await expect(model.generate(ask)).rejects.toMatchObject({ status: 500, retryable: false });
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('needs an API key, from options or ANTHROPIC_API_KEY', async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      server = await replayServer([{ json: message([], 'end_turn') }]);
+      await expect(anthropic({ model: 'c', baseURL: server.url }).generate(ask)).rejects.toThrow(
+        'anthropic: no API key: pass { apiKey } or set the ANTHROPIC_API_KEY environment variable',
+      );
+      process.env.ANTHROPIC_API_KEY = 'sk-env';
+      await anthropic({ model: 'c', baseURL: server.url }).generate(ask);
+      expect(server.requests[0].headers['x-api-key']).toBe('sk-env');
+    } finally {
+      if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
+      else process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+});
