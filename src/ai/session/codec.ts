@@ -1,0 +1,171 @@
+import type { Decision, PendingCall, RunState } from '../agent/index.ts';
+import { SessionError } from './errors.ts';
+import type { AuditEntry, RunStatus, StoredPending, StoredRun } from './types.ts';
+
+/** The layout of a run row this version writes; a row of another format is refused. */
+export const RECORD_FORMAT = 1;
+
+/** The agent state version this session reads. */
+const STATE_VERSION: RunState['version'] = 1;
+
+const STATUSES: readonly RunStatus[] = [
+  'running',
+  'ready',
+  'suspended',
+  'done',
+  'error',
+  'cancelled',
+];
+
+/** A `fino_runs` row as both SQL stores return it. */
+export interface RunRow {
+  run_id: string;
+  thread_id: string | null;
+  status: string;
+  format: number | string;
+  input: string;
+  state: string | null;
+  text: string | null;
+  error: string | null;
+  round: number | string;
+  lease_owner: string | null;
+  lease_expires_at: number | string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+/** A `fino_pending` row. */
+export interface PendingRow {
+  token: string;
+  run_id: string;
+  round: number | string;
+  tool_call_id: string;
+  call: string;
+  decision: string | null;
+}
+
+/** A `fino_audit` row. */
+export interface AuditRow {
+  run_id: string;
+  at: number | string;
+  action: string;
+  tool_call_id: string | null;
+  tool_name: string | null;
+  actor: string | null;
+  note: string | null;
+}
+
+const corrupt = (runId: string, what: string) =>
+  new SessionError(
+    'CORRUPT_RUN',
+    `run "${runId}" cannot be read: ${what}; its row is left untouched`,
+    runId,
+  );
+
+function parse(runId: string, column: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw corrupt(runId, `${column} is not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * Decodes and checks a run row and its current pending rows; throws `CORRUPT_RUN`
+ * (naming the run and what is wrong) for bad JSON, an unknown format or state version.
+ */
+export function decodeRun(row: RunRow, pendingRows: readonly PendingRow[]): StoredRun {
+  const runId = row.run_id;
+  if (Number(row.format) !== RECORD_FORMAT) {
+    throw corrupt(runId, `unknown record format ${row.format} (this fino reads ${RECORD_FORMAT})`);
+  }
+  if (!STATUSES.includes(row.status as RunStatus)) {
+    throw corrupt(runId, `unknown status "${row.status}"`);
+  }
+  const run: StoredRun = {
+    runId,
+    status: row.status as RunStatus,
+    input: parse(runId, 'input', row.input) as StoredRun['input'],
+    pending: pendingRows.map((p) => decodePending(runId, p)),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+  if (row.thread_id !== null) run.threadId = row.thread_id;
+  if (row.state !== null) run.state = decodeState(runId, row.state);
+  if (row.text !== null) run.text = row.text;
+  if (row.error !== null) run.error = row.error;
+  if (row.lease_owner !== null) run.leaseOwner = row.lease_owner;
+  if (row.lease_expires_at !== null) run.leaseExpiresAt = Number(row.lease_expires_at);
+  return run;
+}
+
+function decodeState(runId: string, text: string): RunState {
+  const state = parse(runId, 'state', text) as Partial<RunState> | null;
+  if (state === null || typeof state !== 'object' || Array.isArray(state)) {
+    throw corrupt(runId, 'state is not an object');
+  }
+  if (state.version !== STATE_VERSION) {
+    throw corrupt(
+      runId,
+      `unknown state version ${JSON.stringify(state.version)} (this fino reads ${STATE_VERSION})`,
+    );
+  }
+  if (state.runId !== runId) {
+    throw corrupt(runId, `state belongs to run ${JSON.stringify(state.runId)}`);
+  }
+  return state as RunState;
+}
+
+/** Decodes a pending row; `CORRUPT_RUN` when it cannot be read. */
+export function decodePending(runId: string, row: PendingRow): StoredPending {
+  const call = parse(runId, `pending call ${row.tool_call_id}`, row.call) as PendingCall | null;
+  if (call === null || typeof call !== 'object' || call.toolCallId !== row.tool_call_id) {
+    throw corrupt(runId, `pending call ${row.tool_call_id} does not describe that call`);
+  }
+  const pending: StoredPending = { call, token: row.token };
+  if (row.decision !== null) {
+    pending.decision = parse(runId, `decision on ${row.tool_call_id}`, row.decision) as Decision;
+  }
+  return pending;
+}
+
+/** Decodes an audit row. */
+export function decodeAudit(row: AuditRow): AuditEntry {
+  const entry: AuditEntry = {
+    at: new Date(Number(row.at)).toISOString(),
+    action: row.action as AuditEntry['action'],
+  };
+  if (row.tool_call_id !== null) entry.toolCallId = row.tool_call_id;
+  if (row.tool_name !== null) entry.toolName = row.tool_name;
+  if (row.actor !== null) entry.by = row.actor;
+  if (row.note !== null) entry.note = row.note;
+  return entry;
+}
+
+/** The audit action of a decision. */
+export const decisionAction = (decision: Decision): AuditEntry['action'] =>
+  'approve' in decision ? 'approve' : 'reject' in decision ? 'reject' : 'resume';
+
+/** The audit note of a decision: the caller's note, or the rejection's reason. */
+export const decisionNote = (decision: Decision, note: string | undefined): string | undefined =>
+  note ?? ('reject' in decision ? decision.reject : undefined);
+
+/**
+ * Checks that a decision answers the kind of pending call it is for: an approval takes
+ * approve or reject, a suspension takes resume or reject. `INVALID_ARGUMENT` otherwise,
+ * before anything is recorded.
+ */
+export function checkDecisionFits(call: PendingCall, decision: Decision, where: string): void {
+  if (call.kind === 'approval' && 'resume' in decision) {
+    throw new SessionError(
+      'INVALID_ARGUMENT',
+      `${where} waits for an approval: approve or reject it, not resume`,
+    );
+  }
+  if (call.kind === 'suspend' && 'approve' in decision) {
+    throw new SessionError(
+      'INVALID_ARGUMENT',
+      `${where} is suspended (${call.reason ?? 'Suspended'}): resume it with a value or reject it, not approve`,
+    );
+  }
+}

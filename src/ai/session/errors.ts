@@ -1,0 +1,49 @@
+/**
+ * What went wrong in a session, as a stable `code` a caller can branch on:
+ *
+ * - `NOT_FOUND`: no run, or no pending call, with that id or token;
+ * - `ALREADY_DECIDED`: the pending call was already approved, rejected or resumed (tokens are single-use);
+ * - `NOT_PENDING`: the run is no longer waiting for that call (cancelled, finished, or moved on);
+ * - `RUN_EXISTS`: `start` was given the id of an existing run;
+ * - `CORRUPT_RUN`: a stored run cannot be read (bad JSON, unknown version); the row is left untouched;
+ * - `LEASE_LOST`: another worker took the run over (this worker's lease expired);
+ * - `INVALID_ARGUMENT`: a caller passed something of the wrong shape;
+ * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one.
+ */
+export type SessionErrorCode =
+  | 'NOT_FOUND'
+  | 'ALREADY_DECIDED'
+  | 'NOT_PENDING'
+  | 'RUN_EXISTS'
+  | 'CORRUPT_RUN'
+  | 'LEASE_LOST'
+  | 'INVALID_ARGUMENT'
+  | 'SCHEMA_TOO_NEW';
+
+/**
+ * The error every session and store operation throws for a refused request.
+ *
+ * @example
+ * ```ts
+ * import { SessionError } from 'fino/ai/session';
+ *
+ * try {
+ *   await runs.approve(token, { by: 'ana' });
+ * } catch (error) {
+ *   if (error instanceof SessionError && error.code === 'ALREADY_DECIDED') console.log(error.message);
+ *   else throw error;
+ * }
+ * ```
+ */
+export class SessionError extends Error {
+  override name = 'SessionError';
+  readonly code: SessionErrorCode;
+  /** The run concerned, when known. */
+  readonly runId?: string;
+
+  constructor(code: SessionErrorCode, message: string, runId?: string) {
+    super(message);
+    this.code = code;
+    if (runId !== undefined) this.runId = runId;
+  }
+}

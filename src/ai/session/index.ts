@@ -1,0 +1,27 @@
+/**
+ * `fino:ai/session`: durable runs that suspend today and resume tomorrow, in this
+ * process or another, on one machine or many. A session stores every checkpoint of an
+ * agent's run, hands out one single-use token per pending call, records who decided
+ * what, and continues the run exactly once when the decisions are in.
+ *
+ * @module
+ */
+
+export { SessionError, type SessionErrorCode } from './errors.ts';
+export { MIGRATIONS, type Migration } from './migrations.ts';
+export { type PostgresStoreOptions, postgresStore } from './postgres-store.ts';
+export {
+  type DecideOptions,
+  type DrainReport,
+  type Session,
+  type SessionOptions,
+  type StartOptions,
+  session,
+} from './session.ts';
+export {
+  DEFAULT_SQLITE_PATH,
+  memoryStore,
+  type SqliteStoreOptions,
+  sqliteStore,
+} from './sqlite-store.ts';
+export type * from './types.ts';

@@ -1,0 +1,81 @@
+import { SessionError } from './errors.ts';
+
+/** The SQL dialects the stores speak. */
+export type Dialect = 'sqlite' | 'postgres';
+
+/** Names a table, qualified by the store's schema when it has one. */
+export type TableName = (table: 'runs' | 'pending' | 'audit' | 'migrations') => string;
+
+/** One schema change; applied once, in order, and recorded in the migrations table. */
+export interface Migration {
+  version: number;
+  name: string;
+  sql(table: TableName, dialect: Dialect): string;
+}
+
+/** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs, pending calls with tokens, audit trail',
+    sql: (t, dialect) => `
+      CREATE TABLE ${t('runs')} (
+        run_id TEXT PRIMARY KEY,
+        thread_id TEXT,
+        status TEXT NOT NULL,
+        format INTEGER NOT NULL,
+        input TEXT NOT NULL,
+        state TEXT,
+        text TEXT,
+        error TEXT,
+        round INTEGER NOT NULL DEFAULT 0,
+        lease_owner TEXT,
+        lease_expires_at BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX fino_runs_claimable ON ${t('runs')} (status, updated_at);
+      CREATE INDEX fino_runs_thread ON ${t('runs')} (thread_id);
+      CREATE TABLE ${t('pending')} (
+        token TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES ${t('runs')} (run_id) ON DELETE CASCADE,
+        round INTEGER NOT NULL,
+        tool_call_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        call TEXT NOT NULL,
+        decision TEXT,
+        UNIQUE (run_id, round, tool_call_id)
+      );
+      CREATE TABLE ${t('audit')} (
+        id ${dialect === 'postgres' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
+        run_id TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        tool_call_id TEXT,
+        tool_name TEXT,
+        actor TEXT,
+        note TEXT
+      );
+      CREATE INDEX fino_audit_run ON ${t('audit')} (run_id, id);`,
+  },
+];
+
+/** Creates the migrations table when missing. */
+export const migrationsTableSql = (t: TableName): string =>
+  `CREATE TABLE IF NOT EXISTS ${t('migrations')} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
+
+/**
+ * The migrations still to apply, given the versions already recorded; `SCHEMA_TOO_NEW`
+ * when the database has a version this fino does not know (a newer fino migrated it).
+ */
+export function dueMigrations(applied: readonly number[]): Migration[] {
+  const known = MIGRATIONS[MIGRATIONS.length - 1].version;
+  const newest = Math.max(0, ...applied);
+  if (newest > known) {
+    throw new SessionError(
+      'SCHEMA_TOO_NEW',
+      `the session database is at schema version ${newest}, newer than this fino knows (${known}); upgrade fino`,
+    );
+  }
+  return MIGRATIONS.filter((m) => !applied.includes(m.version));
+}

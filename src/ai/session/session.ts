@@ -1,0 +1,364 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { AgentInput, Decision, Decisions, RunOptions, RunResult } from '../agent/index.ts';
+import { SessionError } from './errors.ts';
+import { newToken } from './tokens.ts';
+import type {
+  Actor,
+  AuditEntry,
+  CorruptRun,
+  ListFilter,
+  Outcome,
+  PendingRef,
+  SessionAgent,
+  SessionRun,
+  Store,
+  StoredRun,
+} from './types.ts';
+
+/** Options of {@link session}. */
+export interface SessionOptions {
+  store: Store;
+  agent: SessionAgent;
+  /**
+   * How long this worker's claim on a run lasts without renewal, in milliseconds
+   * (default 30 000). It is renewed at every checkpoint and every third of it while the
+   * run is active; when its worker dies, another one takes the run over once it expires.
+   */
+  leaseMs?: number;
+  /** This worker's name in leases (default `host:pid:random`). */
+  workerId?: string;
+}
+
+/** Options of `start`. */
+export interface StartOptions {
+  /** The run's id (default `run_<uuid>`); `RUN_EXISTS` when taken. */
+  runId?: string;
+  /** Groups runs of one conversation; filter `list` by it. */
+  threadId?: string;
+  /** Aborting it stops the run; it stays resumable (`ready`) from its last checkpoint. */
+  signal?: AbortSignal;
+}
+
+/** Options of `approve`, `reject` and `resume`. */
+export interface DecideOptions extends Actor {
+  /**
+   * Record the decision only, and leave the run `ready` for a worker's `drain()` instead
+   * of continuing it in this call (default false).
+   */
+  defer?: boolean;
+  signal?: AbortSignal;
+}
+
+/** What `drain` did: the runs it continued, and the unreadable ones it left alone. */
+export interface DrainReport {
+  runs: SessionRun[];
+  corrupt: CorruptRun[];
+}
+
+/** Durable runs of one agent over one store. See {@link session}. */
+export interface Session {
+  /** Starts a run and drives it until it is done, suspended or failed. */
+  start(input: AgentInput, options?: StartOptions): Promise<SessionRun>;
+  /** Approves a pending call (by token, or by run and call id); continues the run once all its calls are decided. */
+  approve(ref: PendingRef, options?: DecideOptions): Promise<SessionRun>;
+  /** Rejects a pending call with a reason the model sees; continues like `approve`. */
+  reject(ref: PendingRef, reason: string, options?: DecideOptions): Promise<SessionRun>;
+  /** Answers a suspended call with a value (the tool runs again with `ctx.resumeValue`); continues like `approve`. */
+  resume(ref: PendingRef, value: unknown, options?: DecideOptions): Promise<SessionRun>;
+  /** The run with its audit trail, or `undefined`; `CORRUPT_RUN` when its row cannot be read. */
+  get(runId: string): Promise<SessionRun | undefined>;
+  /** Runs, oldest first; unreadable ones are reported as `corrupt` and left untouched. */
+  list(filter?: ListFilter): Promise<Array<SessionRun | CorruptRun>>;
+  /** Cancels an unfinished run: its pending calls can no longer be decided. */
+  cancel(runId: string, options?: Actor): Promise<SessionRun>;
+  /**
+   * Continues one run that no worker holds: `ready`, or `running` with an expired lease
+   * (its worker died), or `error` with `retryErrors`. Returns the run as it is when it
+   * cannot be claimed.
+   */
+  continue(
+    runId: string,
+    options?: { signal?: AbortSignal; retryErrors?: boolean },
+  ): Promise<SessionRun>;
+  /** Claims and continues runnable runs one after another until none is left (or `limit`). */
+  drain(options?: { signal?: AbortSignal; limit?: number }): Promise<DrainReport>;
+}
+
+const DEFAULT_LEASE_MS = 30_000;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The session's view of a stored run. */
+function toView(run: StoredRun, audit?: AuditEntry[]): SessionRun {
+  const base = {
+    runId: run.runId,
+    ...(run.threadId !== undefined && { threadId: run.threadId }),
+    createdAt: iso(run.createdAt),
+    updatedAt: iso(run.updatedAt),
+    ...(run.state !== undefined && { state: run.state }),
+    ...(audit !== undefined && { audit }),
+  };
+  switch (run.status) {
+    case 'done':
+      return { ...base, status: 'done', text: run.text ?? '' };
+    case 'suspended':
+      return {
+        ...base,
+        status: 'suspended',
+        pending: run.pending
+          .filter((p) => p.decision === undefined)
+          .map((p) => ({ ...p.call, token: p.token })),
+      };
+    case 'running':
+      return {
+        ...base,
+        status: 'running',
+        worker: run.leaseOwner ?? '',
+        leaseExpiresAt: iso(run.leaseExpiresAt ?? 0),
+      };
+    case 'error':
+      return { ...base, status: 'error', error: run.error ?? '' };
+    default:
+      return { ...base, status: run.status };
+  }
+}
+
+/** The recorded decisions the state still waits for (a checkpoint after them has already applied them). */
+function decisionsFor(run: StoredRun): Decisions {
+  const waiting = new Set(run.state?.turn?.pending.map((p) => p.toolCallId) ?? []);
+  const decisions: Decisions = {};
+  for (const p of run.pending) {
+    if (p.decision && waiting.has(p.call.toolCallId)) decisions[p.call.toolCallId] = p.decision;
+  }
+  return decisions;
+}
+
+/**
+ * Durable, exactly-once runs of an agent: every checkpoint of the run (each model turn,
+ * each tool result) is stored before more side effects happen; a suspended run waits in
+ * the store, with one single-use token per pending call, for decisions that may come
+ * days later from another process; approving continues it there. Runs held by a worker
+ * that died are taken over when its lease expires, and completed tool calls are never
+ * run again.
+ *
+ * @example
+ * ```ts
+ * import { agent } from 'fino/ai/agent';
+ * import { scriptedModel } from 'fino/ai/model';
+ * import { tool } from 'fino/ai/tool';
+ * import { memoryStore, session } from 'fino/ai/session';
+ * import { v } from 'fino/validate';
+ *
+ * const remove = tool({
+ *   name: 'remove_file',
+ *   description: 'Delete a file.',
+ *   parameters: v.object({ path: v.string() }),
+ *   requiresApproval: true,
+ *   execute: async ({ path }: { path: string }) => `deleted ${path}`,
+ * });
+ * const model = scriptedModel([
+ *   { toolCalls: [{ name: 'remove_file', args: { path: 'old.log' } }] },
+ *   'Deleted old.log.',
+ * ]);
+ * const runs = session({ store: memoryStore(), agent: agent({ model, tools: [remove] }) });
+ *
+ * const run = await runs.start('Delete old.log');
+ * if (run.status === 'suspended') {
+ *   const done = await runs.approve(run.pending[0].token, { by: 'ana', note: 'fine' });
+ *   console.log(done.status, done.status === 'done' && done.text); // done Deleted old.log.
+ * }
+ * ```
+ */
+export function session(options: SessionOptions): Session {
+  const { store, agent } = options ?? ({} as SessionOptions);
+  if (!store || typeof store.claim !== 'function') {
+    throw new TypeError(
+      'session({ store, agent }): store must be a Store (memoryStore(), sqliteStore(), postgresStore())',
+    );
+  }
+  if (!agent || typeof agent.generate !== 'function' || typeof agent.resume !== 'function') {
+    throw new TypeError(
+      'session({ store, agent }): agent must have generate() and resume() (an agent from fino/ai/agent)',
+    );
+  }
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  if (!Number.isFinite(leaseMs) || leaseMs < 10) {
+    throw new TypeError(
+      `session: leaseMs must be a number of milliseconds ≥ 10, received ${leaseMs}`,
+    );
+  }
+  const owner =
+    options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+  const view = async (runId: string): Promise<SessionRun> => {
+    const run = await store.get(runId);
+    if (!run) throw new SessionError('NOT_FOUND', `no run with id "${runId}"`, runId);
+    return toView(run);
+  };
+
+  /** Drives a run this worker holds until it ends, checkpointing as it goes, and records how it ended. */
+  async function drive(
+    runId: string,
+    invoke: (runOptions: RunOptions) => Promise<RunResult>,
+    signal?: AbortSignal,
+  ): Promise<SessionRun> {
+    const controller = new AbortController();
+    let lost = false;
+    const loseLease = () => {
+      lost = true;
+      controller.abort(
+        new SessionError('LEASE_LOST', `run "${runId}" was taken over by another worker`, runId),
+      );
+    };
+    const forwardAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', forwardAbort, { once: true });
+    if (signal?.aborted) forwardAbort();
+    const heartbeat = setInterval(() => {
+      store.renew(runId, owner, leaseMs).then(
+        (held) => held || loseLease(),
+        () => {}, // a failed renewal is retried at the next beat; the checkpoint tells for sure
+      );
+    }, leaseMs / 3);
+    heartbeat.unref();
+    let outcome: Outcome;
+    try {
+      const result = await invoke({
+        runId,
+        signal: controller.signal,
+        onCheckpoint: async (state) => {
+          if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
+          if (lost) throw controller.signal.reason;
+        },
+      });
+      outcome =
+        result.status === 'done'
+          ? { status: 'done', state: result.state, text: result.text }
+          : {
+              status: 'suspended',
+              state: result.state,
+              pending: result.pending.map((call) => ({ call, token: newToken() })),
+            };
+    } catch (error) {
+      if (lost) return view(runId);
+      if (signal?.aborted) {
+        await store.finish(runId, owner, { status: 'ready' });
+        throw error;
+      }
+      outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearInterval(heartbeat);
+      signal?.removeEventListener('abort', forwardAbort);
+    }
+    await store.finish(runId, owner, outcome);
+    return view(runId);
+  }
+
+  const driveClaimed = (run: StoredRun, signal?: AbortSignal) =>
+    drive(
+      run.runId,
+      (runOptions) =>
+        run.state
+          ? agent.resume(run.state, decisionsFor(run), runOptions)
+          : agent.generate(run.input, runOptions),
+      signal,
+    );
+
+  async function decide(
+    ref: PendingRef,
+    decision: Decision,
+    options: DecideOptions = {},
+  ): Promise<SessionRun> {
+    const { runId, ready } = await store.decide(ref, decision, {
+      by: options.by,
+      note: options.note,
+    });
+    if (ready && !options.defer) {
+      const claimed = await store.claim(runId, owner, leaseMs);
+      if (claimed) return driveClaimed(claimed, options.signal);
+    }
+    return view(runId);
+  }
+
+  return {
+    async start(input, startOptions = {}) {
+      if (typeof input !== 'string' && !Array.isArray(input)) {
+        throw new SessionError(
+          'INVALID_ARGUMENT',
+          `start(input): expected a string or an array of messages, received ${input === null ? 'null' : typeof input}`,
+        );
+      }
+      const runId = startOptions.runId ?? `run_${randomUUID()}`;
+      if (typeof runId !== 'string' || runId === '') {
+        throw new SessionError('INVALID_ARGUMENT', 'start: runId must be a non-empty string');
+      }
+      if (startOptions.threadId !== undefined && typeof startOptions.threadId !== 'string') {
+        throw new SessionError('INVALID_ARGUMENT', 'start: threadId must be a string');
+      }
+      await store.create({ runId, threadId: startOptions.threadId, input, owner, leaseMs });
+      return drive(runId, (runOptions) => agent.generate(input, runOptions), startOptions.signal);
+    },
+
+    approve: (ref, decideOptions) => decide(ref, { approve: true }, decideOptions),
+
+    reject(ref, reason, decideOptions) {
+      if (typeof reason !== 'string' || reason.trim() === '') {
+        return Promise.reject(
+          new SessionError(
+            'INVALID_ARGUMENT',
+            'reject(ref, reason): reason must be a non-empty string; the model reads it',
+          ),
+        );
+      }
+      return decide(ref, { reject: reason }, decideOptions);
+    },
+
+    resume: (ref, value, decideOptions) => decide(ref, { resume: value }, decideOptions),
+
+    async get(runId) {
+      const run = await store.get(runId);
+      return run && toView(run, await store.audit(runId));
+    },
+
+    async list(filter) {
+      const runs = await store.list(filter);
+      return runs.map((run) =>
+        run instanceof SessionError
+          ? { runId: run.runId ?? '', status: 'corrupt' as const, error: run.message }
+          : toView(run),
+      );
+    },
+
+    async cancel(runId, actor = {}) {
+      await store.cancel(runId, actor);
+      return view(runId);
+    },
+
+    async continue(runId, continueOptions = {}) {
+      const claimed = await store.claim(runId, owner, leaseMs, {
+        retryErrors: continueOptions.retryErrors,
+      });
+      return claimed ? driveClaimed(claimed, continueOptions.signal) : view(runId);
+    },
+
+    async drain(drainOptions = {}) {
+      const limit = drainOptions.limit ?? Number.POSITIVE_INFINITY;
+      const report: DrainReport = { runs: [], corrupt: [] };
+      const skip: string[] = [];
+      while (report.runs.length < limit && !drainOptions.signal?.aborted) {
+        const { run, corrupt } = await store.claimNext(owner, leaseMs, skip);
+        for (const error of corrupt) {
+          skip.push(error.runId ?? '');
+          report.corrupt.push({
+            runId: error.runId ?? '',
+            status: 'corrupt',
+            error: error.message,
+          });
+        }
+        if (!run) break;
+        report.runs.push(await driveClaimed(run, drainOptions.signal));
+      }
+      return report;
+    },
+  };
+}

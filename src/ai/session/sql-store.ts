@@ -1,0 +1,400 @@
+import type { Decision, RunState } from '../agent/index.ts';
+import {
+  type AuditRow,
+  checkDecisionFits,
+  decisionAction,
+  decisionNote,
+  decodeAudit,
+  decodePending,
+  decodeRun,
+  type PendingRow,
+  RECORD_FORMAT,
+  type RunRow,
+} from './codec.ts';
+import { SessionError } from './errors.ts';
+import { dueMigrations, migrationsTableSql } from './migrations.ts';
+import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import { isToken } from './tokens.ts';
+import type {
+  Actor,
+  AuditEntry,
+  ListFilter,
+  Outcome,
+  PendingRef,
+  Store,
+  StoredRun,
+} from './types.ts';
+
+/** A {@link Store} over any SQL database the driver speaks; schema migrated on first use. */
+export function sqlStore(driver: SqlDriver): Store {
+  const t = driver.table;
+  const now = driver.nowMs;
+  let ready: Promise<void> | undefined;
+  const schema = () => {
+    ready ??= migrate(driver).catch((error) => {
+      ready = undefined;
+      throw error;
+    });
+    return ready;
+  };
+
+  const json = (value: unknown, what: string): string => {
+    try {
+      const text = JSON.stringify(value);
+      if (text === undefined) throw new TypeError('not representable as JSON');
+      return text;
+    } catch (error) {
+      throw new SessionError(
+        'INVALID_ARGUMENT',
+        `${what} must be JSON-serializable: ${(error as Error).message}`,
+      );
+    }
+  };
+
+  const pendingOf = (db: SqlExecutor, runId: string) =>
+    db.query<PendingRow>(
+      `SELECT p.* FROM ${t('pending')} p JOIN ${t('runs')} r ON r.run_id = p.run_id AND r.round = p.round
+       WHERE p.run_id = ? ORDER BY p.position`,
+      [runId],
+    );
+
+  const load = async (db: SqlExecutor, row: RunRow): Promise<StoredRun> =>
+    decodeRun(row, await pendingOf(db, row.run_id));
+
+  const lease = (leaseMs: number) => {
+    if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
+      throw new SessionError(
+        'INVALID_ARGUMENT',
+        `leaseMs: expected a positive number of milliseconds, received ${leaseMs}`,
+      );
+    }
+    return Math.ceil(leaseMs);
+  };
+
+  const claimable = (retryErrors: boolean) =>
+    `(status = 'ready' OR (status = 'running' AND lease_expires_at < ${now})${retryErrors ? ` OR status = 'error'` : ''})`;
+
+  const takeLease = async (db: SqlExecutor, runId: string, owner: string, leaseMs: number) => {
+    const [row] = await db.query<RunRow>(
+      `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+       WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at`,
+      [owner, lease(leaseMs), runId],
+    );
+    return row;
+  };
+
+  /** The run as it is once leased (decoded before the update, so a corrupt row stays untouched). */
+  const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
+    ...run,
+    status: 'running',
+    leaseOwner: taken.lease_owner!,
+    leaseExpiresAt: Number(taken.lease_expires_at),
+    updatedAt: Number(taken.updated_at),
+  });
+
+  return {
+    async create({ runId, threadId, input, owner, leaseMs }) {
+      await schema();
+      try {
+        await driver.query(
+          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at)
+           VALUES (?, ?, 'running', ?, ?, 0, ?, ${now} + ?, ${now}, ${now})`,
+          [runId, threadId ?? null, RECORD_FORMAT, json(input, 'input'), owner, lease(leaseMs)],
+        );
+      } catch (error) {
+        if (driver.isUniqueViolation(error)) {
+          throw new SessionError('RUN_EXISTS', `a run with id "${runId}" already exists`, runId);
+        }
+        throw error;
+      }
+    },
+
+    async get(runId) {
+      await schema();
+      const [row] = await driver.query<RunRow>(`SELECT * FROM ${t('runs')} WHERE run_id = ?`, [
+        runId,
+      ]);
+      return row ? load(driver, row) : undefined;
+    },
+
+    async list(filter: ListFilter = {}) {
+      await schema();
+      const where = `(CAST(? AS TEXT) IS NULL OR r.status = ?) AND (CAST(? AS TEXT) IS NULL OR r.thread_id = ?)`;
+      const params = [
+        filter.status ?? null,
+        filter.status ?? null,
+        filter.threadId ?? null,
+        filter.threadId ?? null,
+      ];
+      const rows = await driver.query<RunRow>(
+        `SELECT r.* FROM ${t('runs')} r WHERE ${where} ORDER BY r.created_at, r.run_id`,
+        params,
+      );
+      const pending = await driver.query<PendingRow>(
+        `SELECT p.* FROM ${t('pending')} p JOIN ${t('runs')} r ON r.run_id = p.run_id AND r.round = p.round
+         WHERE ${where} ORDER BY p.run_id, p.position`,
+        params,
+      );
+      const byRun = new Map<string, PendingRow[]>();
+      for (const p of pending) byRun.set(p.run_id, [...(byRun.get(p.run_id) ?? []), p]);
+      return rows.map((row) => {
+        try {
+          return decodeRun(row, byRun.get(row.run_id) ?? []);
+        } catch (error) {
+          if (error instanceof SessionError) return error;
+          throw error;
+        }
+      });
+    },
+
+    async checkpoint(runId, owner, state: RunState, leaseMs) {
+      await schema();
+      const rows = await driver.query(
+        `UPDATE ${t('runs')} SET state = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+         WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
+        [json(state, 'state'), lease(leaseMs), runId, owner],
+      );
+      return rows.length === 1;
+    },
+
+    async renew(runId, owner, leaseMs) {
+      await schema();
+      const rows = await driver.query(
+        `UPDATE ${t('runs')} SET lease_expires_at = ${now} + ?
+         WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
+        [lease(leaseMs), runId, owner],
+      );
+      return rows.length === 1;
+    },
+
+    async finish(runId, owner, outcome: Outcome) {
+      await schema();
+      const state = 'state' in outcome ? json(outcome.state, 'state') : null;
+      const pending =
+        outcome.status === 'suspended'
+          ? outcome.pending.map((p) => [p.token, p.call.toolCallId, json(p.call, 'pending call')])
+          : [];
+      return driver.transaction(async (tx) => {
+        const [row] = await tx.query<{ round: number | string }>(
+          `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, round = round + ?,
+             lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+           WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING round`,
+          [
+            outcome.status,
+            state,
+            outcome.status === 'done' ? outcome.text : null,
+            outcome.status === 'error' ? outcome.error : null,
+            outcome.status === 'suspended' ? 1 : 0,
+            runId,
+            owner,
+          ],
+        );
+        if (!row) return false;
+        for (const [position, [token, toolCallId, call]] of pending.entries()) {
+          await tx.query(
+            `INSERT INTO ${t('pending')} (token, run_id, round, tool_call_id, position, call) VALUES (?, ?, ?, ?, ?, ?)`,
+            [token, runId, Number(row.round), toolCallId, position, call],
+          );
+        }
+        return true;
+      });
+    },
+
+    async decide(ref: PendingRef, decision: Decision, actor: Actor) {
+      await schema();
+      const decisionText = json(decision, 'decision');
+      return driver.transaction(async (tx) => {
+        const found = await findPending(tx, ref);
+        const [run] = await tx.query<{ status: string; round: number | string }>(
+          `SELECT status, round FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
+          [found.run_id],
+        );
+        // Read again under the run's lock: a racing decision committed meanwhile is seen here.
+        const [pending] = await tx.query<PendingRow>(
+          `SELECT * FROM ${t('pending')} WHERE token = ?`,
+          [found.token],
+        );
+        const where = `tool call "${pending.tool_call_id}" of run "${pending.run_id}"`;
+        if (pending.decision !== null) {
+          const [last] = await tx.query<AuditRow>(
+            `SELECT * FROM ${t('audit')} WHERE run_id = ? AND tool_call_id = ? ORDER BY id DESC LIMIT 1`,
+            [pending.run_id, pending.tool_call_id],
+          );
+          const how = last
+            ? ` (${last.action}${last.actor ? ` by ${last.actor}` : ''} at ${new Date(Number(last.at)).toISOString()})`
+            : '';
+          throw new SessionError(
+            'ALREADY_DECIDED',
+            `${where} was already decided${how}; a token is single-use`,
+            pending.run_id,
+          );
+        }
+        if (run.status !== 'suspended' || Number(run.round) !== Number(pending.round)) {
+          throw new SessionError(
+            'NOT_PENDING',
+            `${where} is no longer waiting for a decision (the run is ${run.status})`,
+            pending.run_id,
+          );
+        }
+        const { call } = decodePending(pending.run_id, pending);
+        checkDecisionFits(call, decision, where);
+        await tx.query(`UPDATE ${t('pending')} SET decision = ? WHERE token = ?`, [
+          decisionText,
+          pending.token,
+        ]);
+        await tx.query(
+          `INSERT INTO ${t('audit')} (run_id, at, action, tool_call_id, tool_name, actor, note) VALUES (?, ${now}, ?, ?, ?, ?, ?)`,
+          [
+            pending.run_id,
+            decisionAction(decision),
+            pending.tool_call_id,
+            call.toolName ?? null,
+            actor.by ?? null,
+            decisionNote(decision, actor.note) ?? null,
+          ],
+        );
+        const undecided = await tx.query(
+          `SELECT token FROM ${t('pending')} WHERE run_id = ? AND round = ? AND decision IS NULL`,
+          [pending.run_id, pending.round],
+        );
+        if (undecided.length === 0) {
+          await tx.query(
+            `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now} WHERE run_id = ?`,
+            [pending.run_id],
+          );
+        }
+        return { runId: pending.run_id, ready: undecided.length === 0 };
+      });
+    },
+
+    async claim(runId, owner, leaseMs, options = {}) {
+      await schema();
+      return driver.transaction(async (tx) => {
+        const [row] = await tx.query<RunRow>(
+          `SELECT * FROM ${t('runs')} WHERE run_id = ? AND ${claimable(options.retryErrors === true)}${driver.forUpdate}`,
+          [runId],
+        );
+        if (!row) return undefined;
+        return leased(await load(tx, row), await takeLease(tx, runId, owner, leaseMs));
+      });
+    },
+
+    async claimNext(owner, leaseMs, exclude = []) {
+      await schema();
+      return driver.transaction(async (tx) => {
+        const corrupt: SessionError[] = [];
+        const skip = [...exclude];
+        for (;;) {
+          const notIn =
+            skip.length > 0 ? ` AND run_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
+          const [row] = await tx.query<RunRow>(
+            `SELECT * FROM ${t('runs')} WHERE ${claimable(false)}${notIn}
+             ORDER BY updated_at, run_id LIMIT 1${driver.forUpdateSkipLocked}`,
+            skip,
+          );
+          if (!row) return { corrupt };
+          let run: StoredRun;
+          try {
+            run = await load(tx, row);
+          } catch (error) {
+            if (!(error instanceof SessionError)) throw error;
+            corrupt.push(error);
+            skip.push(row.run_id);
+            continue;
+          }
+          return { run: leased(run, await takeLease(tx, row.run_id, owner, leaseMs)), corrupt };
+        }
+      });
+    },
+
+    async cancel(runId, actor: Actor) {
+      await schema();
+      await driver.transaction(async (tx) => {
+        const [row] = await tx.query<{ status: string }>(
+          `SELECT status FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
+          [runId],
+        );
+        if (!row) throw new SessionError('NOT_FOUND', `no run with id "${runId}"`, runId);
+        if (row.status === 'done' || row.status === 'cancelled') {
+          throw new SessionError(
+            'NOT_PENDING',
+            `run "${runId}" is already ${row.status}; only an unfinished run can be cancelled`,
+            runId,
+          );
+        }
+        await tx.query(
+          `UPDATE ${t('runs')} SET status = 'cancelled', lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+           WHERE run_id = ?`,
+          [runId],
+        );
+        await tx.query(
+          `INSERT INTO ${t('audit')} (run_id, at, action, actor, note) VALUES (?, ${now}, 'cancel', ?, ?)`,
+          [runId, actor.by ?? null, actor.note ?? null],
+        );
+      });
+    },
+
+    async audit(runId): Promise<AuditEntry[]> {
+      await schema();
+      const rows = await driver.query<AuditRow>(
+        `SELECT * FROM ${t('audit')} WHERE run_id = ? ORDER BY id`,
+        [runId],
+      );
+      return rows.map(decodeAudit);
+    },
+
+    close: () => driver.close(),
+  };
+
+  async function findPending(tx: SqlExecutor, ref: PendingRef): Promise<PendingRow> {
+    if (typeof ref === 'string') {
+      const [row] = isToken(ref)
+        ? await tx.query<PendingRow>(`SELECT * FROM ${t('pending')} WHERE token = ?`, [ref])
+        : [];
+      if (!row) throw new SessionError('NOT_FOUND', 'no pending call has this token');
+      return row;
+    }
+    if (
+      ref === null ||
+      typeof ref !== 'object' ||
+      typeof ref.runId !== 'string' ||
+      typeof ref.toolCallId !== 'string'
+    ) {
+      throw new SessionError(
+        'INVALID_ARGUMENT',
+        'expected a token string or { runId, toolCallId } naming a pending call',
+      );
+    }
+    const [row] = await tx.query<PendingRow>(
+      `SELECT p.* FROM ${t('pending')} p JOIN ${t('runs')} r ON r.run_id = p.run_id AND r.round = p.round
+       WHERE p.run_id = ? AND p.tool_call_id = ?`,
+      [ref.runId, ref.toolCallId],
+    );
+    if (!row) {
+      throw new SessionError(
+        'NOT_FOUND',
+        `run "${ref.runId}" has no pending call "${ref.toolCallId}"`,
+        ref.runId,
+      );
+    }
+    return row;
+  }
+}
+
+async function migrate(driver: SqlDriver): Promise<void> {
+  const t = driver.table;
+  await driver.transaction(async (tx) => {
+    if (driver.migrationLock) await tx.query(driver.migrationLock);
+    await tx.exec(migrationsTableSql(t));
+    const applied = await tx.query<{ version: number | string }>(
+      `SELECT version FROM ${t('migrations')}`,
+    );
+    for (const migration of dueMigrations(applied.map((row) => Number(row.version)))) {
+      await tx.exec(migration.sql(t, driver.dialect));
+      await tx.query(
+        `INSERT INTO ${t('migrations')} (version, name, applied_at) VALUES (?, ?, ${driver.nowMs})`,
+        [migration.version, migration.name],
+      );
+    }
+  });
+}

@@ -1,0 +1,8 @@
+import { randomBytes } from 'node:crypto';
+
+/** 192 random bits, URL-safe: unguessable, so holding a token is the right to decide one call. */
+export const newToken = (): string => randomBytes(24).toString('base64url');
+
+/** Whether a value has the shape of a token (anything else cannot match one). */
+export const isToken = (value: unknown): value is string =>
+  typeof value === 'string' && /^[A-Za-z0-9_-]{32}$/.test(value);

@@ -1,0 +1,186 @@
+import type {
+  AgentInput,
+  Decision,
+  Decisions,
+  PendingCall,
+  RunOptions,
+  RunResult,
+  RunState,
+} from '../agent/index.ts';
+import type { SessionError } from './errors.ts';
+
+/**
+ * Where a stored run stands:
+ * `running` (a worker holds its lease), `ready` (runnable, no worker holds it: all its
+ * pending calls are decided, or its worker let go), `suspended` (waiting for decisions),
+ * `done`, `error` (the agent failed; the last checkpoint is kept) or `cancelled`.
+ */
+export type RunStatus = 'running' | 'ready' | 'suspended' | 'done' | 'error' | 'cancelled';
+
+/** A pending call as stored: what the agent reported, its single-use token, and its decision once made. */
+export interface StoredPending {
+  call: PendingCall;
+  token: string;
+  decision?: Decision;
+}
+
+/** A run as a store returns it, decoded and checked. */
+export interface StoredRun {
+  runId: string;
+  threadId?: string;
+  status: RunStatus;
+  /** What the run started from. */
+  input: AgentInput;
+  /** The agent's state at the last checkpoint (absent until the first one). */
+  state?: RunState;
+  /** The final text, when done. */
+  text?: string;
+  /** Why the run failed, when `error`. */
+  error?: string;
+  /** The pending calls of the current suspension (empty when not suspended or ready). */
+  pending: StoredPending[];
+  /** The worker holding the run and until when (epoch milliseconds), while `running`. */
+  leaseOwner?: string;
+  leaseExpiresAt?: number;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One line of a run's audit trail: who decided or cancelled what, when, with what note. */
+export interface AuditEntry {
+  /** ISO 8601 time. */
+  at: string;
+  action: 'approve' | 'reject' | 'resume' | 'cancel';
+  toolCallId?: string;
+  toolName?: string;
+  /** Who did it, as the caller named them (`by`). */
+  by?: string;
+  /** The caller's note; for a rejection, the reason. */
+  note?: string;
+}
+
+/** Who decides, and why: recorded in the audit trail. */
+export interface Actor {
+  by?: string;
+  note?: string;
+}
+
+/** A pending call by its token, or by run and call id. */
+export type PendingRef = string | { runId: string; toolCallId: string };
+
+/** How a leased run ends: finished, suspended with new pending calls, failed, or released unfinished. */
+export type Outcome =
+  | { status: 'done'; state: RunState; text: string }
+  | { status: 'suspended'; state: RunState; pending: StoredPending[] }
+  | { status: 'error'; error: string }
+  | { status: 'ready' };
+
+/** Filters of `list`. */
+export interface ListFilter {
+  status?: RunStatus;
+  threadId?: string;
+}
+
+/**
+ * Durable storage for session runs. Every method is atomic; the decisions and leases are
+ * decided by the database, so several processes can share one store.
+ * `memoryStore()`, `sqliteStore()` and `postgresStore()` implement it and pass one
+ * conformance suite.
+ */
+export interface Store {
+  /** Creates a run leased to `owner` for `leaseMs`. `RUN_EXISTS` when the id is taken. */
+  create(run: {
+    runId: string;
+    threadId?: string;
+    input: AgentInput;
+    owner: string;
+    leaseMs: number;
+  }): Promise<void>;
+  /** The run, or `undefined`. `CORRUPT_RUN` when its row cannot be read. */
+  get(runId: string): Promise<StoredRun | undefined>;
+  /** Runs matching `filter`, oldest first; unreadable rows come back as `CORRUPT_RUN` errors. */
+  list(filter?: ListFilter): Promise<Array<StoredRun | SessionError>>;
+  /** Saves `state` while `owner` holds the run, and extends the lease; `false` when it lost the run. */
+  checkpoint(runId: string, owner: string, state: RunState, leaseMs: number): Promise<boolean>;
+  /** Extends the lease while `owner` holds the run; `false` when it lost the run. */
+  renew(runId: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Ends `owner`'s lease with `outcome`; `false` (and nothing written) when it lost the run. */
+  finish(runId: string, owner: string, outcome: Outcome): Promise<boolean>;
+  /**
+   * Records one decision on a pending call, once: `ALREADY_DECIDED` for a second one,
+   * `NOT_PENDING` when the run no longer waits for it, `NOT_FOUND` for an unknown ref.
+   * When it was the run's last undecided call, the run becomes `ready` (`ready: true`).
+   */
+  decide(
+    ref: PendingRef,
+    decision: Decision,
+    actor: Actor,
+  ): Promise<{ runId: string; ready: boolean }>;
+  /**
+   * Leases the run to `owner` when it is `ready`, `running` with an expired lease, or
+   * (with `retryErrors`) `error`; `undefined` when it is not claimable.
+   */
+  claim(
+    runId: string,
+    owner: string,
+    leaseMs: number,
+    options?: { retryErrors?: boolean },
+  ): Promise<StoredRun | undefined>;
+  /**
+   * Leases the oldest claimable run not in `exclude` to `owner`. Unreadable candidates
+   * are left untouched and returned in `corrupt`.
+   */
+  claimNext(
+    owner: string,
+    leaseMs: number,
+    exclude?: readonly string[],
+  ): Promise<{ run?: StoredRun; corrupt: SessionError[] }>;
+  /** Cancels a run that is not finished; `NOT_FOUND`, or `NOT_PENDING` when already done or cancelled. */
+  cancel(runId: string, actor: Actor): Promise<void>;
+  /** The run's audit trail, oldest first. */
+  audit(runId: string): Promise<AuditEntry[]>;
+  /** Releases connections (a pool passed in by the caller stays open). */
+  close(): Promise<void>;
+}
+
+/** What a session needs of an agent: `generate` and `resume` of `fino:ai/agent`. */
+export interface SessionAgent {
+  generate(input: AgentInput, options?: RunOptions): Promise<RunResult>;
+  resume(state: RunState, decisions?: Decisions, options?: RunOptions): Promise<RunResult>;
+}
+
+/** A pending call as a session shows it: the agent's pending call and its single-use token. */
+export interface PendingApproval extends PendingCall {
+  token: string;
+}
+
+interface RunViewBase {
+  runId: string;
+  threadId?: string;
+  /** ISO 8601 times. */
+  createdAt: string;
+  updatedAt: string;
+  /** The agent's state at the last checkpoint. */
+  state?: RunState;
+  /** Who decided or cancelled what (filled by `get`). */
+  audit?: AuditEntry[];
+}
+
+/** A run as `start`, `approve`, `get`, … return it. */
+export type SessionRun = RunViewBase &
+  (
+    | { status: 'done'; text: string }
+    | { status: 'suspended'; pending: PendingApproval[] }
+    | { status: 'running'; worker: string; leaseExpiresAt: string }
+    | { status: 'ready' }
+    | { status: 'error'; error: string }
+    | { status: 'cancelled' }
+  );
+
+/** A stored run that cannot be read, as `list` reports it; the row is left untouched. */
+export interface CorruptRun {
+  runId: string;
+  status: 'corrupt';
+  error: string;
+}

@@ -1,0 +1,110 @@
+/**
+ * A throwaway PostgreSQL server for tests.
+ *
+ * When `FINO_DATABASE_URL` is set, that server is used. Otherwise the PostgreSQL 15
+ * binaries in `/usr/lib/postgresql/15/bin` start a server on a temporary data folder and
+ * a free loopback port, as the `postgres` user when running as root (PostgreSQL refuses
+ * to run as root); `stop()` shuts it down and removes the folder. Without binaries the
+ * server is `undefined` and a visible message says why — except when `CI=true`, where
+ * that is an error. Each test gets its own schema from {@link freshSchema}, so tests
+ * sharing one server never see each other's tables.
+ *
+ * @example
+ * ```ts
+ * const pg = await startPostgres();
+ * if (pg) {
+ *   const schema = await freshSchema(pg.url);
+ *   // … postgresStore(pg.url, { schema }) …
+ *   await pg.stop();
+ * }
+ * ```
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+
+const run = promisify(execFile);
+const BIN = process.env.FINO_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+
+/** A running server: its connection URL and how to stop it. */
+export interface PostgresServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
+const asPostgres = (bin: string, args: string[]) => {
+  const isRoot = process.getuid?.() === 0;
+  return isRoot
+    ? run('runuser', ['-u', 'postgres', '--', join(BIN, bin), ...args])
+    : run(join(BIN, bin), args);
+};
+
+/** Starts (or reuses, with `FINO_DATABASE_URL`) a PostgreSQL server; `undefined` when none is available. */
+export async function startPostgres(): Promise<PostgresServer | undefined> {
+  const given = process.env.FINO_DATABASE_URL;
+  if (given) return { url: given, stop: async () => {} };
+  if (!existsSync(join(BIN, 'postgres'))) {
+    const message = `PostgreSQL binaries not found in ${BIN}: PostgreSQL tests are skipped (set FINO_DATABASE_URL or install postgresql-15)`;
+    if (process.env.CI === 'true') throw new Error(message);
+    console.warn(`\n*** ${message} ***\n`);
+    return undefined;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fino-pg-'));
+  const data = join(dir, 'data');
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const port = await freePort();
+  await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '-N']);
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    '-c listen_addresses=127.0.0.1',
+    '-c fsync=off',
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=100',
+  ].join(' ');
+  await asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a new empty schema with a random name and returns that name. */
+export async function freshSchema(url: string): Promise<string> {
+  const name = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA ${name}`);
+  } finally {
+    await client.end();
+  }
+  return name;
+}
