@@ -1,0 +1,130 @@
+import type { ContentPart, ToolCall } from '../model/index.ts';
+import { SuspendSignal, type ToolRunContext } from '../tool/index.ts';
+import { argsHash } from './args-hash.ts';
+import type { AnyTool } from './options.ts';
+import type { Run } from './run.ts';
+import { describe } from './state.ts';
+import type { ClearedCall, PendingCall, RunState, ToolResultPart } from './types.ts';
+
+/** What became of one tool call: a result for the model, or a pending call. */
+export type CallOutcome = { result: ToolResultPart } | { pending: PendingCall };
+
+/**
+ * Settles one tool call of the open turn: unknown tools and malformed arguments are
+ * answered with an `isError` result, the approval policy is consulted (unless a decision
+ * already cleared the call), and the tool is invoked with a fully populated context.
+ * A suspension becomes a pending call; every other failure becomes an `isError` result.
+ * Only an abort of the run itself propagates.
+ */
+export async function settleCall(
+  call: ToolCall,
+  cleared: ClearedCall | undefined,
+  state: RunState,
+  run: Run,
+): Promise<CallOutcome> {
+  const tool = run.config.tools.get(call.name);
+  if (!tool) return failure(call, unknownToolMessage(call.name, run));
+  if (call.argsError) {
+    return failure(
+      call,
+      `Invalid arguments for tool "${call.name}": ${call.argsError}. Send the arguments as one JSON object matching the tool's parameters.`,
+    );
+  }
+  if (!cleared) {
+    const answer = await ask(call, tool, run);
+    if (answer === 'deny') {
+      return failure(call, `Tool call "${call.name}" was denied by the approval policy.`);
+    }
+    if (answer === 'ask' || tool.requiresApproval)
+      return { pending: pending('approval', call, tool) };
+  }
+  const ctx: ToolRunContext = {
+    signal: run.signal,
+    toolCallId: call.id,
+    step: state.turn!.step,
+    runId: state.runId,
+    messages: state.messages.slice(),
+    idempotencyKey: `${state.runId}:${call.id}`,
+    suspend(reason?: string, payload?: unknown): never {
+      throw new SuspendSignal(reason, payload);
+    },
+  };
+  if (cleared?.kind === 'resume') ctx.resumeValue = cleared.resumeValue;
+  try {
+    const result = await tool.invoke(call.args, ctx);
+    return { result: toResultPart(call, result) };
+  } catch (error) {
+    const e = error as { name?: unknown; message?: unknown; payload?: unknown } | null;
+    if (e?.name === 'SuspendSignal') {
+      return {
+        pending: pending('suspend', call, tool, {
+          reason: typeof e.message === 'string' ? e.message : undefined,
+          payload: e.payload,
+        }),
+      };
+    }
+    if (run.signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(call, `Tool "${call.name}" failed: ${message}`);
+  }
+}
+
+async function ask(call: ToolCall, tool: AnyTool, run: Run): Promise<'allow' | 'deny' | 'ask'> {
+  if (!run.config.approval) return 'allow';
+  const answer = await run.config.approval(call, tool);
+  if (answer !== 'allow' && answer !== 'deny' && answer !== 'ask') {
+    throw new TypeError(
+      `agent approval policy: expected 'allow', 'deny' or 'ask' for tool call "${call.name}", received ${describe(answer)}`,
+    );
+  }
+  return answer;
+}
+
+function pending(
+  kind: PendingCall['kind'],
+  call: ToolCall,
+  tool: AnyTool,
+  suspension: { reason?: string; payload?: unknown } = {},
+): PendingCall {
+  const entry: PendingCall = {
+    kind,
+    toolCallId: call.id,
+    toolName: call.name,
+    args: call.args,
+    argsHash: argsHash(call.args),
+  };
+  if (suspension.reason !== undefined) entry.reason = suspension.reason;
+  if (suspension.payload !== undefined) entry.payload = suspension.payload;
+  if (tool.risk !== undefined) entry.risk = tool.risk;
+  if (tool.sideEffects !== undefined) entry.sideEffects = tool.sideEffects;
+  return entry;
+}
+
+function unknownToolMessage(name: string, run: Run): string {
+  const available = [...run.config.tools.keys()];
+  return available.length === 0
+    ? `Unknown tool "${name}": this agent has no tools.`
+    : `Unknown tool "${name}". Available tools: ${available.join(', ')}.`;
+}
+
+/** An `isError` result answering `call`. */
+export function failure(call: { id: string }, message: string): { result: ToolResultPart } {
+  return { result: { type: 'tool_result', toolCallId: call.id, content: message, isError: true } };
+}
+
+function toResultPart(
+  call: ToolCall,
+  result: { content?: unknown; isError?: boolean } | null | undefined,
+): ToolResultPart {
+  if (result === null || typeof result !== 'object' || result.content === undefined) {
+    return failure(call, `Tool "${call.name}" returned no result.`).result;
+  }
+  const content = result.content as string | ContentPart | ContentPart[];
+  const part: ToolResultPart = {
+    type: 'tool_result',
+    toolCallId: call.id,
+    content: typeof content === 'string' || Array.isArray(content) ? content : [content],
+  };
+  if (result.isError) part.isError = true;
+  return part;
+}

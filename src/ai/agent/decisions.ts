@@ -1,0 +1,100 @@
+import { argsHash } from './args-hash.ts';
+import { describe } from './state.ts';
+import type { ClearedCall, Decision, Decisions, PendingCall, RunState } from './types.ts';
+
+type Checked = { pending: PendingCall; decision: Decision };
+
+/**
+ * Applies `decisions` to the open turn of `state`: an approval or a resumed suspension
+ * clears the call to run, a rejection answers it with an `isError` result. Every
+ * decision is checked first, so a bad one throws and changes nothing.
+ *
+ * @returns whether anything changed.
+ */
+export function applyDecisions(state: RunState, decisions: Decisions): boolean {
+  if (decisions === null || typeof decisions !== 'object' || Array.isArray(decisions)) {
+    throw new TypeError(
+      `resume(state, decisions): expected an object mapping toolCallId to a decision, received ${describe(decisions)}`,
+    );
+  }
+  const checked = Object.entries(decisions).map(([id, decision]) => check(state, id, decision));
+  const turn = state.turn;
+  if (!turn || checked.length === 0) return false;
+  for (const { pending, decision } of checked) {
+    turn.pending = turn.pending.filter((p) => p !== pending);
+    const id = pending.toolCallId;
+    if ('reject' in decision) {
+      turn.results.push({
+        type: 'tool_result',
+        toolCallId: id,
+        content: `Tool call "${pending.toolName}" was rejected: ${decision.reject}`,
+        isError: true,
+      });
+    } else {
+      const cleared: ClearedCall =
+        'approve' in decision
+          ? { toolCallId: id, kind: 'approve' }
+          : { toolCallId: id, kind: 'resume', resumeValue: decision.resume };
+      turn.cleared.push(cleared);
+    }
+  }
+  return true;
+}
+
+function check(state: RunState, id: string, decision: unknown): Checked {
+  const d = decision as Partial<Record<'approve' | 'reject' | 'resume' | 'argsHash', unknown>>;
+  const keys =
+    d !== null && typeof d === 'object' ? Object.keys(d).filter((k) => k !== 'argsHash') : [];
+  const valid =
+    keys.length === 1 &&
+    ((keys[0] === 'approve' && d.approve === true) ||
+      (keys[0] === 'reject' && typeof d.reject === 'string') ||
+      keys[0] === 'resume') &&
+    (d.argsHash === undefined || typeof d.argsHash === 'string');
+  if (!valid) {
+    throw new TypeError(
+      `decision for "${id}": expected { approve: true }, { reject: reason } or { resume: value } (optionally with argsHash), received ${describe(decision)}`,
+    );
+  }
+  const pending = state.turn?.pending.find((p) => p.toolCallId === id);
+  if (!pending) throw new Error(notPendingMessage(state, id));
+  const kind = keys[0];
+  if (pending.kind === 'approval' && kind === 'resume') {
+    throw new Error(
+      `decision for "${id}": the call waits for an approval; answer { approve: true } or { reject: reason }, not { resume }`,
+    );
+  }
+  if (pending.kind === 'suspend' && kind === 'approve') {
+    throw new Error(
+      `decision for "${id}": the call is suspended ("${pending.reason ?? 'Suspended'}"); answer { resume: value } or { reject: reason }, not { approve }`,
+    );
+  }
+  const call = state.steps[state.turn!.step].toolCalls.find((c) => c.id === id);
+  if (!call || argsHash(call.args) !== pending.argsHash) {
+    throw new Error(
+      `decision for "${id}": the call's arguments no longer match the ones it was suspended with (hash mismatch); the state was changed`,
+    );
+  }
+  if (d.argsHash !== undefined && d.argsHash !== pending.argsHash) {
+    throw new Error(
+      `decision for "${id}": it was made for other arguments (argsHash ${String(d.argsHash)}, the pending call has ${pending.argsHash})`,
+    );
+  }
+  return { pending, decision: d as Decision };
+}
+
+function notPendingMessage(state: RunState, id: string): string {
+  const pendingIds = state.turn?.pending.map((p) => p.toolCallId) ?? [];
+  const waiting =
+    pendingIds.length > 0 ? `pending calls: ${pendingIds.join(', ')}` : 'no call is pending';
+  const known = state.steps.some((s) => s.toolCalls.some((c) => c.id === id));
+  if (!known) return `decision for "${id}": no tool call has this id in this run (${waiting})`;
+  const turn = state.turn;
+  const running =
+    turn !== undefined &&
+    state.steps[turn.step].toolCalls.some((c) => c.id === id) &&
+    !turn.results.some((r) => r.toolCallId === id);
+  return running
+    ? `decision for "${id}": the call is not waiting for a decision; it runs when the run resumes (${waiting})`
+    : `decision for "${id}": the call is already settled (${waiting})`;
+}

@@ -1,0 +1,29 @@
+/**
+ * `fino:ai/agent`: the loop that runs a model with tools — concurrent tool calls,
+ * approvals, suspension, a plain-JSON run state, and resuming it in any process.
+ *
+ * @module
+ */
+
+export { Agent, type AgentStream, agent } from './agent.ts';
+export type { AgentToolResume, AsToolOptions } from './as-tool.ts';
+export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
+export { maxSteps, type StopCondition } from './stop-when.ts';
+export { streamText } from './stream-text.ts';
+export type {
+  AgentEvent,
+  AgentInput,
+  ApprovalAnswer,
+  ClearedCall,
+  Decision,
+  Decisions,
+  DoneResult,
+  OpenTurn,
+  PendingCall,
+  RunOptions,
+  RunResult,
+  RunState,
+  StepOutcome,
+  StepResult,
+  SuspendedResult,
+} from './types.ts';

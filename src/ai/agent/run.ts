@@ -1,0 +1,252 @@
+import type { GenerateRequest, GenerateResult, ToolCall } from '../model/index.ts';
+import { abortError, raceAbort } from './abort.ts';
+import { settleCall } from './call.ts';
+import { forEachLimited } from './limit.ts';
+import type { AgentConfig } from './options.ts';
+import { addUsage, describe } from './state.ts';
+import type {
+  AgentEvent,
+  DoneResult,
+  RunOptions,
+  RunState,
+  StepOutcome,
+  SuspendedResult,
+} from './types.ts';
+
+/** One run in progress: the agent's configuration and this run's signal, events and checkpoints. */
+export interface Run {
+  config: AgentConfig;
+  /** Aborted when the caller's signal aborts or the run fails: tools and the model see it. */
+  signal: AbortSignal;
+  /** Whether model turns are streamed (and their text deltas emitted). */
+  streaming: boolean;
+  emit(event: AgentEvent): void;
+  /** Calls `onCheckpoint` with a copy of `state`, one call at a time, in order. */
+  checkpoint(state: RunState): Promise<void>;
+}
+
+/** What `continueRun` is asked to do: run until done or suspended, or take one step. */
+export type RunMode = 'until-paused' | 'one-step';
+
+/**
+ * Runs `work` with a {@link Run} built from the caller's options; whatever way it ends,
+ * it stops listening to the caller's signal, and when it fails it aborts the run's
+ * signal so that tools still running are cancelled.
+ */
+export async function withRun<T>(
+  config: AgentConfig,
+  options: RunOptions,
+  events: { streaming: boolean; emit(event: AgentEvent): void },
+  work: (run: Run) => Promise<T>,
+): Promise<T> {
+  const { signal, onCheckpoint } = checkRunOptions(options);
+  const controller = new AbortController();
+  const forward = () => controller.abort(signal!.reason);
+  if (signal?.aborted) throw abortError(signal);
+  signal?.addEventListener('abort', forward, { once: true });
+  let chain: Promise<void> = Promise.resolve();
+  const run: Run = {
+    config,
+    signal: controller.signal,
+    streaming: events.streaming,
+    emit: events.emit,
+    checkpoint(state) {
+      if (!onCheckpoint) return chain;
+      chain = chain.then(() => onCheckpoint(structuredClone(state)));
+      return chain;
+    },
+  };
+  try {
+    return await work(run);
+  } catch (error) {
+    controller.abort(error);
+    throw error;
+  } finally {
+    signal?.removeEventListener('abort', forward);
+  }
+}
+
+function checkRunOptions(options: RunOptions): RunOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`run options: expected an object, received ${describe(options)}`);
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    throw new TypeError(
+      `run options.signal: expected an AbortSignal, received ${describe(options.signal)}`,
+    );
+  }
+  if (options.onCheckpoint !== undefined && typeof options.onCheckpoint !== 'function') {
+    throw new TypeError(
+      `run options.onCheckpoint: expected a function, received ${describe(options.onCheckpoint)}`,
+    );
+  }
+  return options;
+}
+
+/**
+ * The loop: settles the open turn's tool calls, closes the turn, checks the stop
+ * conditions, asks the model for the next turn, and so on, until the model answers
+ * without tool calls, a stop condition holds, calls are left pending, or (in `one-step`
+ * mode) one step is complete.
+ */
+export async function continueRun(state: RunState, run: Run, mode: RunMode): Promise<StepOutcome> {
+  let stepped = false;
+  for (;;) {
+    if (state.turn) {
+      await settleTurn(state, run);
+      if (state.turn.pending.length > 0) return suspended(state);
+      const index = state.turn.step;
+      closeTurn(state);
+      await run.checkpoint(state);
+      run.emit({ type: 'step-finish', step: index, result: state.steps[index] });
+      stepped = true;
+    }
+    if (isFinished(state, run.config)) return done(state);
+    if (stepped && mode === 'one-step') return { status: 'running', state };
+    const step = state.steps.length;
+    run.emit({ type: 'step-start', step });
+    const turn = await requestTurn(state, run, step);
+    state.messages.push(turn.message);
+    addUsage(state.usage, turn.usage);
+    state.steps.push({
+      step,
+      text: turn.text,
+      toolCalls: turn.toolCalls,
+      toolResults: [],
+      stopReason: turn.stopReason,
+      usage: turn.usage,
+    });
+    if (turn.toolCalls.length === 0) {
+      await run.checkpoint(state);
+      run.emit({ type: 'step-finish', step, result: state.steps[step] });
+      return done(state);
+    }
+    state.turn = { step, results: [], pending: [], cleared: [] };
+    await run.checkpoint(state);
+    for (const call of turn.toolCalls) run.emit({ type: 'tool-call', step, call });
+  }
+}
+
+async function requestTurn(state: RunState, run: Run, step: number): Promise<GenerateResult> {
+  if (run.signal.aborted) throw abortError(run.signal);
+  const { model, instructions, definitions } = run.config;
+  const request: GenerateRequest = { messages: state.messages.slice(), signal: run.signal };
+  if (instructions !== undefined) request.system = instructions;
+  if (definitions.length > 0) request.tools = definitions;
+  const result = run.streaming
+    ? await streamTurn(request, run, step)
+    : await raceAbort(model.generate(request), run.signal);
+  checkTurn(result, model.id);
+  return result;
+}
+
+async function streamTurn(
+  request: GenerateRequest,
+  run: Run,
+  step: number,
+): Promise<GenerateResult> {
+  const iterator = run.config.model.stream(request)[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      const next = await raceAbort(iterator.next(), run.signal);
+      if (next.done) {
+        throw new Error(`model "${run.config.model.id}" ended its stream without a stop event`);
+      }
+      const event = next.value;
+      if (event.type === 'text-delta') run.emit({ type: 'text-delta', step, text: event.text });
+      else if (event.type === 'stop') return event.result;
+      else if (event.type === 'error') throw event.error;
+    }
+  } finally {
+    Promise.resolve(iterator.return?.()).catch(() => {});
+  }
+}
+
+function checkTurn(result: GenerateResult, modelId: string): void {
+  if (
+    result === null ||
+    typeof result !== 'object' ||
+    result.message?.role !== 'assistant' ||
+    !Array.isArray(result.toolCalls)
+  ) {
+    throw new TypeError(
+      `model "${modelId}" returned ${describe(result)}; expected a GenerateResult with an assistant message and toolCalls`,
+    );
+  }
+  const ids = new Set<string>();
+  for (const call of result.toolCalls) {
+    if (ids.has(call.id)) {
+      throw new Error(
+        `model "${modelId}" returned two tool calls with the id "${call.id}" in one turn`,
+      );
+    }
+    ids.add(call.id);
+  }
+}
+
+/** Settles every call of the open turn that has neither a result nor a pending entry. */
+async function settleTurn(state: RunState, run: Run): Promise<void> {
+  const turn = state.turn!;
+  const calls: ToolCall[] = state.steps[turn.step].toolCalls;
+  const settled = new Set<string>();
+  for (const r of turn.results) settled.add(r.toolCallId);
+  for (const p of turn.pending) settled.add(p.toolCallId);
+  const open = calls.filter((call) => !settled.has(call.id));
+  const work = forEachLimited(open, run.config.toolConcurrency, async (call) => {
+    const cleared = turn.cleared.find((c) => c.toolCallId === call.id);
+    const outcome = await settleCall(call, cleared, state, run);
+    if (run.signal.aborted) return;
+    if (cleared) turn.cleared = turn.cleared.filter((c) => c !== cleared);
+    if ('result' in outcome) {
+      turn.results.push(outcome.result);
+      run.emit({
+        type: 'tool-result',
+        step: turn.step,
+        toolName: call.name,
+        result: outcome.result,
+      });
+    } else {
+      turn.pending.push(outcome.pending);
+      run.emit({ type: 'tool-pending', step: turn.step, pending: outcome.pending });
+    }
+    await run.checkpoint(state);
+  });
+  await raceAbort(work, run.signal);
+}
+
+/**
+ * A run is finished when the model's last turn had no tool calls, or when the last
+ * message holds a step's tool results and a stop condition holds.
+ */
+function isFinished(state: RunState, config: AgentConfig): boolean {
+  const last = state.messages.at(-1);
+  if (last?.role === 'assistant') return true;
+  const answersTools =
+    last?.role === 'user' && Array.isArray(last.content) && last.content[0]?.type === 'tool_result';
+  return answersTools && config.stopWhen.some((stop) => stop({ steps: state.steps }));
+}
+
+/** Appends the open turn's results, in call order, as one user message, and closes the turn. */
+function closeTurn(state: RunState): void {
+  const turn = state.turn!;
+  const step = state.steps[turn.step];
+  const byId = new Map(turn.results.map((r) => [r.toolCallId, r]));
+  step.toolResults = step.toolCalls.map((call) => byId.get(call.id)!);
+  state.messages.push({ role: 'user', content: step.toolResults.slice() });
+  delete state.turn;
+}
+
+function done(state: RunState): DoneResult {
+  return {
+    status: 'done',
+    text: state.steps.at(-1)?.text ?? '',
+    messages: state.messages,
+    steps: state.steps,
+    usage: state.usage,
+    state,
+  };
+}
+
+function suspended(state: RunState): SuspendedResult {
+  return { status: 'suspended', pending: state.turn!.pending.slice(), state };
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { ModelMessage, Usage } from '../model/index.ts';
+import type { AgentInput, RunState } from './types.ts';
+
+/** The state version this module writes and reads. */
+export const STATE_VERSION = 1;
+
+const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+
+/** A fresh state for a run starting from `input`. */
+export function initialState(input: AgentInput, runId: string | undefined): RunState {
+  if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
+    throw new TypeError(`runId: expected a non-empty string, received ${describe(runId)}`);
+  }
+  return {
+    version: STATE_VERSION,
+    runId: runId ?? `run_${randomUUID()}`,
+    messages: inputMessages(input),
+    steps: [],
+    usage: zeroUsage(),
+  };
+}
+
+function inputMessages(input: AgentInput): ModelMessage[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  if (!Array.isArray(input)) {
+    throw new TypeError(
+      `agent input: expected a string or an array of messages, received ${describe(input)}`,
+    );
+  }
+  input.forEach((message, i) => {
+    checkMessage(message, `input[${i}]`);
+  });
+  return structuredClone(input);
+}
+
+/**
+ * Checks that `value` is a state this module wrote (right version, right shape) and
+ * returns a private deep copy, so a run never changes the caller's object.
+ */
+export function readState(value: unknown): RunState {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new TypeError(`state: expected a run state object, received ${describe(value)}`);
+  }
+  const state = value as Partial<RunState>;
+  if (state.version !== STATE_VERSION) {
+    throw new TypeError(
+      `state: version ${describe(state.version)} is not supported; this agent reads version ${STATE_VERSION}`,
+    );
+  }
+  if (typeof state.runId !== 'string' || state.runId === '') {
+    throw new TypeError(
+      `state.runId: expected a non-empty string, received ${describe(state.runId)}`,
+    );
+  }
+  if (!Array.isArray(state.messages)) {
+    throw new TypeError(`state.messages: expected an array, received ${describe(state.messages)}`);
+  }
+  state.messages.forEach((message, i) => {
+    checkMessage(message, `state.messages[${i}]`);
+  });
+  if (!Array.isArray(state.steps)) {
+    throw new TypeError(`state.steps: expected an array, received ${describe(state.steps)}`);
+  }
+  const usage = state.usage as Partial<Usage> | undefined;
+  if (
+    usage === null ||
+    typeof usage !== 'object' ||
+    !['inputTokens', 'outputTokens', 'totalTokens'].every(
+      (key) => typeof usage[key as keyof Usage] === 'number',
+    )
+  ) {
+    throw new TypeError(
+      `state.usage: expected { inputTokens, outputTokens, totalTokens } numbers, received ${describe(usage)}`,
+    );
+  }
+  const turn = state.turn;
+  if (turn !== undefined) {
+    if (turn === null || typeof turn !== 'object') {
+      throw new TypeError(`state.turn: expected an object or absent, received ${describe(turn)}`);
+    }
+    for (const key of ['results', 'pending', 'cleared'] as const) {
+      if (!Array.isArray(turn[key])) {
+        throw new TypeError(
+          `state.turn.${key}: expected an array, received ${describe(turn[key])}`,
+        );
+      }
+    }
+    if (!Number.isInteger(turn.step) || !Array.isArray(state.steps[turn.step]?.toolCalls)) {
+      throw new TypeError(
+        `state.turn.step: expected the index of a step in state.steps, received ${describe(turn.step)}`,
+      );
+    }
+  }
+  return structuredClone(state as RunState);
+}
+
+function checkMessage(message: unknown, where: string): void {
+  const m = message as Partial<ModelMessage> | null;
+  if (
+    m === null ||
+    typeof m !== 'object' ||
+    (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') ||
+    (typeof m.content !== 'string' && !Array.isArray(m.content))
+  ) {
+    throw new TypeError(
+      `${where}: expected { role: 'user' | 'assistant' | 'system', content: string | ContentPart[] }, received ${describe(message)}`,
+    );
+  }
+}
+
+/** Adds `b` into `a`. */
+export function addUsage(a: Usage, b: Usage): void {
+  a.inputTokens += b.inputTokens;
+  a.outputTokens += b.outputTokens;
+  a.totalTokens += b.totalTokens;
+}
+
+/** A short description of a received value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') {
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}

@@ -1,0 +1,141 @@
+import type { ContentPart, ModelMessage, StopReason, ToolCall, Usage } from '../model/index.ts';
+
+/** One tool result as it appears in the conversation. */
+export type ToolResultPart = Extract<ContentPart, { type: 'tool_result' }>;
+
+/** What a run starts from: a user message as text, or a whole conversation. */
+export type AgentInput = string | ModelMessage[];
+
+/** The decision an approval policy makes for one tool call. */
+export type ApprovalAnswer = 'allow' | 'deny' | 'ask';
+
+/** One finished step: a model turn and the results of the tool calls it made. */
+export interface StepResult {
+  /** Zero-based index of the step in the run. */
+  step: number;
+  /** The text of the model's turn. */
+  text: string;
+  toolCalls: ToolCall[];
+  /** One result per tool call, in the calls' order (empty until the step's calls are settled). */
+  toolResults: ToolResultPart[];
+  stopReason: StopReason;
+  usage: Usage;
+}
+
+/**
+ * A tool call waiting for the outside world: an approval decision (`kind: 'approval'`)
+ * or the answer to a suspension (`kind: 'suspend'`, with the tool's reason and payload).
+ */
+export interface PendingCall {
+  kind: 'approval' | 'suspend';
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  /** SHA-256 of the arguments' canonical JSON: an approval holds for exactly these arguments. */
+  argsHash: string;
+  /** The suspension's message. */
+  reason?: string;
+  /** The suspension's payload: whatever the resuming side needs. */
+  payload?: unknown;
+  risk?: string;
+  sideEffects?: boolean;
+}
+
+/**
+ * The answer to one pending call: approve it (it then runs exactly once), reject it
+ * (the model gets an `isError` result with the reason), or resume a suspension with a
+ * value (the tool runs again with the same arguments and `ctx.resumeValue` set).
+ * `argsHash`, when given, must equal the pending call's: the approver approves exactly
+ * the arguments they saw.
+ */
+export type Decision =
+  | { approve: true; argsHash?: string }
+  | { reject: string; argsHash?: string }
+  | { resume: unknown; argsHash?: string };
+
+/** Decisions by `toolCallId`. Calls without a decision stay pending. */
+export type Decisions = Record<string, Decision>;
+
+/** A call of the open turn that a decision cleared to run. */
+export interface ClearedCall {
+  toolCallId: string;
+  /** `approve`: run without asking again; `resume`: run again with `resumeValue`. */
+  kind: 'approve' | 'resume';
+  resumeValue?: unknown;
+}
+
+/** The model turn whose tool calls are not all settled yet; its calls are `steps[step].toolCalls`. */
+export interface OpenTurn {
+  step: number;
+  /** Results so far, in the order they completed. */
+  results: ToolResultPart[];
+  pending: PendingCall[];
+  cleared: ClearedCall[];
+}
+
+/**
+ * Everything a run needs to continue, as plain JSON: it survives `JSON.stringify`, a
+ * file or a database, another process and `JSON.parse`. `version` changes when the
+ * shape does; `resume` refuses a state of another version.
+ */
+export interface RunState {
+  version: 1;
+  /** Stable for the whole run, across resumes: tool calls' idempotency keys derive from it. */
+  runId: string;
+  /** The conversation (without the agent's instructions). */
+  messages: ModelMessage[];
+  steps: StepResult[];
+  usage: Usage;
+  /** Present while the last model turn has tool calls without results. */
+  turn?: OpenTurn;
+}
+
+/** A run that finished: the model answered without calling tools, or a stop condition held. */
+export interface DoneResult {
+  status: 'done';
+  /** The text of the last model turn. */
+  text: string;
+  messages: ModelMessage[];
+  steps: StepResult[];
+  usage: Usage;
+  /** The final state: continue the conversation from it, or store it. */
+  state: RunState;
+}
+
+/** A run waiting for decisions on its pending calls; pass `state` to `resume`. */
+export interface SuspendedResult {
+  status: 'suspended';
+  pending: PendingCall[];
+  state: RunState;
+}
+
+/** How a run ended: done, or suspended with pending calls. */
+export type RunResult = DoneResult | SuspendedResult;
+
+/** What `agent.step()` returns: a run result, or `running` when more steps are due. */
+export type StepOutcome = RunResult | { status: 'running'; state: RunState };
+
+/** Options of one run (`generate`, `stream`, `step`, `resume`). */
+export interface RunOptions {
+  /** Aborting it stops the run with an `AbortError` and cancels running tools. */
+  signal?: AbortSignal;
+  /** The run's id; generated once when absent, then kept in the state. Ignored when resuming. */
+  runId?: string;
+  /**
+   * Called and awaited with a fresh copy of the state after each model turn is appended
+   * and after each tool result (before the next tool call starts or the next model
+   * request), so a store can persist every completed result before more side effects.
+   * When it throws, the run stops with that error.
+   */
+  onCheckpoint?(state: RunState): void | Promise<void>;
+}
+
+/** Events of a streamed run, in order. */
+export type AgentEvent =
+  | { type: 'step-start'; step: number }
+  | { type: 'text-delta'; step: number; text: string }
+  | { type: 'tool-call'; step: number; call: ToolCall }
+  | { type: 'tool-result'; step: number; toolName: string; result: ToolResultPart }
+  | { type: 'tool-pending'; step: number; pending: PendingCall }
+  | { type: 'step-finish'; step: number; result: StepResult }
+  | { type: 'finish'; result: RunResult };
