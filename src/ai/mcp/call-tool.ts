@@ -1,0 +1,151 @@
+/**
+ * One MCP `tools/call` answered by a fino tool: the approval gate, the call itself with
+ * an abort signal tied to the request, and suspension continued through elicitation.
+ * See docs/decisions/042.
+ */
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.ts';
+import { errorResult, resultParts, toCallToolResult } from './content.ts';
+import type { CallState, CallStateSigner } from './request-state.ts';
+
+/**
+ * How a tool that needs a human decision (it `requiresApproval`, or it suspends) is served:
+ * `'elicit'` asks the client's user through elicitation and refuses when the client
+ * cannot ask; `'client'` trusts the client's own confirmation (it sees the annotations)
+ * and runs approval-gated tools directly; `'deny'` refuses every such call.
+ */
+export type ApprovalMode = 'elicit' | 'client' | 'deny';
+
+/** What answering one call needs besides the tool. */
+export interface CallSetting {
+  approval: ApprovalMode;
+  signer: CallStateSigner;
+  /** The client's capabilities as declared at `initialize` (2025-era connections). */
+  connectionCapabilities(): ClientCapabilities | undefined;
+}
+
+const APPROVAL_KEY = 'approval';
+const ANSWER_KEY = 'answer';
+
+/** Answers one `tools/call` for `tool`. Never throws for anything the tool does. */
+export async function callTool(
+  tool: AnyTask,
+  args: unknown,
+  ctx: ServerContext,
+  setting: CallSetting,
+): Promise<CallToolResult | InputRequiredResult> {
+  const state = setting.signer.verify(ctx.mcpReq.requestState<string>(), tool.name, args) ?? {
+    approved: false,
+  };
+  const ask = (message: string, key: string, schema: Record<string, unknown>, next: CallState) =>
+    inputRequired({
+      inputRequests: {
+        [key]: inputRequired.elicit({ message, requestedSchema: schema as never }),
+      },
+      requestState: setting.signer.sign(tool.name, args, next),
+    });
+  const canElicit = clientCanElicit(ctx, setting);
+
+  if (!state.approved && setting.approval !== 'client' && tool.requiresApproval) {
+    if (setting.approval === 'deny') {
+      return errorResult(
+        `Tool "${tool.name}" requires approval, and this server refuses such calls (approval: 'deny'). It was not executed.`,
+      );
+    }
+    const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_KEY);
+    if (answer.kind === 'elicit') {
+      if (answer.action !== 'accept' || answer.content?.approve !== true) {
+        return errorResult(`The user rejected the call to "${tool.name}". It was not executed.`);
+      }
+      state.approved = true;
+    } else if (!canElicit) {
+      return errorResult(
+        `Tool "${tool.name}" requires approval, and this client cannot ask its user (it declares no elicitation capability). It was not executed.`,
+      );
+    } else {
+      return ask(approvalQuestion(tool, args), APPROVAL_KEY, APPROVAL_SCHEMA, { approved: false });
+    }
+  }
+
+  const runContext: InvokeContext = {
+    signal: ctx.mcpReq.signal,
+    toolCallId: String(ctx.mcpReq.id),
+    step: 0,
+    runId: ctx.sessionId ?? 'mcp',
+    messages: [],
+  };
+  if (state.question !== undefined) {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, ANSWER_KEY);
+    if (answer.kind !== 'elicit' || answer.action !== 'accept') {
+      return errorResult(`The user did not answer "${state.question}"; "${tool.name}" stopped.`);
+    }
+    runContext.resumeValue = answer.content?.[ANSWER_KEY];
+  }
+
+  try {
+    return withStructuredContent(tool, await tool.invoke(args, runContext));
+  } catch (error) {
+    const name = (error as Error | undefined)?.name;
+    if (name === 'AbortError') return errorResult(`The call to "${tool.name}" was cancelled.`);
+    if (name !== 'SuspendSignal') {
+      return errorResult(
+        `Tool "${tool.name}" failed: ${(error as Error)?.message ?? String(error)}`,
+      );
+    }
+    const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
+    if (setting.approval === 'deny' || !canElicit) {
+      return errorResult(
+        `Tool "${tool.name}" paused for input ("${question}"), and this client cannot answer (it declares no elicitation capability). It did not finish.`,
+      );
+    }
+    return ask(question, ANSWER_KEY, ANSWER_SCHEMA, { approved: state.approved, question });
+  }
+}
+
+const APPROVAL_SCHEMA = {
+  type: 'object',
+  properties: {
+    approve: { type: 'boolean', title: 'Approve this call', default: false },
+  },
+  required: ['approve'],
+};
+
+const ANSWER_SCHEMA = {
+  type: 'object',
+  properties: { [ANSWER_KEY]: { type: 'string', title: 'Answer' } },
+  required: [ANSWER_KEY],
+};
+
+function approvalQuestion(tool: AnyTask, args: unknown): string {
+  const risk = tool.risk === 'destructive' ? ' (destructive)' : '';
+  return `Allow "${tool.name}"${risk} with ${JSON.stringify(args ?? {})}?`;
+}
+
+function clientCanElicit(ctx: ServerContext, setting: CallSetting): boolean {
+  const perRequest = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] as
+    | ClientCapabilities
+    | undefined;
+  return (perRequest ?? setting.connectionCapabilities())?.elicitation !== undefined;
+}
+
+/** Adds `structuredContent` (the JSON of the text result) when the tool declares an output schema. */
+function withStructuredContent(tool: AnyTask, result: ToolResultObject): CallToolResult {
+  const mapped = toCallToolResult(result);
+  if (tool.outputSchema === undefined || result.isError) return mapped;
+  const [first, ...rest] = resultParts(result.content);
+  if (first?.type !== 'text' || rest.length > 0) return mapped;
+  try {
+    mapped.structuredContent = JSON.parse(first.text);
+  } catch {
+    // Not JSON: the tool answered in prose, so there is no structured content to offer.
+  }
+  return mapped;
+}

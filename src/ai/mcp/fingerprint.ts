@@ -1,0 +1,52 @@
+/**
+ * Tool-definition fingerprints: a hash of everything a client trusted about a remote
+ * tool, so a definition that changes after approval is noticed. See docs/decisions/044.
+ */
+import { createHash } from 'node:crypto';
+
+/** The parts of a remote tool's definition that a fingerprint covers. */
+export interface FingerprintedDefinition {
+  name: string;
+  [field: string]: unknown;
+}
+
+/** How a listing differs from the previous one. */
+export interface ToolsDiff {
+  /** Tools that appeared. */
+  added: string[];
+  /** Tools that disappeared. */
+  removed: string[];
+  /** Tools whose definition (description, schemas, annotations…) changed. */
+  changed: string[];
+}
+
+/** SHA-256 of the definition's canonical JSON (object keys sorted), as hex. */
+export function fingerprint(definition: FingerprintedDefinition): string {
+  return createHash('sha256').update(canonicalJson(definition)).digest('hex');
+}
+
+/** The difference between two name → fingerprint maps; `undefined` when they agree. */
+export function diffFingerprints(
+  before: ReadonlyMap<string, string>,
+  after: ReadonlyMap<string, string>,
+): ToolsDiff | undefined {
+  const added = [...after.keys()].filter((name) => !before.has(name));
+  const removed = [...before.keys()].filter((name) => !after.has(name));
+  const changed = [...after.keys()].filter(
+    (name) => before.has(name) && before.get(name) !== after.get(name),
+  );
+  return added.length + removed.length + changed.length === 0
+    ? undefined
+    : { added, removed, changed };
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

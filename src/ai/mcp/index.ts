@@ -1,0 +1,39 @@
+/**
+ * `fino:ai/mcp`: serve fino tools to any MCP client, and use any MCP server's tools as
+ * fino tools — over stdio or Streamable HTTP, built on the official MCP TypeScript SDK.
+ *
+ * @module
+ */
+
+export {
+  fromAnnotations,
+  type RemoteBehaviour,
+  type ToolBehaviour,
+  toAnnotations,
+} from './annotations.ts';
+export type { ApprovalMode } from './call-tool.ts';
+export {
+  type McpClientOptions,
+  type McpToolClient,
+  mcpClient,
+  type ToolsChangedListener,
+} from './client.ts';
+export { fromMcpContent, toMcpContent } from './content.ts';
+export { fingerprint, type ToolsDiff } from './fingerprint.ts';
+export type { HttpGuardOptions } from './http-guard.ts';
+export type { McpHttpServer, McpListenOptions } from './listen.ts';
+export {
+  type McpHandlerOptions,
+  type McpNodeHandler,
+  type McpServerOptions,
+  type McpToolServer,
+  mcpServer,
+  type StdioStreams,
+} from './server.ts';
+export {
+  type HttpTransportOptions,
+  http,
+  type McpTransportSpec,
+  type StdioTransportOptions,
+  stdio,
+} from './transports.ts';

@@ -1,0 +1,217 @@
+/**
+ * `mcpServer()`: serves fino tools to any MCP client over stdio or Streamable HTTP,
+ * built on the official SDK's low-level `Server`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable, Writable } from 'node:stream';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  createMcpHandler,
+  isInputRequiredResult,
+  type McpHttpHandler,
+  type Tool as McpTool,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { type AnyTask, isTask } from '../../task/index.ts';
+import { normalizeSchema } from '../../validate/index.ts';
+import { toAnnotations } from './annotations.ts';
+import { type ApprovalMode, callTool } from './call-tool.ts';
+import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
+import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
+import { CallStateSigner } from './request-state.ts';
+
+/** Options of {@link mcpServer}. */
+export interface McpServerOptions {
+  /** The server's name, shown by clients. */
+  name: string;
+  version: string;
+  /** Guidance for the client's model on how to use these tools. */
+  instructions?: string;
+  /** The tools to serve: any fino `Task` or `Tool`. */
+  tools: readonly AnyTask[];
+  /** How calls that need a human decision are served (default `'elicit'`). */
+  approval?: ApprovalMode;
+}
+
+/** The streams a stdio server reads requests from and writes responses to. */
+export interface StdioStreams {
+  stdin?: Readable;
+  stdout?: Writable;
+}
+
+/** Options of {@link McpToolServer.handler}. */
+export interface McpHandlerOptions extends HttpGuardOptions {
+  /** Largest accepted request body in bytes (default 4 MiB); larger bodies get `413`. */
+  maxBodyBytes?: number;
+}
+
+/** A Node `(req, res)` request handler serving MCP's Streamable HTTP transport. */
+export type McpNodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/** The object {@link mcpServer} returns. */
+export interface McpToolServer {
+  readonly name: string;
+  readonly tools: readonly AnyTask[];
+  /** A fresh SDK `Server` answering for these tools, for wiring your own transport. */
+  createServer(): Server;
+  /** Serves these tools over an SDK transport; resolves with the connected `Server`. */
+  connect(transport: Transport): Promise<Server>;
+  /**
+   * Serves these tools over stdio: this process's stdin/stdout unless others are given.
+   * Resolves `closed` when the client ends the connection (closes the input).
+   */
+  serveStdio(streams?: StdioStreams): { closed: Promise<void>; close(): Promise<void> };
+  /** A handler to mount in an existing Node HTTP server (Express, Fastify, `node:http`). */
+  handler(options?: McpHandlerOptions): McpNodeHandler;
+  /** Starts a Streamable HTTP server (default `127.0.0.1`, a free port, path `/mcp`). */
+  listen(options?: McpListenOptions): Promise<McpHttpServer>;
+}
+
+/**
+ * Serves fino tools over MCP.
+ *
+ * `tools/list` gives each tool's name, description, JSON Schema and annotations
+ * (`readOnlyHint` from `sideEffects`, `destructiveHint` from `risk: 'destructive'`);
+ * `tools/call` runs `invoke()`, so bad arguments come back as `isError` results a model
+ * can repair from. A tool that `requiresApproval`, or that suspends, asks the client's
+ * user through elicitation; a client that cannot ask gets a refusal, never a silent run.
+ *
+ * @example
+ * ```ts
+ * import { mcpServer } from 'fino/ai/mcp';
+ * import { tool } from 'fino/ai/tool';
+ * import { v } from 'fino/validate';
+ *
+ * const add = tool({
+ *   name: 'add',
+ *   description: 'Add two numbers.',
+ *   parameters: v.object({ a: v.number(), b: v.number() }),
+ *   sideEffects: false,
+ *   execute: ({ a, b }: { a: number; b: number }) => String(a + b),
+ * });
+ *
+ * const server = mcpServer({ name: 'calculator', version: '1.0.0', tools: [add] });
+ * const http = await server.listen({ port: 0 });
+ * console.log(`MCP server at ${http.url}`);
+ * await http.close();
+ * ```
+ */
+export function mcpServer(options: McpServerOptions): McpToolServer {
+  const byName = indexTools(options.tools);
+  const listing: McpTool[] = [...byName.values()].map(describeTool);
+  const outputSchemas = new Map(listing.map((t) => [t.name, t.outputSchema]));
+  const signer = new CallStateSigner();
+  const approval = options.approval ?? 'elicit';
+  if (!['elicit', 'client', 'deny'].includes(approval)) {
+    throw new TypeError(
+      `mcpServer: approval must be 'elicit', 'client' or 'deny', got ${JSON.stringify(approval)}`,
+    );
+  }
+
+  const createServer = (): Server => {
+    const server = new Server(
+      { name: options.name, version: options.version },
+      { capabilities: { tools: {} }, instructions: options.instructions },
+    );
+    server.setRequestHandler('tools/list', () => ({ tools: listing }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const { name, arguments: args } = request.params;
+      const tool = byName.get(name);
+      if (tool === undefined) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool "${name}". Available tools: ${[...byName.keys()].join(', ')}.`,
+        );
+      }
+      const result = await callTool(tool, args ?? {}, ctx, {
+        approval,
+        signer,
+        connectionCapabilities: () => server.getClientCapabilities(),
+      });
+      if (isInputRequiredResult(result)) return result;
+      return server.projectCallToolResult(result, outputSchemas.get(name));
+    });
+    return server;
+  };
+
+  let httpHandler: McpHttpHandler | undefined;
+  const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler => {
+    httpHandler ??= createMcpHandler(createServer, {
+      maxRequestBodySize: handlerOptions.maxBodyBytes,
+    });
+    const guard = httpGuard(handlerOptions);
+    const serve = toNodeHandler(httpHandler, { maxRequestBodySize: handlerOptions.maxBodyBytes });
+    return async (req, res) => {
+      if (guard(req, res)) await serve(req, res);
+    };
+  };
+
+  return {
+    name: options.name,
+    tools: [...byName.values()],
+    createServer,
+    async connect(transport) {
+      const server = createServer();
+      await server.connect(transport);
+      return server;
+    },
+    serveStdio({ stdin = process.stdin, stdout = process.stdout } = {}) {
+      const closed = new Promise<void>((resolve) => {
+        stdin.once('end', resolve);
+        stdin.once('close', resolve);
+      });
+      const handle = serveStdio(createServer, {
+        transport: new StdioServerTransport(stdin, stdout),
+      });
+      return { closed, close: () => handle.close() };
+    },
+    handler,
+    listen: (listenOptions = {}) => listenHttp(listenOptions, handler),
+  };
+}
+
+function indexTools(tools: readonly AnyTask[]): Map<string, AnyTask> {
+  if (!Array.isArray(tools)) {
+    throw new TypeError(`mcpServer: tools must be an array of fino tools, got ${typeof tools}`);
+  }
+  const byName = new Map<string, AnyTask>();
+  for (const [index, tool] of tools.entries()) {
+    if (!isTask(tool)) {
+      throw new TypeError(
+        `mcpServer: tools[${index}] is not a fino Task or Tool (build it with task() or tool())`,
+      );
+    }
+    if (byName.has(tool.name)) {
+      throw new TypeError(
+        `mcpServer: two tools are named "${tool.name}"; tool names must be unique`,
+      );
+    }
+    byName.set(tool.name, tool);
+  }
+  return byName;
+}
+
+function describeTool(tool: AnyTask): McpTool {
+  const definition = tool.toToolDefinition();
+  const described: McpTool = {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: definition.parameters as McpTool['inputSchema'],
+  };
+  const title = (tool as { title?: unknown }).title;
+  if (typeof title === 'string') described.title = title;
+  const annotations = toAnnotations({
+    title: described.title,
+    risk: tool.risk,
+    sideEffects: tool.sideEffects,
+  });
+  if (annotations !== undefined) described.annotations = annotations;
+  if (tool.outputSchema !== undefined) {
+    described.outputSchema = normalizeSchema(tool.outputSchema) as McpTool['outputSchema'];
+  }
+  return described;
+}
