@@ -1,0 +1,171 @@
+import { jsonEqual } from '../equal.ts';
+import { child, report, type Validate } from '../state.ts';
+import type { Checks, NodeScope } from './scope.ts';
+
+const items = (count: number) => (count === 1 ? '1 item' : `${count} items`);
+
+/** Items from `from` on, each validated by `validate` (`items`, `additionalItems`). */
+function rest(from: number, validate: Validate, keyword: string, forbidden: boolean): Validate {
+  return (data, st) => {
+    const array = data as unknown[];
+    let ok = true;
+    for (let i = from; i < array.length; i++) {
+      const valid = forbidden
+        ? report(
+            st,
+            keyword,
+            `unexpected item: at most ${items(from)} allowed, received ${array.length}`,
+            array[i],
+            i,
+          )
+        : child(validate, array[i], i, st);
+      if (!valid) {
+        if (st.issues === null) return false;
+        ok = false;
+        if (forbidden) break;
+      }
+    }
+    if (st.annot !== null) st.annot.items = Number.POSITIVE_INFINITY;
+    return ok;
+  };
+}
+
+/** Items `[0, n)` validated positionally (`prefixItems`, draft-07 array `items`). */
+function prefix(validators: Validate[]): Validate {
+  return (data, st) => {
+    const array = data as unknown[];
+    const end = Math.min(validators.length, array.length);
+    let ok = true;
+    for (let i = 0; i < end; i++) {
+      if (!child(validators[i], array[i], i, st)) {
+        if (st.issues === null) return false;
+        ok = false;
+      }
+    }
+    if (st.annot !== null && end > st.annot.items) st.annot.items = end;
+    return ok;
+  };
+}
+
+/** Index of the first item equal to an earlier one, as `[earlier, later]`, or undefined. */
+function firstDuplicate(array: readonly unknown[]): [number, number] | undefined {
+  if (array.every((item) => item === null || typeof item !== 'object')) {
+    const seen = new Map<unknown, number>();
+    for (let i = 0; i < array.length; i++) {
+      const earlier = seen.get(array[i]);
+      if (earlier !== undefined) return [earlier, i];
+      seen.set(array[i], i);
+    }
+    return undefined;
+  }
+  for (let i = 1; i < array.length; i++) {
+    for (let j = 0; j < i; j++) if (jsonEqual(array[i], array[j])) return [j, i];
+  }
+  return undefined;
+}
+
+/** `prefixItems`, `items`, `additionalItems`, `contains` with `minContains`/`maxContains`, `minItems`, `maxItems`, `uniqueItems`. */
+export function compileArrays(scope: NodeScope, checks: Checks): void {
+  const { read, info, sub } = scope;
+  const validation = info.dialect.validation;
+  const schema = read.schema;
+  const tuple =
+    info.dialect.draft === 7 || Array.isArray(schema.items)
+      ? Array.isArray(schema.items)
+        ? 'items'
+        : undefined
+      : read.has('prefixItems')
+        ? 'prefixItems'
+        : undefined;
+  const tupleSchemas = tuple === undefined ? undefined : read.array(tuple);
+  if (tupleSchemas !== undefined && tuple !== undefined) {
+    checks.array.push(prefix(tupleSchemas.map((value, i) => sub(value, `${tuple}/${i}`))));
+  }
+  const restKeyword = tuple === 'items' ? 'additionalItems' : 'items';
+  if (read.has(restKeyword)) {
+    const value = schema[restKeyword];
+    checks.array.push(
+      rest(tupleSchemas?.length ?? 0, sub(value, restKeyword), restKeyword, value === false),
+    );
+  }
+  if (read.has('contains')) compileContains(scope, checks, sub(schema.contains, 'contains'));
+  if (!validation) return;
+  const minItems = read.count('minItems');
+  const maxItems = read.count('maxItems');
+  if (minItems !== undefined) {
+    checks.array.push(
+      (data, st) =>
+        (data as unknown[]).length >= minItems ||
+        report(
+          st,
+          'minItems',
+          `expected at least ${items(minItems)}, received ${(data as unknown[]).length}`,
+          data,
+        ),
+    );
+  }
+  if (maxItems !== undefined) {
+    checks.array.push(
+      (data, st) =>
+        (data as unknown[]).length <= maxItems ||
+        report(
+          st,
+          'maxItems',
+          `expected at most ${items(maxItems)}, received ${(data as unknown[]).length}`,
+          data,
+        ),
+    );
+  }
+  if (read.boolean('uniqueItems') === true) {
+    checks.array.push((data, st) => {
+      const duplicate = firstDuplicate(data as unknown[]);
+      if (duplicate === undefined) return true;
+      return report(
+        st,
+        'uniqueItems',
+        `expected unique items, items ${duplicate[0]} and ${duplicate[1]} are equal`,
+        data,
+      );
+    });
+  }
+}
+
+function compileContains(scope: NodeScope, checks: Checks, validate: Validate): void {
+  const { read, info } = scope;
+  const counted = info.dialect.draft === 2020 && info.dialect.validation;
+  const min = (counted ? read.count('minContains') : undefined) ?? 1;
+  const max = counted ? read.count('maxContains') : undefined;
+  checks.array.push((data, st) => {
+    const array = data as unknown[];
+    const issues = st.issues;
+    st.issues = null;
+    let found = 0;
+    for (let i = 0; i < array.length; i++) {
+      if (child(validate, array[i], i, st)) {
+        found++;
+        if (st.annot !== null) {
+          st.annot.contains ??= new Set();
+          st.annot.contains.add(i);
+        }
+      }
+    }
+    st.issues = issues;
+    if (found < min) {
+      return report(
+        st,
+        'contains',
+        `expected at least ${items(min)} matching "contains", found ${found}`,
+        data,
+      );
+    }
+    if (max !== undefined && found > max) {
+      return report(
+        st,
+        'maxContains',
+        `expected at most ${items(max)} matching "contains", found ${found}`,
+        data,
+      );
+    }
+    return true;
+  });
+}

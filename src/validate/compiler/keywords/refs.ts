@@ -1,0 +1,57 @@
+import type { NodeInfo, SchemaNode } from '../context.ts';
+import type { Validate } from '../state.ts';
+import type { Checks, NodeScope } from './scope.ts';
+
+/** Validates with `validate`, with `resource` entered in the dynamic scope. */
+function entering(resource: string, validate: Validate): Validate {
+  return (data, st) => {
+    st.scope.push(resource);
+    const ok = validate(data, st);
+    st.scope.pop();
+    return ok;
+  };
+}
+
+/** `$ref`, and in draft 2020-12 `$dynamicRef`. */
+export function compileRefs(scope: NodeScope, checks: Checks): void {
+  const { read, ctx, info } = scope;
+  const reference = read.string('$ref');
+  if (reference !== undefined) {
+    const target = ctx.resolve(reference, info, `${info.path}/$ref`);
+    checks.any.push(viaReference(scope, target.node, target.info));
+  }
+  const dynamic = info.dialect.draft === 2020 ? read.string('$dynamicRef') : undefined;
+  if (dynamic === undefined) return;
+  const target = ctx.resolve(dynamic, info, `${info.path}/$dynamicRef`);
+  const fallback = viaReference(scope, target.node, target.info);
+  const name = target.fragment;
+  const bookended =
+    typeof target.node === 'object' && name !== '' && target.node.$dynamicAnchor === name;
+  if (!bookended) {
+    checks.any.push(fallback);
+    return;
+  }
+  const compiled = new Map<SchemaNode, Validate>();
+  const validatorOf = (node: SchemaNode) => {
+    let validate = compiled.get(node);
+    if (validate === undefined) {
+      validate = ctx.validatorFor(node, ctx.infoOf(node as object) as NodeInfo);
+      compiled.set(node, validate);
+    }
+    return validate;
+  };
+  checks.any.push((data, st) => {
+    for (const resource of st.scope) {
+      const node = ctx.dynamicAnchors.get(resource)?.get(name);
+      if (node !== undefined) return validatorOf(node)(data, st);
+    }
+    return fallback(data, st);
+  });
+}
+
+function viaReference(scope: NodeScope, node: SchemaNode, info: NodeInfo): Validate {
+  const validate = scope.ctx.validatorFor(node, info);
+  const entersResource =
+    info.resource !== scope.info.resource && scope.ctx.hasDynamicAnchors(info.resource);
+  return entersResource ? entering(info.resource, validate) : validate;
+}

@@ -1,0 +1,80 @@
+import { FORMATS } from '../../formats/index.ts';
+import { showValue } from '../describe.ts';
+import { report } from '../state.ts';
+import type { Checks, NodeScope } from './scope.ts';
+
+/** Length in Unicode code points, as JSON Schema counts it (a surrogate pair is one character). */
+export function codePointLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length--;
+        i++;
+      }
+    }
+  }
+  return length;
+}
+
+const characters = (count: number) => (count === 1 ? '1 character' : `${count} characters`);
+
+/** `minLength`, `maxLength`, `pattern` and (when asserted) `format`. */
+export function compileStrings(scope: NodeScope, checks: Checks): void {
+  const { read, info, ctx } = scope;
+  const minLength = read.count('minLength');
+  const maxLength = read.count('maxLength');
+  const pattern = read.string('pattern');
+  const format = read.string('format');
+  if (minLength !== undefined) {
+    checks.string.push((data, st) => {
+      const text = data as string;
+      if (
+        text.length >= minLength * 2 ||
+        (text.length >= minLength && codePointLength(text) >= minLength)
+      )
+        return true;
+      return report(
+        st,
+        'minLength',
+        `expected at least ${characters(minLength)}, received ${characters(codePointLength(text))}`,
+        data,
+      );
+    });
+  }
+  if (maxLength !== undefined) {
+    checks.string.push((data, st) => {
+      const text = data as string;
+      if (text.length <= maxLength || codePointLength(text) <= maxLength) return true;
+      return report(
+        st,
+        'maxLength',
+        `expected at most ${characters(maxLength)}, received ${characters(codePointLength(text))}`,
+        data,
+      );
+    });
+  }
+  if (pattern !== undefined) {
+    const regex = read.regex(pattern, `${info.path}/pattern`);
+    checks.string.push(
+      (data, st) =>
+        regex.test(data as string) ||
+        report(
+          st,
+          'pattern',
+          `expected string matching /${pattern}/, received ${showValue(data)}`,
+          data,
+        ),
+    );
+  }
+  if (format !== undefined && ctx.options.formats && Object.hasOwn(FORMATS, format)) {
+    const test = FORMATS[format];
+    checks.string.push(
+      (data, st) =>
+        test(data as string) ||
+        report(st, 'format', `expected ${format} format, received ${showValue(data)}`, data),
+    );
+  }
+}

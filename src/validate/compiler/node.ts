@@ -1,0 +1,146 @@
+import type { CompileContext, NodeInfo, SchemaNode } from './context.ts';
+import { describeValue, showValue, typeName } from './describe.ts';
+import { KeywordReader } from './expect.ts';
+import { compileArrays } from './keywords/arrays.ts';
+import { declaredTypes } from './keywords/closest.ts';
+import { compileCombinators } from './keywords/combinators.ts';
+import { compileNumbers } from './keywords/numbers.ts';
+import { compileObjects } from './keywords/objects.ts';
+import { compileRefs } from './keywords/refs.ts';
+import type { Checks, NodeScope } from './keywords/scope.ts';
+import { compileStrings } from './keywords/strings.ts';
+import { compileType, readTypes } from './keywords/type.ts';
+import { withUnevaluated } from './keywords/unevaluated.ts';
+import { compileValues } from './keywords/values.ts';
+import { SchemaError } from './schema-error.ts';
+import { allOf, alwaysValid, report, type Validate } from './state.ts';
+
+const falseSchema: Validate = (data, st) =>
+  report(st, 'false', `no value is allowed here, received ${describeValue(data)}`, data);
+
+const combine = (checks: Validate[]): Validate | null =>
+  checks.length === 0 ? null : allOf(checks);
+
+/** Runs the checks for the value's JSON type, then the checks for every value. */
+function dispatch(checks: Checks): Validate | null {
+  const string = combine(checks.string);
+  const number = combine(checks.number);
+  const object = combine(checks.object);
+  const array = combine(checks.array);
+  const any = combine(checks.any);
+  if (string === null && number === null && object === null && array === null) return any;
+  if (any === null && string === null && number === null && array === null) {
+    const objects = object as Validate;
+    return (data, st) =>
+      typeof data === 'object' && data !== null && !Array.isArray(data) ? objects(data, st) : true;
+  }
+  return (data, st) => {
+    let specific: Validate | null = null;
+    if (typeof data === 'string') specific = string;
+    else if (typeof data === 'number') specific = number;
+    else if (typeof data === 'object' && data !== null)
+      specific = Array.isArray(data) ? array : object;
+    let ok = true;
+    if (specific !== null && !specific(data, st)) {
+      if (st.issues === null) return false;
+      ok = false;
+    }
+    if (any !== null && !any(data, st)) ok = false;
+    return ok;
+  };
+}
+
+/** Compiles one schema object (or boolean) into its closure. */
+export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInfo): Validate {
+  if (node === true) return alwaysValid;
+  if (node === false) return falseSchema;
+  const read = new KeywordReader(node, info.path);
+  const scope: NodeScope = {
+    ctx,
+    read,
+    info,
+    sub(value, suffix) {
+      if (
+        typeof value !== 'boolean' &&
+        (typeof value !== 'object' || value === null || Array.isArray(value))
+      ) {
+        throw new SchemaError(
+          `${info.path}/${suffix}`,
+          `expected a schema (object or boolean), received ${typeName(value)} ${showValue(value)}`,
+        );
+      }
+      const at = typeof value === 'object' ? ctx.infoOf(value) : undefined;
+      return ctx.validatorFor(
+        value as SchemaNode,
+        at ?? { ...info, path: `${info.path}/${suffix}` },
+      );
+    },
+  };
+  const checks: Checks = { any: [], string: [], number: [], object: [], array: [] };
+  const refOnly = info.dialect.draft === 7 && read.has('$ref');
+  const types = refOnly || !info.dialect.validation ? undefined : readTypes(scope);
+  if (!refOnly) {
+    if (info.dialect.validation) {
+      compileValues(scope, checks);
+      compileNumbers(scope, checks);
+      compileStrings(scope, checks);
+    }
+    compileArrays(scope, checks);
+    compileObjects(scope, checks);
+    compileCombinators(scope, checks);
+  }
+  compileRefs(scope, checks);
+  let validate = withType(types, dispatch(checks));
+  if (!refOnly) validate = withUnevaluated(scope, validate);
+  validate = withRefinements(ctx.options.refinements?.get(node), validate);
+  if (isDynamicScopeRoot(ctx, node, info)) validate = enteringScope(info.resource, validate);
+  if (types !== undefined) declaredTypes.set(validate, types);
+  return validate;
+}
+
+function withType(types: readonly string[] | undefined, rest: Validate | null): Validate {
+  if (types === undefined) return rest ?? alwaysValid;
+  const { test, check } = compileType(types as Parameters<typeof compileType>[0]);
+  if (rest === null) return check;
+  return (data, st) => (test(data) ? rest(data, st) : check(data, st));
+}
+
+function withRefinements(
+  refinements: ReadonlyArray<(value: unknown) => string | undefined> | undefined,
+  inner: Validate,
+): Validate {
+  if (refinements === undefined || refinements.length === 0) return inner;
+  return (data, st) => {
+    if (!inner(data, st)) return false;
+    let ok = true;
+    for (const refine of refinements) {
+      const message = refine(data);
+      if (message === undefined) continue;
+      if (st.issues === null) return false;
+      report(st, 'refine', message, data);
+      ok = false;
+    }
+    return ok;
+  };
+}
+
+function isDynamicScopeRoot(
+  ctx: CompileContext,
+  node: { [keyword: string]: unknown },
+  info: NodeInfo,
+): boolean {
+  return (
+    info.dialect.draft === 2020 &&
+    ctx.hasDynamicAnchors(info.resource) &&
+    (typeof node.$id === 'string' || info.path.endsWith('#'))
+  );
+}
+
+function enteringScope(resource: string, validate: Validate): Validate {
+  return (data, st) => {
+    st.scope.push(resource);
+    const ok = validate(data, st);
+    st.scope.pop();
+    return ok;
+  };
+}
