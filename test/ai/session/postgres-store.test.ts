@@ -1,0 +1,102 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresStore } from '../../../src/ai/session/index.ts';
+import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { storeConformance, suspended } from './store-conformance.ts';
+
+let server: PostgresServer | undefined;
+const started = startPostgres().then((s) => (server = s));
+afterAll(async () => {
+  await started.catch(() => {});
+  await server?.stop();
+});
+
+/** A client whose unqualified `fino_*` names resolve in `schema`. */
+async function rawClient(url: string, schema: string) {
+  const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  await client.connect();
+  return client;
+}
+
+storeConformance(
+  'postgres',
+  async () => {
+    await started;
+    if (!server) return undefined;
+    const url = server.url;
+    const schema = await freshSchema(url);
+    const client = await rawClient(url, schema);
+    return {
+      store: postgresStore(url, { schema }),
+      reopen: () => postgresStore(url, { schema }),
+      sql: async (query, params = []) => (await client.query(query, params)).rows,
+      close: () => client.end(),
+    };
+  },
+  { rawAccess: true },
+);
+
+describe('postgresStore', () => {
+  let url: string;
+  beforeAll(async () => {
+    await started;
+  });
+  const pgIt = (title: string, body: () => Promise<void>) =>
+    it(title, async (ctx) => {
+      if (!server) ctx.skip();
+      url = server!.url;
+      await body();
+    });
+
+  pgIt('lets one of two approvals racing on two connections win', async () => {
+    const schema = await freshSchema(url);
+    const a = postgresStore(url, { schema });
+    const b = postgresStore(url, { schema });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const { tokens } = await suspended(a, ['call']);
+        const results = await Promise.allSettled([
+          a.decide(tokens[0], { approve: true }, { by: 'a' }),
+          b.decide(tokens[0], { approve: true }, { by: 'b' }),
+        ]);
+        expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+        const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        expect(lost.reason).toMatchObject({ code: 'ALREADY_DECIDED' });
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  pgIt('migrates once when several stores open a fresh schema at the same time', async () => {
+    const schema = await freshSchema(url);
+    const stores = Array.from({ length: 4 }, () => postgresStore(url, { schema }));
+    try {
+      await Promise.all(stores.map((s) => s.get('x')));
+      const client = await rawClient(url, schema);
+      const { rows } = await client.query('SELECT version FROM fino_migrations');
+      await client.end();
+      expect(rows).toHaveLength(1);
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  pgIt('uses a pool it is given and leaves it open', async () => {
+    const schema = await freshSchema(url);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const store = postgresStore(pool, { schema });
+    expect(await store.get('x')).toBeUndefined();
+    await store.close();
+    expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    await pool.end();
+  });
+
+  it('refuses a schema name that is not an identifier, and a non-pool', () => {
+    expect(() => postgresStore('postgres://x', { schema: 'a; DROP TABLE b' })).toThrow(
+      /plain identifier/,
+    );
+    expect(() => postgresStore({} as never)).toThrow(/postgres:\/\/ URL or a pg.Pool/);
+  });
+});
