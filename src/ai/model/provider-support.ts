@@ -27,13 +27,31 @@ export function checkRequest(provider: string, request: GenerateRequest): void {
         `${provider}: messages[${i}].role: expected 'system', 'user' or 'assistant', received ${JSON.stringify(message.role)}`,
       );
     }
-    if (typeof message.content !== 'string' && !Array.isArray(message.content)) {
+    if (typeof message.content === 'string') return;
+    if (!Array.isArray(message.content)) {
       fail(`messages[${i}].content`, 'a string or an array of parts', message.content);
     }
+    message.content.forEach((part: unknown, j) => {
+      if (
+        typeof part !== 'object' ||
+        part === null ||
+        typeof (part as ContentPart).type !== 'string'
+      ) {
+        fail(`messages[${i}].content[${j}]`, 'a content part with a string type', part);
+      }
+    });
   });
-  if (request.tools !== undefined && !Array.isArray(request.tools)) {
-    fail('request.tools', 'an array', request.tools);
-  }
+  if (request.tools === undefined) return;
+  if (!Array.isArray(request.tools)) fail('request.tools', 'an array', request.tools);
+  request.tools.forEach((tool, i) => {
+    if (
+      typeof tool?.name !== 'string' ||
+      typeof tool.parameters !== 'object' ||
+      tool.parameters === null
+    ) {
+      fail(`tools[${i}]`, 'a tool definition { name, description, parameters }', tool);
+    }
+  });
 }
 
 /** The API key given, else the environment variable's; a clear error when required and missing. */

@@ -490,5 +490,16 @@ describe('openai: errors and retries', () => {
     ).rejects.toThrow(
       /messages\[0\].role: expected 'system', 'user' or 'assistant', received "tool"/,
     );
+    await expect(
+      model.generate({ messages: [{ role: 'user', content: [null] }] } as never),
+    ).rejects.toThrow(
+      'messages[0].content[0]: expected a content part with a string type, received null',
+    );
+    await expect(model.generate({ ...ask, tools: [{ name: 'x' }] } as never)).rejects.toThrow(
+      'tools[0]: expected a tool definition { name, description, parameters }, received object',
+    );
+    const events = await collect(model.stream({ messages: 5 } as never));
+    expect(events).toHaveLength(1);
+    expect(events[0].type === 'error' && events[0].error).toBeInstanceOf(TypeError);
   });
 });
