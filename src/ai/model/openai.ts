@@ -186,7 +186,7 @@ async function* streamCompletion(
   let raw: string | undefined;
   let finished = false;
   let usage: Usage | undefined;
-  let sawToolCall = false;
+  const calls = new Map<number, { id: string; key: string }>();
   for await (const { data } of parseServerSentEvents(responseChunks(response))) {
     if (data === '[DONE]') break;
     const chunk = parseChunk(data);
@@ -206,12 +206,22 @@ async function* streamCompletion(
       : []
     ).entries()) {
       if (!isRecord(call)) continue;
-      const key = typeof call.index === 'number' ? call.index : position;
+      const index = typeof call.index === 'number' ? call.index : position;
       const fn = isRecord(call.function) ? call.function : {};
-      if (!builder.isOpen(key)) {
-        sawToolCall = true;
-        yield builder.startToolCall(key, String(call.id ?? `call_${key}`), String(fn.name ?? ''));
+      const open = calls.get(index);
+      // Some compatible servers reuse one index (or omit it) for several calls: a new id starts a new call.
+      const renamed = open !== undefined && typeof call.id === 'string' && call.id !== open.id;
+      if (renamed) {
+        const end = builder.endToolCall(open.key);
+        if (end) yield end;
       }
+      if (open === undefined || renamed) {
+        const id = typeof call.id === 'string' ? call.id : `call_${index}`;
+        const key = `${index}:${id}`;
+        calls.set(index, { id, key });
+        yield builder.startToolCall(key, id, String(fn.name ?? ''));
+      }
+      const key = calls.get(index)!.key;
       const event = builder.appendToolArgs(key, argumentsText(fn.arguments));
       if (event) yield event;
     }
@@ -231,7 +241,7 @@ async function* streamCompletion(
   yield { type: 'usage', usage: total };
   yield {
     type: 'stop',
-    result: builder.finish(stopReasonOf(raw, sawToolCall), raw, total, warnings),
+    result: builder.finish(stopReasonOf(raw, calls.size > 0), raw, total, warnings),
   };
 }
 

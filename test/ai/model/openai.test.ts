@@ -327,6 +327,30 @@ describe('openai: stream', () => {
     expect(stop?.type === 'stop' && stop.result.toolCalls.map((c) => c.id)).toEqual(['c1', 'c2']);
   });
 
+  it('separates calls that a compatible server sends under one index with different ids', async () => {
+    const model = await start({
+      sse: [
+        chunk({
+          tool_calls: [{ id: 'a', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
+        }),
+        chunk({
+          tool_calls: [{ id: 'b', function: { name: 'weather', arguments: '{"city":"Rome"}' } }],
+        }),
+        chunk({}, 'stop'),
+        'data: [DONE]',
+      ],
+    });
+    const events = await collect(model.stream(ask));
+    const stop = events.at(-1);
+    expect(stop?.type === 'stop' && stop.result).toMatchObject({
+      stopReason: 'tool_calls',
+      toolCalls: [
+        { id: 'a', args: { city: 'Oslo' } },
+        { id: 'b', args: { city: 'Rome' } },
+      ],
+    });
+  });
+
   it('turns malformed streamed arguments into argsError, not a crash', async () => {
     const model = await start({
       sse: [
