@@ -15,10 +15,11 @@ export interface ParsedArgv {
   help: boolean;
 }
 
-const describeType = (option: CliOption): string =>
-  option.choices
-    ? `one of ${option.choices.join(', ')}`
-    : `a ${option.type === 'json' ? 'JSON' : option.type} value`;
+const describeType = (option: CliOption): string => {
+  if (option.choices) return `one of ${option.choices.join(', ')}`;
+  if (option.type === 'json') return 'a JSON value';
+  return `${option.type === 'integer' ? 'an' : 'a'} ${option.type} value`;
+};
 
 function convert(flag: string, option: CliOption, raw: string): unknown {
   let value: unknown = raw;

@@ -4,7 +4,7 @@
  */
 import type { SchemaLike } from '../validate/index.ts';
 import type { CliSpec } from './cli-spec.ts';
-import type { ModelMessage } from './content.ts';
+import type { JsonSchemaObject, ModelMessage } from './content.ts';
 import type { Task } from './task.ts';
 
 /** An output format a caller can ask for. */
@@ -89,8 +89,11 @@ export interface TypedSchema<T> {
   readonly '~standard': { readonly types?: { readonly output: T } | undefined };
 }
 
-/** What a schema option accepts; `Input` is inferred from typed schemas. */
-export type SchemaInput<Input> = TypedSchema<Input> | SchemaLike;
+/**
+ * What a schema option accepts: a typed schema (whose type must agree with `Input`,
+ * and from which `Input` is inferred) or raw JSON Schema.
+ */
+export type SchemaInput<Input> = TypedSchema<Input> | JsonSchemaObject | boolean;
 
 /** Definition of a task. */
 export interface TaskOptions<Input = unknown, Output = unknown> {
