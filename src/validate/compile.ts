@@ -31,6 +31,8 @@ export interface CompileOptions {
    * Nothing is fetched over the network.
    */
   registry?: Record<string, unknown>;
+  /** The dialect of a schema without `$schema` (default `'2020-12'`). */
+  draft?: '2020-12' | 'draft-07';
   /** How many levels of nested arrays and objects a value may have (default 1000): deeper values get an issue, not a stack overflow. */
   maxDepth?: number;
 }
@@ -113,10 +115,16 @@ function compileJsonSchema(
       `compile: options.maxDepth: expected a positive integer, received ${String(maxDepth)}`,
     );
   }
+  if (options.draft !== undefined && options.draft !== '2020-12' && options.draft !== 'draft-07') {
+    throw new TypeError(
+      `compile: options.draft: expected "2020-12" or "draft-07", received ${String(options.draft)}`,
+    );
+  }
   const ctx = new CompileContext({
     formats: options.formats === true,
     registry: options.registry ?? {},
     refinements,
+    draft: options.draft === 'draft-07' ? 7 : 2020,
   });
   let validate: Validate;
   let applyDefaults: ((data: unknown) => unknown) | null;
@@ -194,7 +202,7 @@ function cached<S extends SchemaLike>(
 ): CompiledValidator<InferSchema<S>> {
   if (typeof schema !== 'object' || schema === null || options?.registry !== undefined)
     return compile(schema, options);
-  const key = `${options?.formats === true}:${options?.maxDepth ?? DEFAULT_MAX_DEPTH}`;
+  const key = `${options?.formats === true}:${options?.maxDepth ?? DEFAULT_MAX_DEPTH}:${options?.draft}`;
   let byOptions = cache.get(schema);
   if (byOptions === undefined) {
     byOptions = new Map();
@@ -210,7 +218,7 @@ function cached<S extends SchemaLike>(
 
 /**
  * Validates once: returns the value (defaults applied) or throws a {@link ValidationError}.
- * The compiled validator is cached per schema object (and per `formats`/`maxDepth`; not
+ * The compiled validator is cached per schema object (and per `formats`/`maxDepth`/`draft`; not
  * when a `registry` is given).
  *
  * @example

@@ -1,4 +1,4 @@
-import { type Dialect, DRAFT_2020, dialectOf } from './dialect.ts';
+import { type Dialect, DRAFT_7, DRAFT_2020, dialectOf } from './dialect.ts';
 import { compileNode } from './node.ts';
 import { escapeToken, pointerTokens } from './pointer.ts';
 import { SchemaError } from './schema-error.ts';
@@ -26,6 +26,8 @@ export interface CompilerOptions {
   refinements:
     | ReadonlyMap<object, ReadonlyArray<(value: unknown) => string | undefined>>
     | undefined;
+  /** The draft of a root schema without `$schema`. */
+  draft: 7 | 2020;
 }
 
 interface Cell {
@@ -85,7 +87,12 @@ export class CompileContext {
 
   /** Adds the root schema document and returns where it sits. */
   addRoot(schema: SchemaNode): NodeInfo {
-    return this.addDocument(schema, DEFAULT_BASE, DRAFT_2020, '#');
+    return this.addDocument(
+      schema,
+      DEFAULT_BASE,
+      this.options.draft === 7 ? DRAFT_7 : DRAFT_2020,
+      '#',
+    );
   }
 
   /** The position of a scanned schema object. */

@@ -1,0 +1,133 @@
+/**
+ * The official JSON Schema Test Suite: every required test of draft 2020-12 and draft-07,
+ * and the optional format tests of the formats fino asserts (with `formats: true`).
+ * Remote documents (`http://localhost:1234/…`) come from the suite's `remotes/` folder
+ * through the registry; the metaschemas a few tests reference come from Ajv's package
+ * (data files, used as an oracle-free fixture), since fino does not bundle metaschemas.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compile } from '../../src/validate/index.ts';
+
+interface SuiteTest {
+  description: string;
+  data: unknown;
+  valid: boolean;
+}
+interface SuiteCase {
+  description: string;
+  schema: unknown;
+  tests: SuiteTest[];
+}
+
+const root = resolve(
+  dirname(fileURLToPath(import.meta.url)),
+  '../../../shared/conformance/json-schema-test-suite',
+);
+const present = existsSync(join(root, 'tests'));
+const FORMATS = [
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'uuid',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+];
+
+function jsonFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return jsonFiles(path);
+    return entry.name.endsWith('.json') ? [path] : [];
+  });
+}
+
+function registry(): Record<string, unknown> {
+  const documents: Record<string, unknown> = {};
+  const remotes = join(root, 'remotes');
+  for (const file of jsonFiles(remotes)) {
+    documents[`http://localhost:1234/${relative(remotes, file).split('\\').join('/')}`] =
+      JSON.parse(readFileSync(file, 'utf8'));
+  }
+  const ajvRefs = dirname(
+    createRequire(import.meta.url).resolve('ajv/dist/refs/json-schema-draft-07.json'),
+  );
+  for (const file of [
+    join(ajvRefs, 'json-schema-draft-07.json'),
+    ...jsonFiles(join(ajvRefs, 'json-schema-2020-12')),
+  ]) {
+    const document = JSON.parse(readFileSync(file, 'utf8'));
+    documents[document.$id] = document;
+  }
+  return documents;
+}
+
+const counts: Record<string, { passed: number; total: number }> = {};
+
+function runFile(
+  label: string,
+  file: string,
+  formats: boolean,
+  documents: Record<string, unknown>,
+): void {
+  const draft = label.startsWith('draft7') ? 'draft-07' : '2020-12';
+  const cases: SuiteCase[] = JSON.parse(readFileSync(file, 'utf8'));
+  counts[label] ??= { passed: 0, total: 0 };
+  const count = counts[label];
+  describe(relative(root, file), () => {
+    for (const suiteCase of cases) {
+      it(suiteCase.description, () => {
+        const validator = compile(suiteCase.schema as object, {
+          registry: documents,
+          formats,
+          draft,
+        });
+        const wrong: string[] = [];
+        for (const test of suiteCase.tests) {
+          count.total++;
+          const result = validator.safeParse(test.data);
+          if (result.success === test.valid) count.passed++;
+          else wrong.push(`${test.description}: expected ${test.valid ? 'valid' : 'invalid'}`);
+        }
+        expect(wrong).toEqual([]);
+      });
+    }
+  });
+}
+
+if (!present) {
+  describe('JSON Schema Test Suite', () => {
+    it('is present at ../shared/conformance/json-schema-test-suite', () => {
+      console.log(`JSON Schema Test Suite not found at ${root}: conformance tests skipped`);
+      expect(process.env.CI === 'true', 'the suite is required in CI').toBe(false);
+    });
+  });
+} else {
+  const documents = registry();
+  for (const draft of ['draft2020-12', 'draft7']) {
+    const folder = join(root, 'tests', draft);
+    for (const name of readdirSync(folder).filter((entry) => entry.endsWith('.json'))) {
+      runFile(draft, join(folder, name), false, documents);
+    }
+    for (const format of FORMATS) {
+      const file = join(folder, 'optional', 'format', `${format}.json`);
+      if (existsSync(file)) runFile(`${draft} formats`, file, true, documents);
+    }
+  }
+  afterAll(() => {
+    for (const [label, { passed, total }] of Object.entries(counts)) {
+      console.log(`JSON Schema Test Suite ${label}: ${passed}/${total} passed`);
+    }
+  });
+}
