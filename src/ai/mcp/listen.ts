@@ -68,7 +68,7 @@ export async function listenHttp(
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
+        void serve.close().finally(() => server.closeAllConnections());
       }),
   };
 }

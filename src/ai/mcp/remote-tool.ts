@@ -31,9 +31,15 @@ export function remoteTool(definition: McpTool, remote: RemoteCall): Tool {
     ...(behaviour.sideEffects === false ? { sideEffects: false } : {}),
     requiresApproval: remote.approveDestructive && behaviour.requiresApproval,
     execute: async (args: Record<string, unknown>, ctx) => {
-      const result = await remote.call({ name: definition.name, arguments: args }, ctx.signal);
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      return { content: result.content.map(fromMcpContent), isError: result.isError === true };
+      let result: CallToolResult;
+      try {
+        result = await remote.call({ name: definition.name, arguments: args }, ctx.signal);
+      } catch (error) {
+        // A cancelled call fails with the caller's own abort reason, as every fino tool does.
+        throw ctx.signal.aborted ? ctx.signal.reason : error;
+      }
+      const content = result.content.map(fromMcpContent);
+      return result.isError === true ? { content, isError: true } : { content };
     },
   });
 }

@@ -8,7 +8,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
   isInputRequiredResult,
-  type McpHttpHandler,
+  isLegacyRequest,
   type Tool as McpTool,
   ProtocolError,
   ProtocolErrorCode,
@@ -21,6 +21,7 @@ import { normalizeSchema } from '../../validate/index.ts';
 import { toAnnotations } from './annotations.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
+import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { CallStateSigner } from './request-state.ts';
 
@@ -50,7 +51,11 @@ export interface McpHandlerOptions extends HttpGuardOptions {
 }
 
 /** A Node `(req, res)` request handler serving MCP's Streamable HTTP transport. */
-export type McpNodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+export interface McpNodeHandler {
+  (req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Ends open sessions and calls in flight. */
+  close(): Promise<void>;
+}
 
 /** The object {@link mcpServer} returns. */
 export interface McpToolServer {
@@ -138,16 +143,28 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     return server;
   };
 
-  let httpHandler: McpHttpHandler | undefined;
   const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler => {
-    httpHandler ??= createMcpHandler(createServer, {
-      maxRequestBodySize: handlerOptions.maxBodyBytes,
-    });
+    const maxRequestBodySize = handlerOptions.maxBodyBytes;
+    const modern = createMcpHandler(createServer, { legacy: 'reject', maxRequestBodySize });
+    const legacy = legacySessions(createServer);
+    const serve = toNodeHandler(
+      {
+        fetch: async (request, requestOptions) =>
+          (await isLegacyRequest(request, undefined, { maxRequestBodySize }))
+            ? legacy.fetch(request)
+            : modern.fetch(request, requestOptions),
+      },
+      { maxRequestBodySize },
+    );
     const guard = httpGuard(handlerOptions);
-    const serve = toNodeHandler(httpHandler, { maxRequestBodySize: handlerOptions.maxBodyBytes });
-    return async (req, res) => {
+    const handle = async (req: IncomingMessage, res: ServerResponse) => {
       if (guard(req, res)) await serve(req, res);
     };
+    return Object.assign(handle, {
+      close: async () => {
+        await Promise.all([modern.close(), legacy.close()]);
+      },
+    });
   };
 
   return {

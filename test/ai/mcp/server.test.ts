@@ -15,7 +15,10 @@ import {
 
 const tools = [echo, add, fail, pixel, slow, remove, ask];
 const text = (result: any) => result.content.map((c: any) => c.text ?? `[${c.type}]`).join('\n');
-const accept = (content: Record<string, string | boolean>) => () => ({ action: 'accept' as const, content });
+const accept = (content: Record<string, string | boolean>) => () => ({
+  action: 'accept' as const,
+  content,
+});
 
 let http: McpHttpServer;
 beforeAll(async () => {
@@ -106,41 +109,42 @@ describe.each(CLIENT_KINDS)('mcpServer over Streamable HTTP, %s client', (kind) 
   });
 });
 
-describe('approval and suspension through elicitation (HTTP, 2026-07-28 client)', () => {
-  const kind = 'v2 (2026-07-28)' as const;
-
-  it('runs the call when the user approves, showing the tool and its arguments', async () => {
-    const asked: string[] = [];
-    const client = await connectClient(kind, { url: http.url }, (params) => {
-      asked.push(params.message);
-      return { action: 'accept', content: { approve: true } };
-    });
-    const result = await client.callTool('remove', { id: 'r1' });
-    await client.close();
-    expect(asked).toEqual(['Allow "remove" (destructive) with {"id":"r1"}?']);
-    expect(text(result)).toBe('removed r1');
-  });
-
-  it('does not run the call when the user rejects or declines', async () => {
-    for (const answer of [
-      { action: 'accept' as const, content: { approve: false } },
-      { action: 'decline' as const },
-    ]) {
-      const client = await connectClient(kind, { url: http.url }, () => answer);
+describe.each(CLIENT_KINDS)(
+  'approval and suspension through elicitation over HTTP, %s client',
+  (kind) => {
+    it('runs the call when the user approves, showing the tool and its arguments', async () => {
+      const asked: string[] = [];
+      const client = await connectClient(kind, { url: http.url }, (params) => {
+        asked.push(params.message);
+        return { action: 'accept', content: { approve: true } };
+      });
       const result = await client.callTool('remove', { id: 'r1' });
       await client.close();
-      expect(result.isError).toBe(true);
-      expect(text(result)).toBe('The user rejected the call to "remove". It was not executed.');
-    }
-  });
+      expect(asked).toEqual(['Allow "remove" (destructive) with {"id":"r1"}?']);
+      expect(text(result)).toBe('removed r1');
+    });
 
-  it("continues a suspended call with the user's answer as resumeValue", async () => {
-    const client = await connectClient(kind, { url: http.url }, accept({ answer: 'red' }));
-    const result = await client.callTool('ask', {});
-    await client.close();
-    expect(text(result)).toBe('colour: red');
-  });
-});
+    it('does not run the call when the user rejects or declines', async () => {
+      for (const answer of [
+        { action: 'accept' as const, content: { approve: false } },
+        { action: 'decline' as const },
+      ]) {
+        const client = await connectClient(kind, { url: http.url }, () => answer);
+        const result = await client.callTool('remove', { id: 'r1' });
+        await client.close();
+        expect(result.isError).toBe(true);
+        expect(text(result)).toBe('The user rejected the call to "remove". It was not executed.');
+      }
+    });
+
+    it("continues a suspended call with the user's answer as resumeValue", async () => {
+      const client = await connectClient(kind, { url: http.url }, accept({ answer: 'red' }));
+      const result = await client.callTool('ask', {});
+      await client.close();
+      expect(text(result)).toBe('colour: red');
+    });
+  },
+);
 
 describe('approval modes', () => {
   it("'deny' refuses approval-gated calls even from a client that can elicit", async () => {
