@@ -123,7 +123,16 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
     );
   }
   const text = reply.text ?? '';
-  const toolCalls: ToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
+  if (typeof text !== 'string') {
+    throw new TypeError(`scriptedModel: turn ${index}: text must be a string`);
+  }
+  const calls = reply.toolCalls ?? [];
+  if (!Array.isArray(calls) || calls.some((call) => typeof call?.name !== 'string')) {
+    throw new TypeError(
+      `scriptedModel: turn ${index}: toolCalls must be an array of { name: string, args, id? }`,
+    );
+  }
+  const toolCalls: ToolCall[] = calls.map((call, i) => ({
     id: call.id ?? `call_${index}_${i}`,
     name: call.name,
     args: call.args,

@@ -95,7 +95,14 @@ describe('scriptedModel', () => {
     });
   });
 
-  it('rejects a non-array script with a clear error', () => {
+  it('rejects a non-array script and malformed turns with clear errors', async () => {
     expect(() => scriptedModel('hello' as never)).toThrow(/expected an array of turns/);
+    const model = scriptedModel([42 as never, { toolCalls: [{ args: {} }] } as never]);
+    await expect(model.generate(ask)).rejects.toThrow(
+      'scriptedModel: turn 0 must be a string, a reply object, an Error or a function; received number',
+    );
+    await expect(model.generate(ask)).rejects.toThrow(
+      'scriptedModel: turn 1: toolCalls must be an array of { name: string, args, id? }',
+    );
   });
 });
