@@ -1,5 +1,5 @@
-import { type SchemaLike, v } from '../../validate/index.ts';
-import { type Tool, type ToolRunContext, tool } from '../tool/index.ts';
+import { v } from '../../validate/index.ts';
+import { type Tool, type ToolOptions, type ToolRunContext, tool } from '../tool/index.ts';
 import type { Agent } from './agent.ts';
 import { describe } from './state.ts';
 import type { Decisions, RunState } from './types.ts';
@@ -13,7 +13,7 @@ export interface AsToolOptions {
    * Schema of the tool's arguments; by default `{ input: string }`, whose `input` is the
    * user message. With another schema, the arguments as JSON are the user message.
    */
-  input?: SchemaLike;
+  input?: ToolOptions<unknown>['parameters'];
 }
 
 /** The value to resume a suspended agent tool with: the inner run's state and decisions. */
