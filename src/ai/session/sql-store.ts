@@ -205,10 +205,11 @@ export function sqlStore(driver: SqlDriver): Store {
       const decisionText = json(decision, 'decision');
       return driver.transaction(async (tx) => {
         const found = await findPending(tx, ref);
-        const [run] = await tx.query<{ status: string; round: number | string }>(
-          `SELECT status, round FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
+        const [row] = await tx.query<RunRow>(
+          `SELECT * FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
           [found.run_id],
         );
+        const run = await load(tx, row); // an unreadable run takes no decision
         // Read again under the run's lock: a racing decision committed meanwhile is seen here.
         const [pending] = await tx.query<PendingRow>(
           `SELECT * FROM ${t('pending')} WHERE token = ?`,
@@ -229,7 +230,7 @@ export function sqlStore(driver: SqlDriver): Store {
             pending.run_id,
           );
         }
-        if (run.status !== 'suspended' || Number(run.round) !== Number(pending.round)) {
+        if (run.status !== 'suspended' || Number(row.round) !== Number(pending.round)) {
           throw new SessionError(
             'NOT_PENDING',
             `${where} is no longer waiting for a decision (the run is ${run.status})`,

@@ -27,7 +27,9 @@ storeConformance(
         statement.run(...params);
         return [];
       },
-      close: async () => db.close(),
+      close: async () => {
+        db.close();
+      },
     };
   },
   { rawAccess: true },

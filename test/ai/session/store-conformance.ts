@@ -406,20 +406,24 @@ export function storeConformance(
           const bad = await suspended(store, ['a']);
           const future = await suspended(store, ['a']);
           const good = await suspended(store, ['a']);
+          const waiting = await suspended(store, ['a']);
+          for (const run of [bad, future, good])
+            await store.decide(run.tokens[0], { approve: true }, {});
           await subject!.sql!(
-            `UPDATE fino_runs SET state = '{"version":1, broken' WHERE run_id = '${bad.runId}'`,
+            `UPDATE fino_runs SET state = '{"version":1, broken' WHERE run_id IN ('${bad.runId}', '${waiting.runId}')`,
           );
           await subject!.sql!(
             `UPDATE fino_runs SET state = '{"version":99,"runId":"${future.runId}"}' WHERE run_id = '${future.runId}'`,
           );
           const snapshot = () =>
             subject!.sql!(
-              `SELECT * FROM fino_runs WHERE run_id IN ('${bad.runId}', '${future.runId}') ORDER BY run_id`,
+              `SELECT * FROM fino_runs WHERE run_id IN ('${bad.runId}', '${future.runId}', '${waiting.runId}') ORDER BY run_id`,
             );
           const before = await snapshot();
 
           expect(await code(store.get(bad.runId))).toMatchObject({
             code: 'CORRUPT_RUN',
+            runId: bad.runId,
             message: expect.stringMatching(
               new RegExp(`run "${bad.runId}" cannot be read: state is not valid JSON`),
             ),
@@ -428,15 +432,17 @@ export function storeConformance(
             code: 'CORRUPT_RUN',
             message: expect.stringContaining('unknown state version 99'),
           });
+          // An unreadable run takes no decision…
+          expect(await code(store.decide(waiting.tokens[0], { approve: true }, {}))).toMatchObject({
+            code: 'CORRUPT_RUN',
+            runId: waiting.runId,
+          });
           const listed = await store.list();
           const errors = listed.filter((r) => r instanceof SessionError) as SessionError[];
-          expect(errors.map((e) => e.runId).sort()).toEqual([bad.runId, future.runId].sort());
-
-          // Decisions on the corrupt runs are recorded (they touch only the pending rows)…
-          await store.decide(bad.tokens[0], { approve: true }, {});
-          await store.decide(future.tokens[0], { approve: true }, {});
-          await store.decide(good.tokens[0], { approve: true }, {});
-          // …but no worker picks them up: they are reported and skipped.
+          expect(errors.map((e) => e.runId).sort()).toEqual(
+            [bad.runId, future.runId, waiting.runId].sort(),
+          );
+          // …and no worker picks one up: they are reported and skipped.
           const claimed: string[] = [];
           const reported = new Set<string>();
           for (;;) {
@@ -452,11 +458,12 @@ export function storeConformance(
             code: 'CORRUPT_RUN',
           });
           const after = await snapshot();
+          expect(after).toEqual(before);
           expect(
-            after.map(({ status, state, lease_owner }) => ({ status, state, lease_owner })),
-          ).toEqual(
-            before.map(({ state, lease_owner }) => ({ status: 'ready', state, lease_owner })),
-          );
+            await subject!.sql!(
+              `SELECT decision FROM fino_pending WHERE run_id = '${waiting.runId}'`,
+            ),
+          ).toEqual([{ decision: null }]);
         },
       );
 
