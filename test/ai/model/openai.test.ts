@@ -479,6 +479,9 @@ describe('openai: errors and retries', () => {
     const controller = new AbortController();
     const pending = model.generate({ ...ask, signal: controller.signal });
     while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    // Give the client time to read the 500 and start its 30 s wait; an abort that still
+    // lands during the fetch also rejects the same way, and the test never waits 30 s.
+    await new Promise((r) => setTimeout(r, 50));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
