@@ -62,6 +62,19 @@ export function readState(value: unknown): RunState {
   if (!Array.isArray(state.steps)) {
     throw new TypeError(`state.steps: expected an array, received ${describe(state.steps)}`);
   }
+  state.steps.forEach((step, i) => {
+    if (
+      step === null ||
+      typeof step !== 'object' ||
+      !Array.isArray(step.toolCalls) ||
+      !Array.isArray(step.toolResults) ||
+      !step.toolCalls.every((call) => typeof call?.id === 'string' && typeof call.name === 'string')
+    ) {
+      throw new TypeError(
+        `state.steps[${i}]: expected a step with toolCalls ({ id, name, args }) and toolResults arrays, received ${describe(step)}`,
+      );
+    }
+  });
   const usage = state.usage as Partial<Usage> | undefined;
   if (
     usage === null ||
@@ -85,6 +98,13 @@ export function readState(value: unknown): RunState {
           `state.turn.${key}: expected an array, received ${describe(turn[key])}`,
         );
       }
+      turn[key].forEach((entry: { toolCallId?: unknown } | null, i: number) => {
+        if (typeof entry?.toolCallId !== 'string') {
+          throw new TypeError(
+            `state.turn.${key}[${i}]: expected an entry with a toolCallId string, received ${describe(entry)}`,
+          );
+        }
+      });
     }
     if (!Number.isInteger(turn.step) || !Array.isArray(state.steps[turn.step]?.toolCalls)) {
       throw new TypeError(
