@@ -1,7 +1,6 @@
 import { isRecord } from './http.ts';
-import type { SchemaConversion } from './openai-strict-schema.ts';
 import { pointer, refTarget, SILENT_KEYWORDS } from './schema-walk.ts';
-import type { JsonSchemaObject, SchemaWarning } from './types.ts';
+import type { JsonSchemaObject, SchemaConversion, SchemaWarning } from './types.ts';
 
 const KEPT = new Set([
   'description',

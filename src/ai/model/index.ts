@@ -11,10 +11,6 @@ export { toGeminiSchema } from './gemini-schema.ts';
 export type { RetryOptions } from './http.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';
 export { type OpenAIOptions, openai } from './openai.ts';
-export {
-  fromOpenAIStrictArgs,
-  type SchemaConversion,
-  toOpenAIStrictSchema,
-} from './openai-strict-schema.ts';
+export { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
 export * from './scripted-model.ts';
 export type * from './types.ts';

@@ -1,12 +1,6 @@
 import { isRecord } from './http.ts';
 import { allowsNull, isObjectSchema, pointer, resolveRef, SILENT_KEYWORDS } from './schema-walk.ts';
-import type { JsonSchemaObject, SchemaWarning } from './types.ts';
-
-/** A converted schema and what the conversion changed or lost. */
-export interface SchemaConversion {
-  schema: JsonSchemaObject;
-  warnings: SchemaWarning[];
-}
+import type { JsonSchemaObject, SchemaConversion, SchemaWarning } from './types.ts';
 
 const KEPT = new Set([
   'type',

@@ -68,6 +68,12 @@ export interface SchemaWarning {
   message: string;
 }
 
+/** A converted schema and what the conversion changed or lost. */
+export interface SchemaConversion {
+  schema: JsonSchemaObject;
+  warnings: SchemaWarning[];
+}
+
 /** A warning a provider adapter reports on a result: a schema change for a tool, or a dropped input. */
 export interface ModelWarning extends Partial<SchemaWarning> {
   /** The tool whose definition was converted, when the warning is about one. */

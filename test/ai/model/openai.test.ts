@@ -248,6 +248,18 @@ describe('openai: strict mode', () => {
     expect(tools[0].function.strict).toBeUndefined();
     expect(tools[1].function.strict).toBe(true);
   });
+
+  it('lets a tool definition’s own strict flag win over the provider’s', async () => {
+    server = await replayServer([{ json: completion({ content: 'ok' }, 'stop') }]);
+    const model = openai({ model: 'm', baseURL: server.url, strict: true });
+    await model.generate({
+      ...ask,
+      tools: [{ ...weatherTool, strict: false } as typeof weatherTool, weatherTool],
+    });
+    const tools = server.requests[0].body.tools;
+    expect(tools[0].function).toEqual(weatherTool);
+    expect(tools[1].function.strict).toBe(true);
+  });
 });
 
 describe('openai: stream', () => {
