@@ -46,7 +46,7 @@ const printed = async (file: string): Promise<unknown> => {
   return JSON.parse(stdout);
 };
 
-describe.concurrent('specification examples, run verbatim', () => {
+describe.concurrent('specification examples, run verbatim', { timeout: 120_000 }, () => {
   it('SuspendSignal: the thrown signal carries its reason and payload', async () => {
     const { code, stderr } = await runExample('suspend-signal.ts');
     expect(code).toBe(1);
