@@ -19,7 +19,11 @@ import type {
 /** Options of {@link session}. */
 export interface SessionOptions {
   store: Store;
-  agent: SessionAgent;
+  /**
+   * The agent that drives the runs. Without one, a session can inspect runs and record
+   * decisions (leaving decided runs `ready` for a worker), but not start or continue them.
+   */
+  agent?: SessionAgent;
   /**
    * How long this worker's claim on a run lasts without renewal, in milliseconds
    * (default 30 000). It is renewed at every checkpoint and every third of it while the
@@ -44,7 +48,7 @@ export interface StartOptions {
 export interface DecideOptions extends Actor {
   /**
    * Record the decision only, and leave the run `ready` for a worker's `drain()` instead
-   * of continuing it in this call (default false).
+   * of continuing it in this call (default false; always so for a session without an agent).
    */
   defer?: boolean;
   signal?: AbortSignal;
@@ -177,11 +181,23 @@ export function session(options: SessionOptions): Session {
       'session({ store, agent }): store must be a Store (memoryStore(), sqliteStore(), postgresStore())',
     );
   }
-  if (!agent || typeof agent.generate !== 'function' || typeof agent.resume !== 'function') {
+  if (
+    agent !== undefined &&
+    (agent === null || typeof agent.generate !== 'function' || typeof agent.resume !== 'function')
+  ) {
     throw new TypeError(
       'session({ store, agent }): agent must have generate() and resume() (an agent from fino/ai/agent)',
     );
   }
+  const driver = (action: string): SessionAgent => {
+    if (!agent) {
+      throw new SessionError(
+        'INVALID_ARGUMENT',
+        `${action}: this session has no agent; pass session({ store, agent }) to drive runs`,
+      );
+    }
+    return agent;
+  };
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   if (!Number.isFinite(leaseMs) || leaseMs < 10) {
     throw new TypeError(
@@ -254,15 +270,17 @@ export function session(options: SessionOptions): Session {
     return view(runId);
   }
 
-  const driveClaimed = (run: StoredRun, signal?: AbortSignal) =>
-    drive(
+  const driveClaimed = (run: StoredRun, signal?: AbortSignal) => {
+    const runner = driver('continue');
+    return drive(
       run.runId,
       (runOptions) =>
         run.state
-          ? agent.resume(run.state, decisionsFor(run), runOptions)
-          : agent.generate(run.input, runOptions),
+          ? runner.resume(run.state, decisionsFor(run), runOptions)
+          : runner.generate(run.input, runOptions),
       signal,
     );
+  };
 
   async function decide(
     ref: PendingRef,
@@ -273,7 +291,7 @@ export function session(options: SessionOptions): Session {
       by: options.by,
       note: options.note,
     });
-    if (ready && !options.defer) {
+    if (ready && !options.defer && agent) {
       const claimed = await store.claim(runId, owner, leaseMs);
       if (claimed) return driveClaimed(claimed, options.signal);
     }
@@ -295,8 +313,9 @@ export function session(options: SessionOptions): Session {
       if (startOptions.threadId !== undefined && typeof startOptions.threadId !== 'string') {
         throw new SessionError('INVALID_ARGUMENT', 'start: threadId must be a string');
       }
+      const runner = driver('start');
       await store.create({ runId, threadId: startOptions.threadId, input, owner, leaseMs });
-      return drive(runId, (runOptions) => agent.generate(input, runOptions), startOptions.signal);
+      return drive(runId, (runOptions) => runner.generate(input, runOptions), startOptions.signal);
     },
 
     approve: (ref, decideOptions) => decide(ref, { approve: true }, decideOptions),
@@ -335,6 +354,7 @@ export function session(options: SessionOptions): Session {
     },
 
     async continue(runId, continueOptions = {}) {
+      driver('continue');
       const claimed = await store.claim(runId, owner, leaseMs, {
         retryErrors: continueOptions.retryErrors,
       });
@@ -342,6 +362,7 @@ export function session(options: SessionOptions): Session {
     },
 
     async drain(drainOptions = {}) {
+      driver('drain');
       const limit = drainOptions.limit ?? Number.POSITIVE_INFINITY;
       const report: DrainReport = { runs: [], corrupt: [] };
       const skip: string[] = [];

@@ -1,0 +1,164 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type SessionRun, session, sqliteStore } from '../../src/ai/session/index.ts';
+import type { CommandIo } from '../../src/cli/command.ts';
+import { sessions } from '../../src/cli/commands/sessions.ts';
+import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'fino-cli-sessions-'));
+const log = join(dir, 'log.jsonl');
+process.env.FINO_TEST_LOG = log;
+const AGENT = join(import.meta.dirname, '..', 'ai', 'session', 'fixtures', 'order-agent.ts');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(argv: string[], env: Record<string, string> = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => {
+    out += c;
+  });
+  stderr.on('data', (c) => {
+    err += c;
+  });
+  const io: CommandIo = { stdin: new PassThrough(), stdout, stderr, cwd: dir, env };
+  const code = await sessions.run(argv, io);
+  return { code, out, err };
+}
+
+type Suspended = Extract<SessionRun, { status: 'suspended' }>;
+
+async function suspendedRun(db: string, runId: string) {
+  const store = sqliteStore(join(dir, db));
+  const run = (await session({ store, agent: shopAgent('order', log) }).start('Ship', {
+    runId,
+    threadId: 'customer-1',
+  })) as Suspended;
+  await store.close();
+  return run;
+}
+
+describe('fino sessions', () => {
+  it('lists runs with their pending calls: tool, arguments, risk and token', async () => {
+    const run = await suspendedRun('list.db', 'run-list');
+    const { code, out } = await cli(['list', '--db', 'list.db']);
+    expect(code).toBe(0);
+    expect(out).toContain('run-list  suspended');
+    expect(out).toContain('thread=customer-1');
+    expect(out).toContain('pending approval ship_1  tool=ship  risk=destructive');
+    expect(out).toContain('args={"order":"A1"}');
+    expect(out).toContain(`token=${run.pending[0].token}`);
+    const json = await cli(['list', '--db', 'list.db', '--json', '--status', 'suspended']);
+    expect(JSON.parse(json.out)).toEqual([
+      expect.objectContaining({ runId: 'run-list', status: 'suspended', pending: run.pending }),
+    ]);
+    expect(
+      JSON.parse((await cli(['list', '--db', 'list.db', '--json', '--status=done'])).out),
+    ).toEqual([]);
+  });
+
+  it('approves by token and continues the run in its own process with --agent', async () => {
+    const run = await suspendedRun('approve.db', 'run-approve');
+    const token = run.pending[0].token;
+    const { code, out } = await cli([
+      'approve',
+      token,
+      '--db',
+      'approve.db',
+      '--agent',
+      AGENT,
+      '--by',
+      'ana',
+      '--note',
+      'ok',
+    ]);
+    expect(code).toBe(0);
+    expect(out).toContain('run-approve  done');
+    expect(out).toContain('text: Charged and shipped.');
+    expect(readLog(log).filter((e) => e.key === 'run-approve:ship_1')).toHaveLength(1);
+    const shown = await cli(['show', 'run-approve', '--db', 'approve.db']);
+    expect(shown.out).toMatch(/audit \S+ approve ship_1 by ana: ok/);
+    const again = await cli(['approve', token, '--db', 'approve.db', '--agent', AGENT]);
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/already decided/);
+  });
+
+  it('records a decision without --agent and leaves the run ready for a worker', async () => {
+    await suspendedRun('defer.db', 'run-defer');
+    const { code, out } = await cli([
+      'reject',
+      'run-defer',
+      'ship_1',
+      '--reason',
+      'address unverified',
+      '--db',
+      'defer.db',
+    ]);
+    expect(code).toBe(0);
+    expect(out).toContain('run-defer  ready');
+    expect(out).toContain('recorded; the run is ready for a worker');
+    const store = sqliteStore(join(dir, 'defer.db'));
+    const report = await session({ store, agent: shopAgent('order', log) }).drain();
+    expect(report.runs).toMatchObject([{ runId: 'run-defer', status: 'done' }]);
+    await store.close();
+  });
+
+  it('uses $FINO_DATABASE_URL when --db is absent, and cancels', async () => {
+    await suspendedRun('env.db', 'run-env');
+    const { code, out } = await cli(['cancel', 'run-env', '--by', 'ops'], {
+      FINO_DATABASE_URL: join(dir, 'env.db'),
+    });
+    expect(code).toBe(0);
+    expect(out).toContain('run-env  cancelled');
+  });
+
+  it('explains usage errors with exit code 2', async () => {
+    expect(await cli([])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('missing subcommand'),
+    });
+    expect(await cli(['frobnicate'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown subcommand "frobnicate"'),
+    });
+    expect(await cli(['list', '--db', 'missing.db'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('no session database'),
+    });
+    expect(await cli(['list', '--bogus'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('unknown option --bogus'),
+    });
+    await suspendedRun('usage.db', 'run-usage');
+    expect(await cli(['reject', 'run-usage', 'ship_1', '--db', 'usage.db'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--reason'),
+    });
+    expect(
+      await cli(['resume', 'run-usage', 'ship_1', '--value', '{bad', '--db', 'usage.db']),
+    ).toMatchObject({ code: 2, err: expect.stringContaining('--value must be JSON') });
+    expect(await cli(['list', '--status', 'odd', '--db', 'usage.db'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--status must be one of'),
+    });
+    expect(await cli(['show', 'nope', '--db', 'usage.db'])).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('no run with id "nope"'),
+    });
+    const notAnAgent = join(
+      import.meta.dirname,
+      '..',
+      'ai',
+      'session',
+      'fixtures',
+      'shop-agent.ts',
+    );
+    expect(
+      await cli(['approve', 'run-usage', 'ship_1', '--db', 'usage.db', '--agent', notAnAgent]),
+    ).toMatchObject({ code: 2, err: expect.stringContaining('exports no agent') });
+  });
+});
