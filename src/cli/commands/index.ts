@@ -3,7 +3,9 @@
  * file in this folder and exports a `Command`; add one line here to add a command.
  */
 import type { Command } from '../command.ts';
+import { mcp } from './mcp.ts';
 import { run } from './run.ts';
+import { sessions } from './sessions.ts';
 import { tools } from './tools.ts';
 
-export const commands: readonly Command[] = [run, tools];
+export const commands: readonly Command[] = [run, tools, mcp, sessions];
