@@ -33,7 +33,10 @@ export interface CompileOptions {
   registry?: Record<string, unknown>;
   /** The dialect of a schema without `$schema` (default `'2020-12'`). */
   draft?: '2020-12' | 'draft-07';
-  /** How many levels of nested arrays and objects a value may have (default 1000): deeper values get an issue, not a stack overflow. */
+  /**
+   * How deeply schema references may nest while validating (default 500): each level of
+   * recursive data through a `$ref` counts one. Deeper values get an issue, not a stack overflow.
+   */
   maxDepth?: number;
 }
 
@@ -54,7 +57,7 @@ export interface CompiledValidator<T> {
   safeParseAsync(data: unknown): Promise<SafeParseResult<T>>;
 }
 
-const DEFAULT_MAX_DEPTH = 1000;
+const DEFAULT_MAX_DEPTH = 500;
 
 /**
  * Compiles a schema — a `v` builder, a raw JSON Schema (draft 2020-12, or draft-07 by
@@ -144,11 +147,6 @@ function compileJsonSchema(
     if (busy) return run(validate, data, newState(maxDepth, null));
     busy = true;
     try {
-      fast.depth = 0;
-      fast.path.length = 0;
-      fast.scope.length = 0;
-      fast.annot = null;
-      fast.issues = null;
       return run(validate, data, fast);
     } finally {
       busy = false;
@@ -179,13 +177,22 @@ function compileJsonSchema(
   };
 }
 
-/** Runs a validator; a stack overflow (a `$ref` cycle that consumes no data) becomes an issue. */
+/**
+ * Runs a validator. A stack overflow (a schema cycle that consumes no data) becomes an
+ * issue; after any exception the state is reset, since closures restore it only on return.
+ */
 function run(validate: Validate, data: unknown, st: State): boolean {
+  const issues = st.issues;
   try {
     return validate(data, st);
   } catch (error) {
+    st.issues = issues;
+    st.depth = 0;
+    st.path.length = 0;
+    st.scope.length = 0;
+    st.annot = null;
     if (!(error instanceof RangeError)) throw error;
-    st.issues?.push({
+    issues?.push({
       path: '',
       message: 'the value or the schema recurses too deeply to validate',
       keyword: 'depth',

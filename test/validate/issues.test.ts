@@ -7,7 +7,9 @@ describe('formatIssues', () => {
       { path: '', message: 'expected object, received null', keyword: 'type' },
       { path: 'items[1].name', message: 'missing required property "name"', keyword: 'required' },
     ]);
-    expect(text).toBe('<root>: expected object, received null\nitems[1].name: missing required property "name"');
+    expect(text).toBe(
+      '<root>: expected object, received null\nitems[1].name: missing required property "name"',
+    );
   });
 
   it('renders nothing for no issues', () => {
@@ -17,7 +19,9 @@ describe('formatIssues', () => {
 
 describe('ValidationError', () => {
   it('is an Error named ValidationError whose message formats its issues', () => {
-    const issues = [{ path: 'a', message: 'expected string, received number 1', keyword: 'type', value: 1 }];
+    const issues = [
+      { path: 'a', message: 'expected string, received number 1', keyword: 'type', value: 1 },
+    ];
     const error = new ValidationError(issues);
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe('ValidationError');

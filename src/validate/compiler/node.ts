@@ -6,10 +6,12 @@ import { declaredTypes } from './keywords/closest.ts';
 import { compileCombinators } from './keywords/combinators.ts';
 import { compileNumbers } from './keywords/numbers.ts';
 import { compileObjects } from './keywords/objects.ts';
+import { compileProperties } from './keywords/properties.ts';
 import { compileRefs } from './keywords/refs.ts';
 import type { Checks, NodeScope } from './keywords/scope.ts';
 import { compileStrings } from './keywords/strings.ts';
-import { compileType, readTypes } from './keywords/type.ts';
+import { compileType, type JsonType, readTypes } from './keywords/type.ts';
+import { typed } from './keywords/typed.ts';
 import { withUnevaluated } from './keywords/unevaluated.ts';
 import { compileValues } from './keywords/values.ts';
 import { SchemaError } from './schema-error.ts';
@@ -86,11 +88,12 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
       compileStrings(scope, checks);
     }
     compileArrays(scope, checks);
+    compileProperties(scope, checks);
     compileObjects(scope, checks);
     compileCombinators(scope, checks);
   }
   compileRefs(scope, checks);
-  let validate = withType(types, dispatch(checks));
+  let validate = assemble(types, checks);
   if (!refOnly) validate = withUnevaluated(scope, validate);
   validate = withRefinements(ctx.options.refinements?.get(node), validate);
   if (isDynamicScopeRoot(ctx, node, info)) validate = enteringScope(info.resource, validate);
@@ -98,9 +101,29 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
   return validate;
 }
 
-function withType(types: readonly string[] | undefined, rest: Validate | null): Validate {
-  if (types === undefined) return rest ?? alwaysValid;
-  const { test, check } = compileType(types as Parameters<typeof compileType>[0]);
+const CATEGORY: Record<JsonType, keyof Checks | null> = {
+  string: 'string',
+  number: 'number',
+  integer: 'number',
+  object: 'object',
+  array: 'array',
+  boolean: null,
+  null: null,
+};
+
+/** The node's closure: its type test, then the checks for that type and for every value. */
+function assemble(types: readonly JsonType[] | undefined, checks: Checks): Validate {
+  if (types === undefined) return dispatch(checks) ?? alwaysValid;
+  const { test, check } = compileType(types);
+  if (types.length === 1) {
+    const category = CATEGORY[types[0]];
+    return typed(
+      types[0],
+      combine([...(category === null ? [] : checks[category]), ...checks.any]),
+      check,
+    );
+  }
+  const rest = dispatch(checks);
   if (rest === null) return check;
   return (data, st) => (test(data) ? rest(data, st) : check(data, st));
 }

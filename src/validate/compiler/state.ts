@@ -22,7 +22,7 @@ export interface State {
   issues: Issue[] | null;
   /** Path of the current value (maintained only while collecting issues). */
   path: (string | number)[];
-  /** How many data levels deep the current value is. */
+  /** How many schema references deep the evaluation is. */
   depth: number;
   maxDepth: number;
   /** Where to record evaluated keys/items, when an enclosing schema has `unevaluated*`. */
@@ -77,25 +77,37 @@ export function child(
   key: string | number,
   st: State,
 ): boolean {
-  if (st.depth >= st.maxDepth) {
-    return report(
-      st,
-      'depth',
-      `value nests deeper than the maximum depth of ${st.maxDepth}`,
-      undefined,
-      key,
-    );
-  }
   const annot = st.annot;
   const collecting = st.issues !== null;
-  st.depth++;
+  if (annot === null && !collecting) return validate(value, st);
   st.annot = null;
   if (collecting) st.path.push(key);
   const ok = validate(value, st);
   if (collecting) st.path.pop();
   st.annot = annot;
-  st.depth--;
   return ok;
+}
+
+/**
+ * Guards a schema reference: recursion (through data or not) can only happen through
+ * references, so counting nested references bounds the stack. Past `maxDepth` the value
+ * gets an issue instead of a stack overflow.
+ */
+export function guarded(validate: Validate): Validate {
+  return (data, st) => {
+    if (st.depth >= st.maxDepth) {
+      return report(
+        st,
+        'depth',
+        `value nests deeper than the maximum depth of ${st.maxDepth}`,
+        data,
+      );
+    }
+    st.depth++;
+    const ok = validate(data, st);
+    st.depth--;
+    return ok;
+  };
 }
 
 /** Runs an in-place subschema in the fast pass, whatever the current mode: does it pass? */

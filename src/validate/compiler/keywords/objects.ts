@@ -1,5 +1,5 @@
-import { showList, showValue } from '../describe.ts';
-import { child, issuesOf, passes, report, type Validate } from '../state.ts';
+import { showValue } from '../describe.ts';
+import { issuesOf, passes, report, type Validate } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
 
 type Data = Record<string, unknown>;
@@ -23,73 +23,14 @@ function countKeys(data: Data): number {
   return count;
 }
 
-/** `properties`, `patternProperties`, `additionalProperties`, `required`, `dependentRequired`, … for objects. */
+/** `propertyNames`, `dependentRequired`, `dependentSchemas`, `dependencies`, `minProperties`, `maxProperties`. */
 export function compileObjects(scope: NodeScope, checks: Checks): void {
   const { read, info, sub } = scope;
   const validation = info.dialect.validation;
-  const known = read.object('properties') ?? {};
-  const keys = Object.keys(known);
-  const patternSource = read.object('patternProperties') ?? {};
-  const patterns = Object.keys(patternSource).map((source) => ({
-    source,
-    regex: read.regex(source, `${info.path}/patternProperties`),
-    validate: sub(
-      patternSource[source],
-      `patternProperties/${source.replaceAll('~', '~0').replaceAll('/', '~1')}`,
-    ),
-  }));
-
-  if (keys.length > 0) checks.object.push(compileProperties(keys, known, sub));
-  if (patterns.length > 0) {
-    checks.object.push((data, st) => {
-      let ok = true;
-      for (const key in data as Data) {
-        for (const pattern of patterns) {
-          if (!pattern.regex.test(key)) continue;
-          if (st.annot !== null) st.annot.props.add(key);
-          if (!child(pattern.validate, (data as Data)[key], key, st)) {
-            if (st.issues === null) return false;
-            ok = false;
-          }
-        }
-      }
-      return ok;
-    });
-  }
-  if (read.has('additionalProperties')) {
-    const value = read.schema.additionalProperties;
-    const validate = sub(value, 'additionalProperties');
-    const knownKeys = new Set(keys);
-    const allowed =
-      showList(keys) +
-      (patterns.length > 0
-        ? `${keys.length > 0 ? ', or ' : ''}keys matching ${patterns.map((p) => `/${p.source}/`).join(', ')}`
-        : '');
-    const unexpected = (key: string) =>
-      `unexpected property "${key}"; ${keys.length + patterns.length > 0 ? `allowed: ${allowed}` : 'no properties are allowed'}`;
-    checks.object.push((data, st) => {
-      let ok = true;
-      for (const key in data as Data) {
-        if (knownKeys.has(key) || patterns.some((pattern) => pattern.regex.test(key))) continue;
-        const valid =
-          value === false
-            ? report(st, 'additionalProperties', unexpected(key), (data as Data)[key], key)
-            : child(validate, (data as Data)[key], key, st);
-        if (!valid) {
-          if (st.issues === null) return false;
-          ok = false;
-        }
-      }
-      if (st.annot !== null) st.annot.allProps = true;
-      return ok;
-    });
-  }
   if (read.has('propertyNames'))
     checks.object.push(compilePropertyNames(sub(read.schema.propertyNames, 'propertyNames')));
   compileDependencies(scope, checks);
   if (!validation) return;
-  const required = read.strings('required');
-  if (required !== undefined && required.length > 0) checks.object.push(compileRequired(required));
   const minProperties = read.count('minProperties');
   const maxProperties = read.count('maxProperties');
   if (minProperties !== undefined) {
@@ -120,50 +61,6 @@ export function compileObjects(scope: NodeScope, checks: Checks): void {
       );
     });
   }
-}
-
-function compileProperties(
-  keys: string[],
-  known: Record<string, unknown>,
-  sub: NodeScope['sub'],
-): Validate {
-  const inherited = keys.map(isInherited);
-  const forbidden = keys.map((key) => known[key] === false);
-  const validators = keys.map((key) =>
-    sub(known[key], `properties/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`),
-  );
-  const count = keys.length;
-  return (data, st) => {
-    let ok = true;
-    for (let i = 0; i < count; i++) {
-      const key = keys[i];
-      const value = readOwn(data as Data, key, inherited[i]);
-      if (value === undefined) continue;
-      if (st.annot !== null) st.annot.props.add(key);
-      const valid = forbidden[i]
-        ? report(st, 'properties', `unexpected property "${key}"`, value, key)
-        : child(validators[i], value, key, st);
-      if (!valid) {
-        if (st.issues === null) return false;
-        ok = false;
-      }
-    }
-    return ok;
-  };
-}
-
-function compileRequired(required: string[]): Validate {
-  const inherited = required.map(isInherited);
-  return (data, st) => {
-    let ok = true;
-    for (let i = 0; i < required.length; i++) {
-      if (readOwn(data as Data, required[i], inherited[i]) !== undefined) continue;
-      if (st.issues === null) return false;
-      report(st, 'required', `missing required property "${required[i]}"`, undefined, required[i]);
-      ok = false;
-    }
-    return ok;
-  };
 }
 
 function compilePropertyNames(validate: Validate): Validate {

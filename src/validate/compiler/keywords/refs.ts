@@ -1,5 +1,5 @@
 import type { NodeInfo, SchemaNode } from '../context.ts';
-import type { Validate } from '../state.ts';
+import { guarded, type Validate } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
 
 /** Validates with `validate`, with `resource` entered in the dynamic scope. */
@@ -35,7 +35,7 @@ export function compileRefs(scope: NodeScope, checks: Checks): void {
   const validatorOf = (node: SchemaNode) => {
     let validate = compiled.get(node);
     if (validate === undefined) {
-      validate = ctx.validatorFor(node, ctx.infoOf(node as object) as NodeInfo);
+      validate = guarded(ctx.validatorFor(node, ctx.infoOf(node as object) as NodeInfo));
       compiled.set(node, validate);
     }
     return validate;
@@ -50,7 +50,7 @@ export function compileRefs(scope: NodeScope, checks: Checks): void {
 }
 
 function viaReference(scope: NodeScope, node: SchemaNode, info: NodeInfo): Validate {
-  const validate = scope.ctx.validatorFor(node, info);
+  const validate = guarded(scope.ctx.validatorFor(node, info));
   const entersResource =
     info.resource !== scope.info.resource && scope.ctx.hasDynamicAnchors(info.resource);
   return entersResource ? entering(info.resource, validate) : validate;
