@@ -51,7 +51,7 @@ export function agentTool(agent: Agent, options: AsToolOptions): Tool<any, any> 
           state: result.state,
         });
       }
-      return result.status === 'done' ? result.text : '';
+      return result.text;
     },
   });
 }
