@@ -251,6 +251,47 @@ describe('agent().stream', () => {
     await expect(run.result).rejects.toThrow('provider down');
   });
 
+  it('emits tool-pending for a call that waits, and finishes suspended', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'r', name: 'remove', args: { text: 'x' } }] },
+    ]);
+    const run = agent({
+      model,
+      tools: [echoTool({ name: 'remove', requiresApproval: true })],
+    }).stream('go');
+    const events = await collect(run);
+    expect(events.find((e) => e.type === 'tool-pending')).toMatchObject({
+      step: 0,
+      pending: { kind: 'approval', toolCallId: 'r' },
+    });
+    expect((await run.result).status).toBe('suspended');
+  });
+
+  it('stops with AbortError when the caller aborts during a streamed run', async () => {
+    const started = deferred();
+    const hang = tool({
+      name: 'hang',
+      description: 'Waits until cancelled.',
+      execute: () => {
+        started.resolve();
+        return new Promise<string>(() => {});
+      },
+    });
+    const controller = new AbortController();
+    const model = scriptedModel([{ toolCalls: [{ name: 'hang', args: {} }] }]);
+    const run = agent({ model, tools: [hang] }).stream('go', { signal: controller.signal });
+    await started.promise;
+    controller.abort();
+    await expect(collect(run)).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(run.result).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('reports no unhandled rejection when a failed run is never read', async () => {
+    agent({ model: scriptedModel([new Error('nobody listens')]) }).stream('go');
+    // Vitest fails the file on an unhandled rejection; give it the chance to happen.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
   it('runs to the end even when nobody iterates', async () => {
     const events: AgentEvent[] = [];
     const run = agent({ model: scriptedModel(['Hi.']) }).stream('go');

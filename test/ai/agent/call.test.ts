@@ -136,3 +136,50 @@ describe('suspension', () => {
     });
   });
 });
+
+describe('decided calls', () => {
+  it('are not put to the policy again once approved', async () => {
+    const echo = echoTool();
+    let asked = 0;
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'q', name: 'echo', args: { text: 'x' } }] },
+      'Done.',
+    ]);
+    const bot = agent({
+      model,
+      tools: [echo],
+      approval: () => {
+        asked += 1;
+        return 'ask';
+      },
+    });
+    const first = await bot.generate('go');
+    const result = await bot.resume(first.state, { q: { approve: true } });
+    expect(result.status).toBe('done');
+    expect(asked).toBe(1);
+    expect(echo.calls).toHaveLength(1);
+  });
+
+  it('suspend again when the resumed tool suspends again', async () => {
+    const ask = tool({
+      name: 'ask_twice',
+      description: 'Needs two answers.',
+      execute: (_args: unknown, ctx) => {
+        if (ctx.resumeValue === undefined) ctx.suspend('first question');
+        if (ctx.resumeValue === 'one') ctx.suspend('second question', { after: 'one' });
+        return `got ${String(ctx.resumeValue)}`;
+      },
+    });
+    const model = scriptedModel([{ toolCalls: [{ id: 't', name: 'ask_twice', args: {} }] }, 'Ok.']);
+    const bot = agent({ model, tools: [ask] });
+    const first = await bot.generate('go');
+    const second = await bot.resume(first.state, { t: { resume: 'one' } });
+    expect(second.status === 'suspended' && second.pending[0]).toMatchObject({
+      kind: 'suspend',
+      reason: 'second question',
+      payload: { after: 'one' },
+    });
+    const third = await bot.resume(second.state, { t: { resume: 'two' } });
+    expect(third.status === 'done' && third.steps[0].toolResults[0].content).toBe('got two');
+  });
+});
