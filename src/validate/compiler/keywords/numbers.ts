@@ -26,7 +26,10 @@ export function isMultipleOf(value: number, divisor: number): boolean {
   return scaledValue % scaledDivisor === 0;
 }
 
-/** `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`. */
+/**
+ * `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`: one closure
+ * tests all bounds at once; only a failing value is checked bound by bound for issues.
+ */
 export function compileNumbers(scope: NodeScope, checks: Checks): void {
   const { read } = scope;
   const minimum = read.number('minimum');
@@ -34,49 +37,44 @@ export function compileNumbers(scope: NodeScope, checks: Checks): void {
   const exclusiveMinimum = read.number('exclusiveMinimum');
   const exclusiveMaximum = read.number('exclusiveMaximum');
   const multipleOf = read.positiveNumber('multipleOf');
-  if (minimum !== undefined) {
-    checks.number.push(
-      (data, st) =>
-        (data as number) >= minimum ||
-        report(st, 'minimum', `expected number >= ${minimum}, received ${data}`, data),
-    );
-  }
-  if (maximum !== undefined) {
-    checks.number.push(
-      (data, st) =>
-        (data as number) <= maximum ||
-        report(st, 'maximum', `expected number <= ${maximum}, received ${data}`, data),
-    );
-  }
+  const bounds: Array<[keyword: string, test: (n: number) => boolean, expected: string]> = [];
+  if (minimum !== undefined) bounds.push(['minimum', (n) => n >= minimum, `number >= ${minimum}`]);
+  if (maximum !== undefined) bounds.push(['maximum', (n) => n <= maximum, `number <= ${maximum}`]);
   if (exclusiveMinimum !== undefined) {
-    checks.number.push(
-      (data, st) =>
-        (data as number) > exclusiveMinimum ||
-        report(
-          st,
-          'exclusiveMinimum',
-          `expected number > ${exclusiveMinimum}, received ${data}`,
-          data,
-        ),
-    );
+    bounds.push(['exclusiveMinimum', (n) => n > exclusiveMinimum, `number > ${exclusiveMinimum}`]);
   }
   if (exclusiveMaximum !== undefined) {
-    checks.number.push(
-      (data, st) =>
-        (data as number) < exclusiveMaximum ||
-        report(
-          st,
-          'exclusiveMaximum',
-          `expected number < ${exclusiveMaximum}, received ${data}`,
-          data,
-        ),
-    );
+    bounds.push(['exclusiveMaximum', (n) => n < exclusiveMaximum, `number < ${exclusiveMaximum}`]);
   }
   if (multipleOf !== undefined) {
-    checks.number.push(
-      (data, st) =>
-        isMultipleOf(data as number, multipleOf) ||
-        report(st, 'multipleOf', `expected a multiple of ${multipleOf}, received ${data}`, data),
-    );
+    bounds.push(['multipleOf', (n) => isMultipleOf(n, multipleOf), `a multiple of ${multipleOf}`]);
   }
+  if (bounds.length === 0) return;
+  const low = Math.max(
+    minimum ?? Number.NEGATIVE_INFINITY,
+    exclusiveMinimum ?? Number.NEGATIVE_INFINITY,
+  );
+  const high = Math.min(
+    maximum ?? Number.POSITIVE_INFINITY,
+    exclusiveMaximum ?? Number.POSITIVE_INFINITY,
+  );
+  const lowExclusive =
+    exclusiveMinimum !== undefined && exclusiveMinimum >= (minimum ?? Number.NEGATIVE_INFINITY);
+  const highExclusive =
+    exclusiveMaximum !== undefined && exclusiveMaximum <= (maximum ?? Number.POSITIVE_INFINITY);
+  checks.number.push((data, st) => {
+    const n = data as number;
+    if (
+      (lowExclusive ? n > low : n >= low) &&
+      (highExclusive ? n < high : n <= high) &&
+      (multipleOf === undefined || isMultipleOf(n, multipleOf))
+    ) {
+      return true;
+    }
+    if (st.issues === null) return false;
+    for (const [keyword, test, expected] of bounds) {
+      if (!test(n)) report(st, keyword, `expected ${expected}, received ${n}`, n);
+    }
+    return false;
+  });
 }

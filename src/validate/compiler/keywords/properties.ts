@@ -2,6 +2,8 @@ import { showList } from '../describe.ts';
 import { escapeToken } from '../pointer.ts';
 import { child, report, type Validate } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
+import type { JsonType } from './type.ts';
+import { bareTypes, hasType } from './typed.ts';
 
 type Data = Record<string, unknown>;
 
@@ -12,6 +14,8 @@ interface Slot {
   validate: Validate | null;
   /** `properties: { key: false }`. */
   forbidden: boolean;
+  /** The type, when the subschema only tests one (tested inline in the fast pass). */
+  bareType: JsonType | undefined;
   required: boolean;
 }
 
@@ -52,10 +56,14 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
     validate: sub(known[key], `properties/${escapeToken(key)}`),
     forbidden: known[key] === false,
     required: false,
+    bareType: undefined,
   }));
+  for (const slot of slots)
+    if (slot.validate !== null) slot.bareType = bareTypes.get(slot.validate);
   for (const key of required) {
     const slot = slots.find((candidate) => candidate.key === key);
-    if (slot === undefined) slots.push({ key, validate: null, forbidden: false, required: true });
+    if (slot === undefined)
+      slots.push({ key, validate: null, forbidden: false, required: true, bareType: undefined });
     else slot.required = true;
   }
   const patterns: Pattern[] = Object.keys(patternSchemas).map((source) => ({
@@ -114,7 +122,9 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
           if (st.annot !== null) st.annot.props.add(key);
           const valid = slot.forbidden
             ? report(st, 'properties', `unexpected property "${key}"`, value, key)
-            : child(slot.validate, value, key, st);
+            : slot.bareType !== undefined && st.issues === null && st.annot === null
+              ? hasType(slot.bareType, value)
+              : child(slot.validate, value, key, st);
           if (!valid) {
             if (st.issues === null) return false;
             ok = false;
