@@ -139,13 +139,14 @@ describe('npm start (examples/workspace.ts)', () => {
       child.stdout.setEncoding('utf8').on('data', (chunk) => {
         stdout += chunk;
       });
-      await waitFor(() => stdout.includes('Ctrl+C'), 30_000);
+      await waitFor(() => stdout.includes('Ctrl+C'), 60_000);
       const url = /MCP endpoint \(Streamable HTTP\): (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(
         stdout,
       )![1];
       expect(stdout).toContain(`"url": "${url}"`);
       expect(stdout).toContain('"mcpServers"');
       expect(stdout).toContain('"type": "http"');
+      expect(stdout.replace(/\s+/g, '')).toContain(`"mcp-remote","${url}"`);
 
       const client = await connectClient('v2 (2025 era)', { url }, (params) => ({
         action: params.message.includes('notes/todo.md') ? 'accept' : 'decline',
@@ -166,7 +167,7 @@ describe('npm start (examples/workspace.ts)', () => {
     } finally {
       child.kill('SIGTERM');
     }
-  });
+  }, 90_000);
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
