@@ -106,7 +106,7 @@ function parseArgs(argv: string[]): Args {
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 function openStore(db: string | undefined, io: CommandIo): Store {
-  const target = db ?? io.env.FINO_DATABASE_URL ?? DEFAULT_SQLITE_PATH;
+  const target = db ?? (io.env.FINO_DATABASE_URL || DEFAULT_SQLITE_PATH);
   if (/^postgres(ql)?:\/\//.test(target)) return postgresStore(target);
   const path = isAbsolute(target) ? target : resolve(io.cwd, target);
   if (!existsSync(path)) {
