@@ -31,12 +31,29 @@ import type {
   TaskOptions,
   Writer,
 } from './types.ts';
-import { bufferedTextWriter, discardingWriter } from './writers.ts';
+import { discardingWriter, TextBuffer } from './writers.ts';
 
 /** A signal that never aborts, for calls made without one. */
 const NEVER_ABORTED = new AbortController().signal;
 
 const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} });
+
+const NO_CONTEXT: InvokeContext = Object.freeze({});
+
+/** The executor's context: the caller's call identity, with fallbacks outside an agent. */
+const taskContext = (options: RunOptions, signal: AbortSignal, writer: Writer): TaskContext => ({
+  signal,
+  toolCallId: options.toolCallId ?? 'task',
+  step: options.step ?? 0,
+  runId: options.runId ?? 'task',
+  messages: options.messages ?? [],
+  suspend: options.suspend,
+  resumeValue: options.resumeValue,
+  idempotencyKey: options.idempotencyKey,
+  writer,
+  env: options.env ?? process.env,
+  cwd: options.cwd ?? process.cwd(),
+});
 
 /** The result of `Task.parse()`: the task the command line selected and its input. */
 export interface ParsedCommand<Input = unknown> extends ParsedArgv {
@@ -164,7 +181,7 @@ export class Task<Input = unknown, Output = unknown> {
       );
     }
     options.signal?.throwIfAborted();
-    const result = await this.#validate(input);
+    const result = this.#asyncValidation ? await this.#validateAsync(input) : this.#validate(input);
     if (!result.success) throw result.error;
     return this.#call(result.value as Input, options, options.writer ?? discardingWriter(mode));
   }
@@ -183,19 +200,12 @@ export class Task<Input = unknown, Output = unknown> {
    * await fail.invoke({}); // → { content: 'disk full', isError: true }
    * ```
    */
-  async invoke(args: unknown, ctx: InvokeContext = {}): Promise<ToolResultObject> {
+  async invoke(args: unknown, ctx: InvokeContext = NO_CONTEXT): Promise<ToolResultObject> {
     ctx.signal?.throwIfAborted();
-    let input: Input;
+    let result: SafeParseResult<unknown>;
     try {
-      const result = await this.#validate(args);
-      if (!result.success) {
-        if (this.throwOnError) throw result.error;
-        return {
-          content: `Invalid arguments for "${this.name}":\n${formatIssues(result.issues)}`,
-          isError: true,
-        };
-      }
-      input = result.value as Input;
+      // The synchronous path is not awaited: it is the common case and the hot one.
+      result = this.#asyncValidation ? await this.#validateAsync(args) : this.#validate(args);
     } catch (error) {
       if (this.throwOnError || isControlFlow(error)) throw error;
       return {
@@ -203,9 +213,16 @@ export class Task<Input = unknown, Output = unknown> {
         isError: true,
       };
     }
-    const writer = bufferedTextWriter();
+    if (!result.success) {
+      if (this.throwOnError) throw result.error;
+      return {
+        content: `Invalid arguments for "${this.name}":\n${formatIssues(result.issues)}`,
+        isError: true,
+      };
+    }
+    const writer = new TextBuffer();
     try {
-      return normalizeResult(await this.#call(input, ctx, writer), writer.text());
+      return normalizeResult(await this.#call(result.value as Input, ctx, writer), writer.text);
     } catch (error) {
       if (this.throwOnError || isControlFlow(error)) throw error;
       if (ctx.signal?.aborted && error === ctx.signal.reason) throw error;
@@ -310,33 +327,23 @@ export class Task<Input = unknown, Output = unknown> {
     return { name: this.name, description: this.description, parameters: this.parameters };
   }
 
-  #validate(value: unknown): SafeParseResult<unknown> | Promise<SafeParseResult<unknown>> {
-    if (this.#validator === undefined) return { success: true, value };
-    return this.#asyncValidation
-      ? this.#validator.safeParseAsync(value)
+  #validate(value: unknown): SafeParseResult<unknown> {
+    return this.#validator === undefined
+      ? { success: true, value }
       : this.#validator.safeParse(value);
   }
 
-  #call(input: Input, options: RunOptions, writer: Writer): Promise<Output> {
+  #validateAsync(value: unknown): Promise<SafeParseResult<unknown>> {
+    return this.#validator!.safeParseAsync(value);
+  }
+
+  #call(input: Input, options: RunOptions, writer: Writer): Output | Promise<Output> {
     const signal = options.signal ?? NEVER_ABORTED;
-    const context = (callSignal: AbortSignal): TaskContext => ({
-      signal: callSignal,
-      toolCallId: options.toolCallId ?? 'task',
-      step: options.step ?? 0,
-      runId: options.runId ?? 'task',
-      messages: options.messages ?? [],
-      suspend: options.suspend,
-      resumeValue: options.resumeValue,
-      idempotencyKey: options.idempotencyKey,
-      writer,
-      env: options.env ?? process.env,
-      cwd: options.cwd ?? process.cwd(),
-    });
     if (this.timeoutMs === undefined) {
-      return Promise.resolve(this.#execute(input, context(signal)));
+      return this.#execute(input, taskContext(options, signal, writer));
     }
     return withDeadline(this.name, this.timeoutMs, signal, (child) =>
-      this.#execute(input, context(child)),
+      this.#execute(input, taskContext(options, child, writer)),
     );
   }
 }

@@ -1,26 +1,21 @@
 /**
- * Output writers: the buffering writers `run()` and `invoke()` use when the caller gives none.
+ * Output writers: the ones `run()` and `invoke()` use when the caller gives none.
  */
-import type { OutputMode, TextWriter, Writer } from './types.ts';
+import type { JsonWriter, OutputMode, TextWriter, Writer } from './types.ts';
 
-/** A text writer that keeps what it is given; `text()` returns it joined. */
-export interface BufferedTextWriter extends TextWriter {
-  text(): string;
+/** A text writer that keeps what it is given in `text`. */
+export class TextBuffer implements TextWriter {
+  readonly mode = 'text' as const;
+  text = '';
+
+  writeText(text: string): void {
+    this.text += String(text);
+  }
 }
 
-/** A text writer that buffers in memory. */
-export function bufferedTextWriter(): BufferedTextWriter {
-  let written = '';
-  return {
-    mode: 'text',
-    writeText(text) {
-      written += String(text);
-    },
-    text: () => written,
-  };
-}
+const discardText: TextWriter = Object.freeze({ mode: 'text', writeText() {} });
+const discardJson: JsonWriter = Object.freeze({ mode: 'json', writeJson() {} });
 
 /** A writer for `mode` that discards what it is given. */
-export function discardingWriter(mode: OutputMode): Writer {
-  return mode === 'text' ? { mode, writeText() {} } : { mode, writeJson() {} };
-}
+export const discardingWriter = (mode: OutputMode): Writer =>
+  mode === 'text' ? discardText : discardJson;
