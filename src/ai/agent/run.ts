@@ -39,7 +39,7 @@ export async function withRun<T>(
   events: { streaming: boolean; emit(event: AgentEvent): void },
   work: (run: Run) => Promise<T>,
 ): Promise<T> {
-  const { signal, onCheckpoint } = checkRunOptions(options);
+  const { signal } = checkRunOptions(options);
   const controller = new AbortController();
   const forward = () => controller.abort(signal!.reason);
   if (signal?.aborted) throw abortError(signal);
@@ -51,8 +51,8 @@ export async function withRun<T>(
     streaming: events.streaming,
     emit: events.emit,
     checkpoint(state) {
-      if (!onCheckpoint) return chain;
-      chain = chain.then(() => onCheckpoint(structuredClone(state)));
+      if (!options.onCheckpoint) return chain;
+      chain = chain.then(() => options.onCheckpoint!(structuredClone(state)));
       return chain;
     },
   };
@@ -70,7 +70,13 @@ function checkRunOptions(options: RunOptions): RunOptions {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`run options: expected an object, received ${describe(options)}`);
   }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+  const signal = options.signal as Partial<AbortSignal> | undefined;
+  if (
+    signal !== undefined &&
+    (signal === null ||
+      typeof signal.aborted !== 'boolean' ||
+      typeof signal.addEventListener !== 'function')
+  ) {
     throw new TypeError(
       `run options.signal: expected an AbortSignal, received ${describe(options.signal)}`,
     );
