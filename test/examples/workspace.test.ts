@@ -170,6 +170,30 @@ describe('npm start (examples/workspace.ts)', () => {
   }, 90_000);
 });
 
+describe('fino mcp examples/workspace/module.ts', () => {
+  it('serves the workspace of FINO_WORKSPACE over stdio to an SDK client', async () => {
+    const repo = fileURLToPath(new URL('../../', import.meta.url));
+    const client = await connectClient('v1', {
+      command: process.execPath,
+      args: [join(repo, 'bin/fino.js'), 'mcp', join(repo, 'examples/workspace/module.ts')],
+      env: { ...(process.env as Record<string, string>), FINO_WORKSPACE: root },
+    });
+    const { tools: listed } = await client.listTools();
+    expect(listed.map((t: any) => t.name)).toEqual([
+      'list_files',
+      'read_file',
+      'search_text',
+      'write_file',
+      'remove_file',
+    ]);
+    const read = await client.callTool('read_file', { path: 'notes/todo.md' });
+    const refused = await client.callTool('read_file', { path: '../secret.txt' });
+    await client.close();
+    expect(read.content).toEqual([{ type: 'text', text: '- buy milk\n- call Ada\n' }]);
+    expect(refused.isError).toBe(true);
+  }, 60_000);
+});
+
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
