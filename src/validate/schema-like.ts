@@ -28,7 +28,7 @@ export type SchemaLike = AnyBuilder | StandardSchemaV1 | JsonSchemaObject | obje
  *
  * @example
  * ```ts
- * import { type InferSchema, v } from 'fino/validate';
+ * import { type InferSchema, v } from 'fino:validate';
  *
  * type A = InferSchema<ReturnType<typeof v.string>>; // string
  * type B = InferSchema<{ type: 'string' }>; // unknown
@@ -48,7 +48,7 @@ export type InferSchema<S> = S extends AnyBuilder
  *
  * @example
  * ```ts
- * import { normalizeSchema, v } from 'fino/validate';
+ * import { normalizeSchema, v } from 'fino:validate';
  *
  * normalizeSchema(v.object({ q: v.string() }));
  * // → { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }

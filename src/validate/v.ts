@@ -62,7 +62,7 @@ function record(keysOrValues: AnyBuilder, values?: AnyBuilder): RecordBuilder<an
  *
  * @example
  * ```ts
- * import { type Infer, parse, v } from 'fino/validate';
+ * import { type Infer, parse, v } from 'fino:validate';
  *
  * const args = v.object({
  *   city: v.string().describe('City name'),

@@ -17,7 +17,7 @@ import type { StandardSchemaV1 } from './types.ts';
  * @example
  * ```ts
  * import { z } from 'zod';
- * import { compileStandard } from 'fino/validate';
+ * import { compileStandard } from 'fino:validate';
  *
  * const validator = compileStandard(z.object({ a: z.string() }));
  * validator.safeParse({ a: 1 }).success; // → false

@@ -7,7 +7,7 @@ import type { StandardSchemaV1 } from './types.ts';
  *
  * @example
  * ```ts
- * import { isStandardSchema, v } from 'fino/validate';
+ * import { isStandardSchema, v } from 'fino:validate';
  *
  * isStandardSchema(v.string()); // → true
  * isStandardSchema({ type: 'string' }); // → false

@@ -8,7 +8,7 @@ import type { Infer, InferInput } from './infer.ts';
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.array(v.string()).min(1).toJSON();
  * // → { type: 'array', items: { type: 'string' }, minItems: 1 }

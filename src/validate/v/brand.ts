@@ -25,7 +25,7 @@ export interface Emitter {
  *
  * @example
  * ```ts
- * import { isBuilder, v } from 'fino/validate';
+ * import { isBuilder, v } from 'fino:validate';
  *
  * isBuilder(v.string()); // → true
  * isBuilder({ type: 'string' }); // → false

@@ -16,7 +16,7 @@ export interface BuiltSchema {
  *
  * @example
  * ```ts
- * import { buildSchema, v } from 'fino/validate';
+ * import { buildSchema, v } from 'fino:validate';
  *
  * const { schema, refinements } = buildSchema(
  *   v.object({ n: v.integer().refine((n) => n % 2 === 0) }),

@@ -49,7 +49,7 @@ export type BuilderStandardProps<In, Out> = StandardSchemaV1.Props<In, Out> &
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * const name = v.string().min(1).describe('Display name');
  * JSON.stringify(name); // → '{"type":"string","minLength":1,"description":"Display name"}'
@@ -171,7 +171,7 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
-   * import { parse, v } from 'fino/validate';
+   * import { parse, v } from 'fino:validate';
    *
    * parse(v.object({ limit: v.integer().default(10) }), {}); // → { limit: 10 }
    * ```
@@ -194,7 +194,7 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
-   * import { safeParse, v } from 'fino/validate';
+   * import { safeParse, v } from 'fino:validate';
    *
    * const even = v.integer().refine((n) => n % 2 === 0, 'expected an even number');
    * safeParse(even, 3).success; // → false

@@ -19,7 +19,7 @@ export type TaggedObject<Tag extends string> = ObjectBuilder<
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * const shape = v.discriminatedUnion('kind', [
  *   v.object({ kind: v.literal('circle'), radius: v.number() }),

@@ -5,7 +5,7 @@ import type { AnyBuilder } from './builder.ts';
  *
  * @example
  * ```ts
- * import { type Infer, v } from 'fino/validate';
+ * import { type Infer, v } from 'fino:validate';
  *
  * const args = v.object({ a: v.string(), b: v.number().optional() });
  * type Args = Infer<typeof args>; // { a: string; b?: number }
@@ -19,7 +19,7 @@ export type Infer<B extends AnyBuilder> = B['~types']['output'];
  *
  * @example
  * ```ts
- * import { type InferInput, v } from 'fino/validate';
+ * import { type InferInput, v } from 'fino:validate';
  *
  * const args = v.object({ limit: v.integer().default(10) });
  * type Args = InferInput<typeof args>; // { limit?: number }

@@ -11,7 +11,7 @@ import { requireOptions } from './union.ts';
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.intersection([v.object({ a: v.string() }), v.object({ b: v.number() })]).toJSON();
  * // → { allOf: [{ type: 'object', … required: ['a'] }, { type: 'object', … required: ['b'] }] }

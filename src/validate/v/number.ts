@@ -6,7 +6,7 @@ import { Builder, requireFinite } from './builder.ts';
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.integer().min(1).max(100).toJSON(); // → { type: 'integer', minimum: 1, maximum: 100 }
  * ```

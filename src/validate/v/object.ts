@@ -12,7 +12,7 @@ import type { ObjectInput, ObjectOutput, Shape } from './infer.ts';
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.object({ city: v.string(), days: v.integer().optional() }).strict().toJSON();
  * // → { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } },

@@ -16,7 +16,7 @@ export type RecordOf<K extends PropertyKey, V> = string extends K
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.record(v.string().pattern('^[a-z]+$'), v.number()).toJSON();
  * // → { type: 'object', propertyNames: { type: 'string', pattern: '^[a-z]+$' },

@@ -26,7 +26,7 @@ export function requirePrimitive(method: string, value: unknown): Primitive {
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.any().describe('Free-form metadata').toJSON(); // → { description: 'Free-form metadata' }
  * ```

@@ -23,7 +23,7 @@ export type KnownFormat =
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.string().min(1).max(80).toJSON(); // → { type: 'string', minLength: 1, maxLength: 80 }
  * ```

@@ -10,7 +10,7 @@ import type { TupleInput, TupleOutput } from './infer.ts';
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.tuple([v.number(), v.number()]).toJSON();
  * // → { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false, minItems: 2 }

@@ -19,7 +19,7 @@ export function requireOptions<T extends readonly AnyBuilder[]>(method: string, 
  *
  * @example
  * ```ts
- * import { v } from 'fino/validate';
+ * import { v } from 'fino:validate';
  *
  * v.union([v.string(), v.number()]).toJSON();
  * // → { anyOf: [{ type: 'string' }, { type: 'number' }] }
