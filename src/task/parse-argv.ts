@@ -47,12 +47,13 @@ function convert(flag: string, option: CliOption, raw: string): unknown {
 
 /**
  * Parses `argv` (without the program and command names) against `spec`; options
- * override the properties of `base`.
+ * override the properties of `base`. `acceptsJson` says whether errors list `--json`.
  */
 export function parseArgv(
   argv: readonly string[],
   spec: CliSpec,
   base: Record<string, unknown> = {},
+  acceptsJson = true,
 ): ParsedArgv {
   const options = spec.options ?? {};
   const byFlag = new Map<string, string>();
@@ -62,7 +63,9 @@ export function parseArgv(
     const short = options[key].short;
     if (short) byFlag.set(`-${short}`, key);
   }
-  const known = Object.keys(options).map(flagOf).concat('--json', '--help');
+  const known = Object.keys(options)
+    .map(flagOf)
+    .concat(acceptsJson ? ['--json', '--help'] : ['--help']);
   const input: Record<string, unknown> = Object.assign(Object.create(null), base);
   const positionals = [...(spec.positionals ?? [])];
   const result: ParsedArgv = { input, mode: 'text', help: false };

@@ -256,7 +256,7 @@ export class Task<Input = unknown, Output = unknown> {
     const hint = `Run "${usage} --help" for usage.`;
     let parsed: ParsedArgv;
     try {
-      parsed = parseArgv(argv, this.cli, options.input);
+      parsed = parseArgv(argv, this.cli, options.input, this.supports('json'));
     } catch (error) {
       throw error instanceof UsageError ? new UsageError(error.message, hint) : error;
     }

@@ -77,7 +77,9 @@ describe('fino run', () => {
     expect(choice.code).toBe(2);
     expect(choice.stderr).toMatch(/^error: --unit must be one of c, f; got "k"/);
     const unknown = await cli(['run', 'fixtures/many.ts', 'get_weather', '--town', 'x']);
-    expect(unknown.stderr).toMatch(/^error: unknown option --town; expected one of --city, --unit/);
+    expect(unknown.stderr).toMatch(
+      /^error: unknown option --town; expected one of --city, --unit, --help\n/,
+    );
     const json = await cli(['run', 'fixtures/many.ts', 'get_weather', '--city', 'x', '--json']);
     expect(json.code).toBe(2);
     expect(json.stderr).toMatch(/--json: "get_weather" supports only "text" output/);
