@@ -8,7 +8,6 @@
  */
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
-export { MIGRATIONS, type Migration } from './migrations.ts';
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.ts';
 export {
   type DecideOptions,

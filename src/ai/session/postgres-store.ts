@@ -23,8 +23,8 @@ export interface PostgresStoreOptions {
  * import { postgresStore, session } from 'fino/ai/session';
  *
  * const store = postgresStore(process.env.FINO_DATABASE_URL!);
- * const runs = session({ store, agent: myAgent });
- * await runs.drain(); // continue every approved run
+ * const waiting = await session({ store }).list({ status: 'suspended' });
+ * console.log(waiting.length);
  * await store.close();
  * ```
  */

@@ -23,9 +23,10 @@ export const DEFAULT_SQLITE_PATH = join('.fino', 'sessions.db');
  * ```ts
  * import { session, sqliteStore } from 'fino/ai/session';
  *
- * const runs = session({ store: sqliteStore(), agent: myAgent }); // .fino/sessions.db
- * const run = await runs.start('Clean up the old branches');
- * if (run.status === 'suspended') console.log(run.pending[0].token);
+ * const store = sqliteStore(); // .fino/sessions.db, created now
+ * const waiting = await session({ store }).list({ status: 'suspended' });
+ * for (const run of waiting) console.log(run.runId);
+ * await store.close();
  * ```
  */
 export function sqliteStore(
@@ -47,7 +48,8 @@ export function sqliteStore(
  * ```ts
  * import { memoryStore, session } from 'fino/ai/session';
  *
- * const runs = session({ store: memoryStore(), agent: myAgent });
+ * const runs = session({ store: memoryStore() });
+ * console.log(await runs.list()); // []
  * ```
  */
 export function memoryStore(): Store {
