@@ -146,6 +146,7 @@ async function* streamMessage(
   const requestId = response.headers.get(REQUEST_ID) ?? undefined;
   let usage = usageOf();
   let raw: string | undefined;
+  const wholeInputs = new Map<number, string>();
   for await (const { data } of parseServerSentEvents(responseChunks(response))) {
     const event = parseEvent(data);
     switch (event.type) {
@@ -156,6 +157,10 @@ async function* streamMessage(
         const block = isRecord(event.content_block) ? event.content_block : {};
         if (block.type === 'tool_use') {
           yield builder.startToolCall(Number(event.index), String(block.id), String(block.name));
+          // The API sends `input: {}` here and the JSON in deltas; some gateways send it whole.
+          if (isRecord(block.input) && Object.keys(block.input).length > 0) {
+            wholeInputs.set(Number(event.index), JSON.stringify(block.input));
+          }
         } else if (block.type === 'text' && typeof block.text === 'string') {
           const text = builder.addText(block.text);
           if (text) yield text;
@@ -164,16 +169,22 @@ async function* streamMessage(
       }
       case 'content_block_delta': {
         const delta = isRecord(event.delta) ? event.delta : {};
-        const out =
-          delta.type === 'text_delta' && typeof delta.text === 'string'
-            ? builder.addText(delta.text)
-            : delta.type === 'input_json_delta' && typeof delta.partial_json === 'string'
-              ? builder.appendToolArgs(Number(event.index), delta.partial_json)
-              : undefined;
+        const index = Number(event.index);
+        let out: StreamEvent | undefined;
+        if (delta.type === 'text_delta' && typeof delta.text === 'string') {
+          out = builder.addText(delta.text);
+        } else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
+          wholeInputs.delete(index);
+          out = builder.appendToolArgs(index, delta.partial_json);
+        }
         if (out) yield out;
         break;
       }
       case 'content_block_stop': {
+        const whole = wholeInputs.get(Number(event.index));
+        const args =
+          whole === undefined ? undefined : builder.appendToolArgs(Number(event.index), whole);
+        if (args) yield args;
         const end = builder.endToolCall(Number(event.index));
         if (end) yield end;
         break;

@@ -323,6 +323,29 @@ describe('anthropic: stream', () => {
     });
   });
 
+  it('takes a tool input sent whole in content_block_start when no deltas follow', async () => {
+    const model = await start({
+      sse: [
+        messageStart,
+        sse({
+          type: 'content_block_start',
+          index: 0,
+          content_block: {
+            type: 'tool_use',
+            id: 'toolu_1',
+            name: 'weather',
+            input: { city: 'Oslo' },
+          },
+        }),
+        sse({ type: 'content_block_stop', index: 0 }),
+        ...stopWith('tool_use', 9),
+      ],
+    });
+    const events = await collect(model.stream(ask));
+    const end = events.find((e) => e.type === 'tool-call-end');
+    expect(end?.type === 'tool-call-end' && end.call.args).toEqual({ city: 'Oslo' });
+  });
+
   it('turns malformed streamed tool input into argsError', async () => {
     const model = await start({
       sse: [
