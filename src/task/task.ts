@@ -17,6 +17,7 @@ import { type CliSpec, deriveCliSpec, flagOf } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
 import { errorMessage, isControlFlow, UsageError } from './errors.ts';
+import { ExecutionContext } from './execution-context.ts';
 import { renderHelp } from './help.ts';
 import { normalizeResult } from './normalize-result.ts';
 import { type ParsedArgv, parseArgv } from './parse-argv.ts';
@@ -27,7 +28,6 @@ import type {
   OutputModes,
   Risk,
   RunOptions,
-  TaskContext,
   TaskOptions,
   Writer,
 } from './types.ts';
@@ -39,21 +39,6 @@ const NEVER_ABORTED = new AbortController().signal;
 const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} });
 
 const NO_CONTEXT: InvokeContext = Object.freeze({});
-
-/** The executor's context: the caller's call identity, with fallbacks outside an agent. */
-const taskContext = (options: RunOptions, signal: AbortSignal, writer: Writer): TaskContext => ({
-  signal,
-  toolCallId: options.toolCallId ?? 'task',
-  step: options.step ?? 0,
-  runId: options.runId ?? 'task',
-  messages: options.messages ?? [],
-  suspend: options.suspend,
-  resumeValue: options.resumeValue,
-  idempotencyKey: options.idempotencyKey,
-  writer,
-  env: options.env ?? process.env,
-  cwd: options.cwd ?? process.cwd(),
-});
 
 /** The result of `Task.parse()`: the task the command line selected and its input. */
 export interface ParsedCommand<Input = unknown> extends ParsedArgv {
@@ -340,10 +325,10 @@ export class Task<Input = unknown, Output = unknown> {
   #call(input: Input, options: RunOptions, writer: Writer): Output | Promise<Output> {
     const signal = options.signal ?? NEVER_ABORTED;
     if (this.timeoutMs === undefined) {
-      return this.#execute(input, taskContext(options, signal, writer));
+      return this.#execute(input, new ExecutionContext(options, signal, writer));
     }
     return withDeadline(this.name, this.timeoutMs, signal, (child) =>
-      this.#execute(input, taskContext(options, child, writer)),
+      this.#execute(input, new ExecutionContext(options, child, writer)),
     );
   }
 }

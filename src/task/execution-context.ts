@@ -1,0 +1,48 @@
+/**
+ * The context object an executor receives.
+ */
+import type { ModelMessage } from './content.ts';
+import type { RunOptions, SuspendFn, TaskContext, Writer } from './types.ts';
+
+/**
+ * A `TaskContext` built from the caller's options, with the fallbacks used outside an
+ * agent. `env` and `cwd` are read from the process only when the executor asks (reading
+ * them costs more than the rest of the context together).
+ */
+export class ExecutionContext implements TaskContext {
+  signal: AbortSignal;
+  toolCallId: string;
+  step: number;
+  runId: string;
+  messages: ModelMessage[];
+  suspend: SuspendFn | undefined;
+  resumeValue: unknown;
+  idempotencyKey: string | undefined;
+  writer: Writer;
+  readonly #env: Record<string, string | undefined> | undefined;
+  readonly #cwd: string | undefined;
+
+  constructor(options: RunOptions, signal: AbortSignal, writer: Writer) {
+    this.signal = signal;
+    this.toolCallId = options.toolCallId ?? 'task';
+    this.step = options.step ?? 0;
+    this.runId = options.runId ?? 'task';
+    this.messages = options.messages ?? [];
+    this.suspend = options.suspend;
+    this.resumeValue = options.resumeValue;
+    this.idempotencyKey = options.idempotencyKey;
+    this.writer = writer;
+    this.#env = options.env;
+    this.#cwd = options.cwd;
+  }
+
+  /** The caller's environment, or `process.env`. */
+  get env(): Record<string, string | undefined> {
+    return this.#env ?? process.env;
+  }
+
+  /** The caller's directory, or `process.cwd()`. */
+  get cwd(): string {
+    return this.#cwd ?? process.cwd();
+  }
+}
