@@ -1,5 +1,12 @@
 import { toAnthropicMessages } from './anthropic-messages.ts';
-import { isRecord, postJson, type RetryOptions, readJson, streamError } from './http.ts';
+import {
+  isRecord,
+  postJson,
+  type RetryOptions,
+  readJson,
+  retryOptionsOf,
+  streamError,
+} from './http.ts';
 import { ModelError } from './model-error.ts';
 import { apiKey, checkRequest, guardedStream } from './provider-support.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
@@ -58,7 +65,7 @@ export function anthropic(options: AnthropicOptions): Model {
     const key = apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true);
     const warnings: ModelWarning[] = [];
     const response = await postJson({
-      ...options,
+      ...retryOptionsOf(options),
       provider: PROVIDER,
       url: `${baseURL}/v1/messages`,
       headers: {

@@ -11,6 +11,12 @@ export interface RetryOptions {
   maxRetryDelayMs?: number;
 }
 
+/** Only the retry settings of a provider's options. */
+export function retryOptionsOf(options: RetryOptions): RetryOptions {
+  const { maxRetries, initialRetryDelayMs, maxRetryDelayMs } = options;
+  return { maxRetries, initialRetryDelayMs, maxRetryDelayMs };
+}
+
 export interface PostJsonOptions extends RetryOptions {
   provider: string;
   url: string;

@@ -1,4 +1,11 @@
-import { isRecord, postJson, type RetryOptions, readJson, streamError } from './http.ts';
+import {
+  isRecord,
+  postJson,
+  type RetryOptions,
+  readJson,
+  retryOptionsOf,
+  streamError,
+} from './http.ts';
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
@@ -65,7 +72,7 @@ export function openai(options: OpenAIOptions): Model {
     const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
     const prepared = prepare(options, request, stream);
     const response = await postJson({
-      ...options,
+      ...retryOptionsOf(options),
       provider: PROVIDER,
       url: `${baseURL}/chat/completions`,
       headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers },

@@ -12,7 +12,11 @@ const ROLES = new Set(['system', 'user', 'assistant']);
 
 /** Throws a `TypeError` naming the first malformed field of a request. */
 export function checkRequest(provider: string, request: GenerateRequest): void {
-  const fail = (what: string, expected: string, value: unknown) => {
+  const fail: (what: string, expected: string, value: unknown) => never = (
+    what,
+    expected,
+    value,
+  ) => {
     const received = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
     throw new TypeError(`${provider}: ${what}: expected ${expected}, received ${received}`);
   };
