@@ -399,6 +399,15 @@ describe('openai: stream', () => {
     expect(last.type === 'error' && last.error.name).toBe('AbortError');
   });
 
+  it('closes the connection when the consumer stops reading early', async () => {
+    const model = await start({ sse: [chunk({ content: 'first' })], hang: true });
+    for await (const event of model.stream(ask)) {
+      expect(event.type).toBe('text-delta');
+      break;
+    }
+    await server!.closed(0);
+  });
+
   it('reports an error sent inside the stream', async () => {
     const model = await start({
       sse: [data({ error: { message: 'The server had an error', type: 'server_error' } })],

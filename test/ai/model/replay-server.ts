@@ -25,13 +25,17 @@ export interface Reply {
 export interface ReplayServer {
   url: string;
   requests: RecordedRequest[];
+  /** Resolves when the client has closed the connection of request `n` (0-based). */
+  closed(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts a local HTTP server that replays scripted provider responses and records requests. */
 export async function replayServer(replies: Reply[]): Promise<ReplayServer> {
   const requests: RecordedRequest[] = [];
+  const closes: Promise<void>[] = [];
   const server = createServer((req, res) => {
+    closes.push(new Promise<void>((resolve) => res.on('close', () => resolve())));
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -64,6 +68,7 @@ export async function replayServer(replies: Reply[]): Promise<ReplayServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    closed: (n) => closes[n],
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
