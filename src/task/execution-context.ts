@@ -2,7 +2,13 @@
  * The context object an executor receives.
  */
 import type { ModelMessage } from './content.ts';
+import { SuspendSignal } from './suspend-signal.ts';
 import type { RunOptions, SuspendFn, TaskContext, Writer } from './types.ts';
+
+/** The default `suspend`: throws a `SuspendSignal` for the harness to catch. */
+const throwSuspendSignal: SuspendFn = (reason, payload) => {
+  throw new SuspendSignal(reason, payload);
+};
 
 /**
  * A `TaskContext` built from the caller's options, with the fallbacks used outside an
@@ -15,7 +21,7 @@ export class ExecutionContext implements TaskContext {
   step: number;
   runId: string;
   messages: ModelMessage[];
-  suspend: SuspendFn | undefined;
+  suspend: SuspendFn;
   resumeValue: unknown;
   idempotencyKey: string | undefined;
   writer: Writer;
@@ -28,7 +34,7 @@ export class ExecutionContext implements TaskContext {
     this.step = options.step ?? 0;
     this.runId = options.runId ?? 'task';
     this.messages = options.messages ?? [];
-    this.suspend = options.suspend;
+    this.suspend = options.suspend ?? throwSuspendSignal;
     this.resumeValue = options.resumeValue;
     this.idempotencyKey = options.idempotencyKey;
     this.writer = writer;

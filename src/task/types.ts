@@ -53,8 +53,11 @@ export interface CallContext {
   runId: string;
   /** The conversation so far, empty outside an agent. */
   messages: ModelMessage[];
-  /** The caller's way to suspend the run, when it supports suspension. */
-  suspend?: SuspendFn;
+  /**
+   * Pauses the run for external input: the caller's `suspend` when it gave one,
+   * otherwise a function that throws `SuspendSignal(reason, payload)`.
+   */
+  suspend: SuspendFn;
   /** The human's answer when an agent re-invokes a suspended call. */
   resumeValue?: unknown;
   /** Stable per tool call across resumes and retries, for deduplicating side effects. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isTask, Task, task, UsageError } from '../../src/task/index.ts';
+import { isTask, SuspendSignal, Task, task, UsageError } from '../../src/task/index.ts';
 import { v } from '../../src/validate/index.ts';
 
 const greet = task({
@@ -166,6 +166,13 @@ describe('Task.invoke', () => {
     expect(ctx.signal.aborted).toBe(false);
     expect(ctx.cwd).toBe(process.cwd());
     expect(ctx.env).toBe(process.env);
+  });
+
+  it('lets a plain task suspend: ctx.suspend() throws a SuspendSignal that propagates', async () => {
+    const pause = task({ name: 'pause', run: (_input, ctx) => ctx.suspend('wait', { n: 1 }) });
+    const error = await pause.invoke({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SuspendSignal);
+    expect(error).toMatchObject({ message: 'wait', payload: { n: 1 } });
   });
 
   it("passes the caller's call identity through", async () => {

@@ -13,7 +13,7 @@ export type {
   ToolDefinition,
   ToolResultObject,
 } from '../../task/index.ts';
-export { SuspendSignal } from './suspend-signal.ts';
+export { SuspendSignal } from '../../task/index.ts';
 export { toToolDefinition } from './to-tool-definition.ts';
 export { Tool, type ToolOptions, type ToolResult, tool } from './tool.ts';
 export type { ToolRunContext } from './tool-run-context.ts';

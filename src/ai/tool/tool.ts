@@ -1,15 +1,8 @@
 /**
  * `Tool`: a `Task` specialised for model tool calling.
  */
-import {
-  type ContentPart,
-  type Risk,
-  type SchemaInput,
-  Task,
-  type TaskContext,
-} from '../../task/index.ts';
+import { type ContentPart, type Risk, type SchemaInput, Task } from '../../task/index.ts';
 import type { SchemaLike } from '../../validate/index.ts';
-import { SuspendSignal } from './suspend-signal.ts';
 import type { ToolRunContext } from './tool-run-context.ts';
 
 /**
@@ -78,16 +71,6 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
   execute(args: Args, ctx: ToolRunContext): R | Promise<R>;
 }
 
-const throwSuspend = (reason?: string, payload?: unknown): never => {
-  throw new SuspendSignal(reason, payload);
-};
-
-/** The task context, completed into a tool context (suspension falls back to `SuspendSignal`). */
-function toolContext(ctx: TaskContext): ToolRunContext {
-  if (ctx.suspend === undefined) ctx.suspend = throwSuspend;
-  return ctx as ToolRunContext;
-}
-
 /**
  * Executable tool exposed to a model.
  *
@@ -138,7 +121,8 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
       sideEffects: options.sideEffects,
       timeoutMs: options.timeoutMs,
       throwOnError: options.throwOnError,
-      run: (args, ctx) => execute(args, toolContext(ctx)),
+      // A task's context is a complete ToolRunContext (suspend included).
+      run: execute,
     });
     this.title = options.title;
   }

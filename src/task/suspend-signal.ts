@@ -10,6 +10,9 @@
  * The message defaults to `'Suspended'`. Attach a `payload` with whatever the resuming
  * side needs to present or resolve the suspension.
  *
+ * Declared in `fino:task` (a task's `ctx.suspend()` throws it) and re-exported by
+ * `fino:ai/tool`, where the specification documents it.
+ *
  * @example
  * ```ts
  * import { SuspendSignal } from 'fino:ai/tool';
