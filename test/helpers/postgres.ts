@@ -73,7 +73,6 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
   }
   const port = await freePort();
-  await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '-N']);
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
@@ -83,7 +82,13 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     '-c full_page_writes=off',
     '-c max_connections=100',
   ].join(' ');
-  await asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  try {
+    await asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '-N']);
+    await asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   let stopped = false;
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,

@@ -116,8 +116,7 @@ function decodeState(runId: string, text: string): RunState {
   return state as RunState;
 }
 
-/** Decodes a pending row; `CORRUPT_RUN` when it cannot be read. */
-export function decodePending(runId: string, row: PendingRow): StoredPending {
+function decodePending(runId: string, row: PendingRow): StoredPending {
   const call = parse(runId, `pending call ${row.tool_call_id}`, row.call) as PendingCall | null;
   if (call === null || typeof call !== 'object' || call.toolCallId !== row.tool_call_id) {
     throw corrupt(runId, `pending call ${row.tool_call_id} does not describe that call`);

@@ -266,8 +266,8 @@ export function session(options: SessionOptions): Session {
       clearInterval(heartbeat);
       signal?.removeEventListener('abort', forwardAbort);
     }
-    await store.finish(runId, owner, outcome);
-    return view(runId);
+    const finished = await store.finish(runId, owner, outcome);
+    return finished ? toView(finished) : view(runId); // not finished here: another worker took it
   }
 
   const driveClaimed = (run: StoredRun, signal?: AbortSignal) => {
@@ -287,15 +287,14 @@ export function session(options: SessionOptions): Session {
     decision: Decision,
     options: DecideOptions = {},
   ): Promise<SessionRun> {
-    const { runId, ready } = await store.decide(ref, decision, {
-      by: options.by,
-      note: options.note,
-    });
-    if (ready && !options.defer && agent) {
-      const claimed = await store.claim(runId, owner, leaseMs);
-      if (claimed) return driveClaimed(claimed, options.signal);
-    }
-    return view(runId);
+    const claim = agent && !options.defer ? { owner, leaseMs } : undefined;
+    const { run, claimed } = await store.decide(
+      ref,
+      decision,
+      { by: options.by, note: options.note },
+      claim,
+    );
+    return claimed ? driveClaimed(run, options.signal) : toView(run);
   }
 
   return {

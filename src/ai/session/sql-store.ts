@@ -5,7 +5,6 @@ import {
   decisionAction,
   decisionNote,
   decodeAudit,
-  decodePending,
   decodeRun,
   type PendingRow,
   RECORD_FORMAT,
@@ -24,6 +23,9 @@ import type {
   Store,
   StoredRun,
 } from './types.ts';
+
+/** Statuses whose pending calls are history, not loaded with the run. */
+const FINISHED = ['done', 'cancelled'];
 
 /** A {@link Store} over any SQL database the driver speaks; schema migrated on first use. */
 export function sqlStore(driver: SqlDriver): Store {
@@ -59,7 +61,7 @@ export function sqlStore(driver: SqlDriver): Store {
     );
 
   const load = async (db: SqlExecutor, row: RunRow): Promise<StoredRun> =>
-    decodeRun(row, await pendingOf(db, row.run_id));
+    decodeRun(row, FINISHED.includes(row.status) ? [] : await pendingOf(db, row.run_id));
 
   const lease = (leaseMs: number) => {
     if (!Number.isFinite(leaseMs) || leaseMs <= 0) {
@@ -137,9 +139,11 @@ export function sqlStore(driver: SqlDriver): Store {
       );
       const byRun = new Map<string, PendingRow[]>();
       for (const p of pending) byRun.set(p.run_id, [...(byRun.get(p.run_id) ?? []), p]);
+      const pendingOfRow = (row: RunRow) =>
+        FINISHED.includes(row.status) ? [] : (byRun.get(row.run_id) ?? []);
       return rows.map((row) => {
         try {
-          return decodeRun(row, byRun.get(row.run_id) ?? []);
+          return decodeRun(row, pendingOfRow(row));
         } catch (error) {
           if (error instanceof SessionError) return error;
           throw error;
@@ -174,11 +178,11 @@ export function sqlStore(driver: SqlDriver): Store {
         outcome.status === 'suspended'
           ? outcome.pending.map((p) => [p.token, p.call.toolCallId, json(p.call, 'pending call')])
           : [];
-      return driver.transaction(async (tx) => {
-        const [row] = await tx.query<{ round: number | string }>(
+      const end = (db: SqlExecutor) =>
+        db.query<RunRow>(
           `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, round = round + ?,
              lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
-           WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING round`,
+           WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING *`,
           [
             outcome.status,
             state,
@@ -189,18 +193,34 @@ export function sqlStore(driver: SqlDriver): Store {
             owner,
           ],
         );
-        if (!row) return false;
+      if (outcome.status !== 'suspended') {
+        const [row] = await end(driver);
+        return row && load(driver, row);
+      }
+      return driver.transaction(async (tx) => {
+        const [row] = await end(tx);
+        if (!row) return undefined;
+        const rows: PendingRow[] = [];
         for (const [position, [token, toolCallId, call]] of pending.entries()) {
+          const inserted = {
+            token,
+            run_id: runId,
+            round: Number(row.round),
+            tool_call_id: toolCallId,
+            position,
+            call,
+          };
           await tx.query(
             `INSERT INTO ${t('pending')} (token, run_id, round, tool_call_id, position, call) VALUES (?, ?, ?, ?, ?, ?)`,
-            [token, runId, Number(row.round), toolCallId, position, call],
+            [token, runId, inserted.round, toolCallId, position, call],
           );
+          rows.push({ ...inserted, decision: null });
         }
-        return true;
+        return decodeRun(row, rows);
       });
     },
 
-    async decide(ref: PendingRef, decision: Decision, actor: Actor) {
+    async decide(ref: PendingRef, decision: Decision, actor: Actor, claim) {
       await schema();
       const decisionText = json(decision, 'decision');
       return driver.transaction(async (tx) => {
@@ -209,17 +229,14 @@ export function sqlStore(driver: SqlDriver): Store {
           `SELECT * FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
           [found.run_id],
         );
-        const run = await load(tx, row); // an unreadable run takes no decision
-        // Read again under the run's lock: a racing decision committed meanwhile is seen here.
-        const [pending] = await tx.query<PendingRow>(
-          `SELECT * FROM ${t('pending')} WHERE token = ?`,
-          [found.token],
-        );
-        const where = `tool call "${pending.tool_call_id}" of run "${pending.run_id}"`;
-        if (pending.decision !== null) {
+        // Read under the run's lock: a racing decision committed meanwhile is seen here.
+        const run = await load(tx, row); // and an unreadable run takes no decision
+        const current = run.pending.find((p) => p.token === found.token);
+        const where = `tool call "${found.tool_call_id}" of run "${found.run_id}"`;
+        if (current ? current.decision !== undefined : found.decision !== null) {
           const [last] = await tx.query<AuditRow>(
             `SELECT * FROM ${t('audit')} WHERE run_id = ? AND tool_call_id = ? ORDER BY id DESC LIMIT 1`,
-            [pending.run_id, pending.tool_call_id],
+            [found.run_id, found.tool_call_id],
           );
           const how = last
             ? ` (${last.action}${last.actor ? ` by ${last.actor}` : ''} at ${new Date(Number(last.at)).toISOString()})`
@@ -227,44 +244,48 @@ export function sqlStore(driver: SqlDriver): Store {
           throw new SessionError(
             'ALREADY_DECIDED',
             `${where} was already decided${how}; a token is single-use`,
-            pending.run_id,
+            found.run_id,
           );
         }
-        if (run.status !== 'suspended' || Number(row.round) !== Number(pending.round)) {
+        if (run.status !== 'suspended' || !current) {
           throw new SessionError(
             'NOT_PENDING',
             `${where} is no longer waiting for a decision (the run is ${run.status})`,
-            pending.run_id,
+            found.run_id,
           );
         }
-        const { call } = decodePending(pending.run_id, pending);
-        checkDecisionFits(call, decision, where);
+        checkDecisionFits(current.call, decision, where);
         await tx.query(`UPDATE ${t('pending')} SET decision = ? WHERE token = ?`, [
           decisionText,
-          pending.token,
+          current.token,
         ]);
         await tx.query(
           `INSERT INTO ${t('audit')} (run_id, at, action, tool_call_id, tool_name, actor, note) VALUES (?, ${now}, ?, ?, ?, ?, ?)`,
           [
-            pending.run_id,
+            run.runId,
             decisionAction(decision),
-            pending.tool_call_id,
-            call.toolName ?? null,
+            current.call.toolCallId,
+            current.call.toolName ?? null,
             actor.by ?? null,
             decisionNote(decision, actor.note) ?? null,
           ],
         );
-        const undecided = await tx.query(
-          `SELECT token FROM ${t('pending')} WHERE run_id = ? AND round = ? AND decision IS NULL`,
-          [pending.run_id, pending.round],
-        );
-        if (undecided.length === 0) {
-          await tx.query(
-            `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now} WHERE run_id = ?`,
-            [pending.run_id],
-          );
+        current.decision = decision;
+        if (run.pending.some((p) => p.decision === undefined)) return { run, claimed: false };
+        if (claim) {
+          return {
+            run: leased(run, await takeLease(tx, run.runId, claim.owner, claim.leaseMs)),
+            claimed: true,
+          };
         }
-        return { runId: pending.run_id, ready: undecided.length === 0 };
+        const [ready] = await tx.query<RunRow>(
+          `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now} WHERE run_id = ? RETURNING updated_at`,
+          [run.runId],
+        );
+        return {
+          run: { ...run, status: 'ready', updatedAt: Number(ready.updated_at) },
+          claimed: false,
+        };
       });
     },
 

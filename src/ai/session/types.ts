@@ -37,7 +37,7 @@ export interface StoredRun {
   text?: string;
   /** Why the run failed, when `error`. */
   error?: string;
-  /** The pending calls of the current suspension (empty when not suspended or ready). */
+  /** The pending calls of the current suspension, with their decisions (empty once done or cancelled). */
   pending: StoredPending[];
   /** The worker holding the run and until when (epoch milliseconds), while `running`. */
   leaseOwner?: string;
@@ -105,18 +105,21 @@ export interface Store {
   checkpoint(runId: string, owner: string, state: RunState, leaseMs: number): Promise<boolean>;
   /** Extends the lease while `owner` holds the run; `false` when it lost the run. */
   renew(runId: string, owner: string, leaseMs: number): Promise<boolean>;
-  /** Ends `owner`'s lease with `outcome`; `false` (and nothing written) when it lost the run. */
-  finish(runId: string, owner: string, outcome: Outcome): Promise<boolean>;
+  /** Ends `owner`'s lease with `outcome` and returns the run; `undefined` (nothing written) when it lost the run. */
+  finish(runId: string, owner: string, outcome: Outcome): Promise<StoredRun | undefined>;
   /**
    * Records one decision on a pending call, once: `ALREADY_DECIDED` for a second one,
-   * `NOT_PENDING` when the run no longer waits for it, `NOT_FOUND` for an unknown ref.
-   * When it was the run's last undecided call, the run becomes `ready` (`ready: true`).
+   * `NOT_PENDING` when the run no longer waits for it, `NOT_FOUND` for an unknown ref,
+   * `CORRUPT_RUN` when the run cannot be read. When it was the run's last undecided
+   * call the run becomes `ready` — or, with `claim`, is leased to that worker at once
+   * (`claimed: true`). Returns the run as it is after the decision.
    */
   decide(
     ref: PendingRef,
     decision: Decision,
     actor: Actor,
-  ): Promise<{ runId: string; ready: boolean }>;
+    claim?: { owner: string; leaseMs: number },
+  ): Promise<{ run: StoredRun; claimed: boolean }>;
   /**
    * Leases the run to `owner` when it is `ready`, `running` with an expired lease, or
    * (with `retryErrors`) `error`; `undefined` when it is not claimable.

@@ -53,7 +53,7 @@ export async function suspended(
   const pending = ids.map((id, i) => ({ call: pendingCall(id, kind), token: token(base + i) }));
   expect(
     await store.finish(runId, 'w1', { status: 'suspended', state: stateOf(runId), pending }),
-  ).toBe(true);
+  ).toMatchObject({ runId, status: 'suspended', pending });
   return { runId, tokens: pending.map((p) => p.token) };
 }
 
@@ -130,14 +130,14 @@ export function storeConformance(
       expect(await store.renew(runId, 'w2', 60_000)).toBe(false);
       expect(await store.renew(runId, 'w1', 60_000)).toBe(true);
       expect((await store.get(runId))!.state!.messages[0].content).toBe('first');
-      expect(await store.finish(runId, 'w2', { status: 'error', error: 'x' })).toBe(false);
+      expect(await store.finish(runId, 'w2', { status: 'error', error: 'x' })).toBeUndefined();
       expect(
         await store.finish(runId, 'w1', {
           status: 'done',
           state: stateOf(runId, 'end'),
           text: 'ok',
         }),
-      ).toBe(true);
+      ).toMatchObject({ runId, status: 'done', text: 'ok', pending: [] });
       const run = (await store.get(runId))!;
       expect(run).toMatchObject({ status: 'done', text: 'ok' });
       expect(run.leaseOwner).toBeUndefined();
@@ -159,10 +159,7 @@ export function storeConformance(
       const { runId, tokens } = await suspended(store, ['a', 'b']);
       expect(
         await store.decide(tokens[0], { approve: true }, { by: 'ana', note: 'looks fine' }),
-      ).toEqual({
-        runId,
-        ready: false,
-      });
+      ).toMatchObject({ run: { runId, status: 'suspended' }, claimed: false });
       const again = await code(store.decide(tokens[0], { approve: true }, { by: 'bob' }));
       expect(again.code).toBe('ALREADY_DECIDED');
       expect(again.message).toMatch(
@@ -173,10 +170,7 @@ export function storeConformance(
       ).toMatchObject({ code: 'ALREADY_DECIDED' });
       expect(
         await store.decide({ runId, toolCallId: 'b' }, { reject: 'too risky' }, { by: 'bob' }),
-      ).toEqual({
-        runId,
-        ready: true,
-      });
+      ).toMatchObject({ run: { runId, status: 'ready' }, claimed: false });
       const run = (await store.get(runId))!;
       expect(run.status).toBe('ready');
       expect(run.pending.map((p) => p.decision)).toEqual([
@@ -224,8 +218,28 @@ export function storeConformance(
       });
       expect(
         await store.decide(suspension.tokens[0], { resume: { answer: 42 } }, {}),
-      ).toMatchObject({ ready: true });
+      ).toMatchObject({ run: { status: 'ready' } });
       expect((await store.get(runId))!.pending[0].decision).toBeUndefined();
+    });
+
+    test('leases the run to the decider of its last call when asked, in the same transaction', async () => {
+      const { runId, tokens } = await suspended(store, ['a', 'b']);
+      const claim = { owner: 'decider', leaseMs: 60_000 };
+      expect(await store.decide(tokens[0], { approve: true }, {}, claim)).toMatchObject({
+        run: { status: 'suspended' },
+        claimed: false,
+      });
+      const { run, claimed } = await store.decide(tokens[1], { approve: true }, {}, claim);
+      expect(claimed).toBe(true);
+      expect(run).toMatchObject({
+        runId,
+        status: 'running',
+        leaseOwner: 'decider',
+        state: stateOf(runId),
+      });
+      expect(run.pending.map((p) => p.decision)).toEqual([{ approve: true }, { approve: true }]);
+      expect(await store.get(runId)).toMatchObject({ status: 'running', leaseOwner: 'decider' });
+      expect(await store.claim(runId, 'other', 60_000)).toBeUndefined();
     });
 
     test('lets exactly one of several racing decisions on one call win', async () => {
@@ -314,10 +328,9 @@ export function storeConformance(
       expect(await code(store.decide(tokens[0], { resume: 'x' }, {}))).toMatchObject({
         code: 'ALREADY_DECIDED',
       });
-      expect(await store.decide({ runId, toolCallId: 'a' }, { resume: 'second' }, {})).toEqual({
-        runId,
-        ready: true,
-      });
+      expect(
+        await store.decide({ runId, toolCallId: 'a' }, { resume: 'second' }, {}),
+      ).toMatchObject({ run: { runId, status: 'ready' } });
     });
 
     test('cancels unfinished runs only; a cancelled run takes no decision', async () => {
