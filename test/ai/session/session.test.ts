@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { agent } from '../../../src/ai/agent/index.ts';
+import { scriptedModel } from '../../../src/ai/model/index.ts';
 import {
   memoryStore,
   SessionError,
@@ -12,7 +14,46 @@ import {
   session,
   sqliteStore,
 } from '../../../src/ai/session/index.ts';
+import { tool } from '../../../src/ai/tool/index.ts';
+import { v } from '../../../src/validate/index.ts';
 import { type Plan, readLog, shopAgent } from './fixtures/shop-agent.ts';
+
+/** An agent whose one tool call waits until the test lets it finish. */
+function gatedAgent() {
+  let open!: () => void;
+  let entered!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const started = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const slow = tool({
+    name: 'slow',
+    description: 'Takes its time.',
+    parameters: v.object({}),
+    execute: async (_args: Record<string, never>, ctx) => {
+      entered();
+      await Promise.race([
+        gate,
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+        ),
+      ]);
+      return 'slow done';
+    },
+  });
+  const model = scriptedModel(
+    Array.from(
+      { length: 10 },
+      () => (request: { messages: { role: string }[] }) =>
+        request.messages.some((m) => m.role === 'assistant')
+          ? 'finished'
+          : { toolCalls: [{ id: 'slow_1', name: 'slow', args: {} }] },
+    ),
+  );
+  return { agent: agent({ model, tools: [slow] }), open, started };
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'fino-session-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -238,6 +279,38 @@ describe('session', () => {
     expect(Object.prototype).not.toHaveProperty('polluted');
     await runs.start([{ role: 'user', content: 'x', __proto__: { polluted: true } } as never]);
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('stops a worker whose run was taken over, without writing over the new holder', async () => {
+    const path = join(dir, 'taken.db');
+    const gated = gatedAgent();
+    const runs = session({ store: sqliteStore(path), agent: gated.agent, workerId: 'first' });
+    const running = runs.start('go', { runId: 'run-taken' });
+    await gated.started;
+    const db = new Database(path);
+    // Another worker took the run over (as after an expired lease) and owns it now.
+    db.prepare(`UPDATE fino_runs SET lease_owner = 'second' WHERE run_id = 'run-taken'`).run();
+    const stateBefore = db.prepare(`SELECT state FROM fino_runs WHERE run_id = 'run-taken'`).get();
+    gated.open();
+    expect(await running).toMatchObject({ status: 'running', worker: 'second' });
+    expect(db.prepare(`SELECT state FROM fino_runs WHERE run_id = 'run-taken'`).get()).toEqual(
+      stateBefore,
+    );
+    db.close();
+  });
+
+  it('releases a run whose caller aborted, resumable from its last checkpoint', async () => {
+    const gated = gatedAgent();
+    const store = memoryStore();
+    const runs = session({ store, agent: gated.agent });
+    const controller = new AbortController();
+    const running = runs.start('go', { runId: 'run-aborted', signal: controller.signal });
+    await gated.started;
+    controller.abort();
+    await expect(running).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await runs.get('run-aborted')).toMatchObject({ status: 'ready' });
+    gated.open();
+    expect(await runs.continue('run-aborted')).toMatchObject({ status: 'done', text: 'finished' });
   });
 
   it('reports a corrupt stored run by id, leaves it untouched, and keeps the others working', async () => {

@@ -22,6 +22,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
+const PROCESS_TIMEOUT_MS = 120_000;
+
 const pgIt = (title: string, body: (url: string) => Promise<void>) =>
   it(
     title,
@@ -31,9 +34,6 @@ const pgIt = (title: string, body: (url: string) => Promise<void>) =>
     },
     PROCESS_TIMEOUT_MS,
   );
-
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
 
 type Suspended = Extract<SessionRun, { status: 'suspended' }>;
 

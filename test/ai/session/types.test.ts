@@ -1,0 +1,35 @@
+/** Type tests: the type-check step fails them when the public types drift. */
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Agent } from '../../../src/ai/agent/index.ts';
+import type {
+  CorruptRun,
+  PendingApproval,
+  Session,
+  SessionAgent,
+  SessionRun,
+} from '../../../src/ai/session/index.ts';
+
+describe('fino:ai/session types', () => {
+  it('narrows a run by its status', () => {
+    const check = (run: SessionRun) => {
+      if (run.status === 'suspended') expectTypeOf(run.pending).toEqualTypeOf<PendingApproval[]>();
+      if (run.status === 'done') expectTypeOf(run.text).toEqualTypeOf<string>();
+      if (run.status === 'error') expectTypeOf(run.error).toEqualTypeOf<string>();
+      // @ts-expect-error: only a done run has text
+      if (run.status === 'suspended') void run.text;
+    };
+    expectTypeOf(check).toBeFunction();
+  });
+
+  it('accepts an agent from fino:ai/agent', () => {
+    expectTypeOf<Agent>().toExtend<SessionAgent>();
+  });
+
+  it('returns runs, and corrupt rows from list', () => {
+    expectTypeOf<ReturnType<Session['list']>>().toEqualTypeOf<
+      Promise<Array<SessionRun | CorruptRun>>
+    >();
+    expectTypeOf<ReturnType<Session['get']>>().toEqualTypeOf<Promise<SessionRun | undefined>>();
+    expectTypeOf<PendingApproval['token']>().toEqualTypeOf<string>();
+  });
+});
