@@ -29,7 +29,16 @@ export interface Command {
   run(argv: string[], io: CommandIo): Promise<number>;
 }
 
-/** Writes one line to a stream. */
+/**
+ * Writes one line to a stream (adding the newline when missing).
+ *
+ * @example
+ * ```ts
+ * import { writeLine } from './command.ts';
+ *
+ * writeLine(process.stdout, 'done');
+ * ```
+ */
 export const writeLine = (stream: NodeJS.WritableStream, text: string): void => {
   stream.write(text.endsWith('\n') ? text : `${text}\n`);
 };

@@ -47,6 +47,13 @@ const tasksIn = (value: unknown): AnyTask[] => {
 /**
  * Picks a task by name; with no name, the only task. Throws a `UsageError` listing the
  * available names otherwise.
+ *
+ * @example
+ * ```ts
+ * import { loadTasks, selectTask } from './load-module.ts';
+ *
+ * const weather = selectTask(await loadTasks('tools.ts'), 'get_weather');
+ * ```
  */
 export function selectTask(tasks: readonly AnyTask[], name: string | undefined): AnyTask {
   const names = tasks.map((t) => t.name).join(', ');

@@ -63,7 +63,16 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
   return command.run(rest, io);
 }
 
-/** The real process's streams, directory and environment. */
+/**
+ * The real process's streams, directory and environment.
+ *
+ * @example
+ * ```ts
+ * import { main, processIo } from './main.ts';
+ *
+ * await main(['tools', 'tools.ts'], processIo());
+ * ```
+ */
 export function processIo(): CommandIo {
   return {
     stdin: process.stdin,

@@ -7,6 +7,14 @@ import { type CommandIo, writeLine } from './command.ts';
 /**
  * Usage and validation errors (named `UsageError` or `ValidationError`) print their
  * message and help hint and exit 2; anything else prints its message and exits 1.
+ *
+ * @example
+ * ```ts
+ * import { processIo } from './main.ts';
+ * import { reportError } from './report-error.ts';
+ *
+ * process.exitCode = reportError(new Error('disk full'), processIo()); // prints "error: disk full", → 1
+ * ```
  */
 export function reportError(error: unknown, io: CommandIo): number {
   const name = (error as { name?: unknown } | null)?.name;

@@ -2,7 +2,16 @@
  * The `fino:` specifiers and the package modules they stand for.
  */
 
-/** Each `fino:` specifier, mapped to its module's folder under `dist/` (or `src/`). */
+/**
+ * Each `fino:` specifier, mapped to its module's folder under `dist/` (or `src/`).
+ *
+ * @example
+ * ```ts
+ * import { FINO_MODULES } from 'fino/register';
+ *
+ * FINO_MODULES['fino:ai/tool']; // → 'ai/tool'
+ * ```
+ */
 export const FINO_MODULES: Readonly<Record<string, string>> = Object.freeze({
   'fino:validate': 'validate',
   'fino:task': 'task',
@@ -15,7 +24,16 @@ export const FINO_MODULES: Readonly<Record<string, string>> = Object.freeze({
 
 /**
  * The URL of the module a `fino:` specifier names, next to `root` (the package's
- * `dist/` folder); `undefined` for any other specifier.
+ * `dist/` folder); `undefined` for any other specifier. Throws for an unknown
+ * `fino:` module, naming the known ones.
+ *
+ * @example
+ * ```ts
+ * import { resolveFinoSpecifier } from 'fino/register';
+ *
+ * resolveFinoSpecifier('fino:task', new URL('file:///app/node_modules/fino/dist/'));
+ * // → 'file:///app/node_modules/fino/dist/task/index.js'
+ * ```
  */
 export function resolveFinoSpecifier(specifier: string, root: URL): string | undefined {
   if (!specifier.startsWith('fino:')) return undefined;

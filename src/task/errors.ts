@@ -47,6 +47,18 @@ export class TaskTimeoutError extends Error {
 /**
  * A command line that cannot be run as given: an unknown option, a missing value, an
  * invalid choice or input that fails validation. `hint` says where to get help.
+ *
+ * @example
+ * ```ts
+ * import { task, UsageError } from 'fino:task';
+ *
+ * try {
+ *   task({ name: 'noop', run: () => '' }).parse(['--verbose']);
+ * } catch (error) {
+ *   if (error instanceof UsageError) console.error(error.message, error.hint);
+ *   // unknown option --verbose; expected one of --help  Run "noop --help" for usage.
+ * }
+ * ```
  */
 export class UsageError extends Error {
   override readonly name = 'UsageError';

@@ -136,7 +136,16 @@ export class Task<Input = unknown, Output = unknown> {
     this.#execute = run;
   }
 
-  /** Whether this task can produce output in `mode`. */
+  /**
+   * Whether this task can produce output in `mode`.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * task({ name: 'report', outputMode: 'both', run: () => ({}) }).supports('json'); // → true
+   * ```
+   */
   supports(mode: OutputMode): boolean {
     return this.outputMode === 'both' || this.outputMode === mode;
   }
@@ -286,12 +295,32 @@ export class Task<Input = unknown, Output = unknown> {
     });
   }
 
-  /** The child task named `name`, or `undefined`. */
+  /**
+   * The child task named `name`, or `undefined`.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * const add = task({ name: 'add', run: () => '' });
+   * task({ name: 'calc', children: [add], run: () => '' }).child('add') === add; // → true
+   * ```
+   */
   child(name: string): AnyTask | undefined {
     return this.children.find((c) => c.name === name);
   }
 
-  /** The child tasks, in declaration order. */
+  /**
+   * The child tasks (subcommands), in declaration order.
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * const calc = task({ name: 'calc', children: [task({ name: 'add', run: () => '' })], run: () => '' });
+   * calc.list().map((t) => t.name); // → ['add']
+   * ```
+   */
   list(): readonly AnyTask[] {
     return this.children;
   }

@@ -8,4 +8,12 @@ import { run } from './run.ts';
 import { sessions } from './sessions.ts';
 import { tools } from './tools.ts';
 
+/**
+ * @example
+ * ```ts
+ * import { commands } from './index.ts';
+ *
+ * commands.map((c) => c.name); // → ['run', 'tools', …]
+ * ```
+ */
 export const commands: readonly Command[] = [run, tools, mcp, sessions];
