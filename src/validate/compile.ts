@@ -6,7 +6,7 @@ import type { JsonSchemaObject } from '../task/content.ts';
 import { CompileContext, type SchemaNode } from './compiler/context.ts';
 import { compileDefaults } from './compiler/defaults.ts';
 import { SchemaError } from './compiler/schema-error.ts';
-import { newState, type State, type Validate } from './compiler/state.ts';
+import { DepthExceeded, newState, type State, type Validate } from './compiler/state.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import {
   compileStandard,
@@ -178,7 +178,7 @@ function compileJsonSchema(
 }
 
 /**
- * Runs a validator. A stack overflow (a schema cycle that consumes no data) becomes an
+ * Runs a validator. Exceeding `maxDepth` (or, as a backstop, the stack) becomes an
  * issue; after any exception the state is reset, since closures restore it only on return.
  */
 function run(validate: Validate, data: unknown, st: State): boolean {
@@ -191,6 +191,14 @@ function run(validate: Validate, data: unknown, st: State): boolean {
     st.path.length = 0;
     st.scope.length = 0;
     st.annot = null;
+    if (error instanceof DepthExceeded) {
+      issues?.push({
+        path: error.path,
+        message: `value nests deeper than the maximum depth of ${st.maxDepth}`,
+        keyword: 'depth',
+      });
+      return false;
+    }
     if (!(error instanceof RangeError)) throw error;
     issues?.push({
       path: '',

@@ -89,20 +89,26 @@ export function child(
 }
 
 /**
+ * Thrown when references nest deeper than `maxDepth`: the value cannot be validated, so
+ * evaluation stops at once (carrying on could revisit cyclic data exponentially often).
+ */
+export class DepthExceeded extends Error {
+  constructor(
+    readonly path: string,
+    readonly value: unknown,
+  ) {
+    super('maximum depth exceeded');
+  }
+}
+
+/**
  * Guards a schema reference: recursion (through data or not) can only happen through
- * references, so counting nested references bounds the stack. Past `maxDepth` the value
- * gets an issue instead of a stack overflow.
+ * references, so counting nested references bounds the stack.
  */
 export function guarded(validate: Validate): Validate {
   return (data, st) => {
-    if (st.depth >= st.maxDepth) {
-      return report(
-        st,
-        'depth',
-        `value nests deeper than the maximum depth of ${st.maxDepth}`,
-        data,
-      );
-    }
+    if (st.depth >= st.maxDepth)
+      throw new DepthExceeded(st.issues === null ? '' : formatPath(st.path), data);
     st.depth++;
     const ok = validate(data, st);
     st.depth--;
