@@ -67,10 +67,13 @@ describe('bad data', () => {
     const value = parse(schema, data) as Record<string, unknown>;
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
     expect(Object.hasOwn(value, '__proto__')).toBe(true);
-    expect(value.__proto__).toEqual({ x: 1, polluted: true });
+    expect(Object.getOwnPropertyDescriptor(value, '__proto__')?.value).toEqual({
+      x: 1,
+      polluted: true,
+    });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).x).toBeUndefined();
-    expect(data.__proto__).toEqual({ x: 1 });
+    expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).toEqual({ x: 1 });
   });
 
   it('does not count inherited constructor or toString as present', () => {
