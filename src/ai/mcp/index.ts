@@ -5,12 +5,6 @@
  * @module
  */
 
-export {
-  fromAnnotations,
-  type RemoteBehaviour,
-  type ToolBehaviour,
-  toAnnotations,
-} from './annotations.ts';
 export type { ApprovalMode } from './call-tool.ts';
 export {
   type McpClientOptions,
@@ -18,8 +12,7 @@ export {
   mcpClient,
   type ToolsChangedListener,
 } from './client.ts';
-export { fromMcpContent, toMcpContent } from './content.ts';
-export { fingerprint, type ToolsDiff } from './fingerprint.ts';
+export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHttpServer, McpListenOptions } from './listen.ts';
 export {

@@ -106,6 +106,15 @@ export interface McpToolServer {
  * ```
  */
 export function mcpServer(options: McpServerOptions): McpToolServer {
+  if (
+    typeof options?.name !== 'string' ||
+    options.name === '' ||
+    typeof options.version !== 'string'
+  ) {
+    throw new TypeError(
+      'mcpServer: expected { name, version, tools }, with name and version as non-empty strings',
+    );
+  }
   const byName = indexTools(options.tools);
   const listing: McpTool[] = [...byName.values()].map(describeTool);
   const outputSchemas = new Map(listing.map((t) => [t.name, t.outputSchema]));

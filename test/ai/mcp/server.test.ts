@@ -182,6 +182,10 @@ describe('approval modes', () => {
     expect(() => mcpServer({ name: 't', version: '1', tools: [{ name: 'x' }] as never })).toThrow(
       /tools\[0\] is not a fino Task or Tool/,
     );
+    expect(() => mcpServer(undefined as never)).toThrow(/expected \{ name, version, tools \}/);
+    expect(() => mcpServer({ name: 't', version: '1', tools: 'echo' as never })).toThrow(
+      /tools must be an array/,
+    );
     expect(() => mcpServer({ name: 't', version: '1', tools: [echo, echo] })).toThrow(
       /two tools are named "echo"/,
     );
