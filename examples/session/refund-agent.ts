@@ -52,7 +52,8 @@ function nextTurn(request: GenerateRequest) {
 export function refundAgent() {
   return agent({
     name: 'refunds',
-    model: scriptedModel([nextTurn, nextTurn]),
+    // Each turn is decided from the conversation, so one agent can drive many runs.
+    model: scriptedModel(Array.from({ length: 10_000 }, () => nextTurn)),
     instructions: 'You are a support assistant.',
     tools: [lookupOrder, refund],
   });
