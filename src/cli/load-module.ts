@@ -8,7 +8,8 @@ import { type AnyTask, isTask, UsageError } from '../task/index.ts';
 
 /**
  * The tasks a module exports: its default export when that is a task (or an array or
- * object of tasks), otherwise every named export that is a task, in export order.
+ * object of tasks), otherwise every named export that is a task, ordered by export
+ * name (the order of an ES module namespace).
  * TypeScript files load when the `fino/register` hook is active (the `fino` binary
  * activates it). Throws a `UsageError` when the module exports no task.
  *

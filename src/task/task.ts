@@ -44,6 +44,8 @@ const NO_CONTEXT: InvokeContext = Object.freeze({});
 export interface ParsedCommand<Input = unknown> extends ParsedArgv {
   /** This task, or the child a subcommand named. */
   task: AnyTask;
+  /** The command that selected `task`, for its help text (e.g. `calc add`). */
+  usage: string;
   input: Input & Record<string, unknown>;
 }
 
@@ -271,7 +273,7 @@ export class Task<Input = unknown, Output = unknown> {
       }
       parsed.input = result.value as Record<string, unknown>;
     }
-    return { ...parsed, task: this, input: parsed.input as Input & Record<string, unknown> };
+    return { ...parsed, task: this, usage, input: parsed.input as Input & Record<string, unknown> };
   }
 
   /**

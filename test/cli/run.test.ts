@@ -116,4 +116,17 @@ describe('fino run', () => {
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/^Usage: fino run <file>/);
   });
+
+  it('runs subcommands of a task, streaming JSON written through the writer', async () => {
+    const result = await cli(['run', 'fixtures/calc.ts', 'add', '--n', '2', '--n', '3', '--json']);
+    expect(result.code).toBe(0);
+    const [written, ...output] = result.stdout.split('\n');
+    expect(JSON.parse(written)).toEqual({ terms: 2 });
+    expect(JSON.parse(output.join('\n'))).toEqual({ sum: 5 });
+    const help = await cli(['run', 'fixtures/calc.ts', '--help']);
+    expect(help.stdout).toMatch(/^Usage: fino run fixtures\/calc.ts \[command\] \[options\]/);
+    expect(help.stdout).toContain('Commands:\n  add  Add numbers.');
+    const childHelp = await cli(['run', 'fixtures/calc.ts', 'add', '--help']);
+    expect(childHelp.stdout).toMatch(/^Usage: fino run fixtures\/calc.ts add \[options\]/);
+  });
 });

@@ -137,6 +137,7 @@ describe('Task.parse with options derived from the schema', () => {
     const root = task({ name: 'calc', children: [add], run: () => '' });
     const parsed = root.parse(['add', '--n', '4']);
     expect(parsed.task).toBe(add);
+    expect(parsed.usage).toBe('calc add');
     expect(parsed.input).toEqual({ n: 4 });
     expect(usageError(() => root.parse(['add'])).hint).toBe('Run "calc add --help" for usage.');
   });

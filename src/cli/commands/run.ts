@@ -83,7 +83,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
     input: await parseInput(raw, io),
   });
   if (parsed.help) {
-    writeLine(io.stdout, parsed.task.help(`fino run ${file} ${parsed.task.name}`));
+    writeLine(io.stdout, parsed.task.help(parsed.usage));
     return 0;
   }
   const output = await parsed.task.run(parsed.input, {
