@@ -12,7 +12,7 @@ import {
   type SafeParseResult,
   type SchemaLike,
 } from '../validate/index.ts';
-import { TASK_BRAND } from './brand.ts';
+import { isTask, TASK_BRAND } from './brand.ts';
 import { type CliSpec, deriveCliSpec, flagOf } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
@@ -129,6 +129,10 @@ export class Task<Input = unknown, Output = unknown> {
     this.outputMode = options.outputMode ?? 'text';
     this.cli = options.cli ?? deriveCliSpec(this.parameters);
     this.children = [...(options.children ?? [])];
+    const notTask = this.children.findIndex((child) => !isTask(child));
+    if (notTask !== -1) {
+      throw new TypeError(`Task "${name}": children[${notTask}] is not a task`);
+    }
     this.effects = [...(options.effects ?? [])];
     this.requiresApproval = options.requiresApproval ?? false;
     this.risk = options.risk;
