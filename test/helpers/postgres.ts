@@ -29,7 +29,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 
 const run = promisify(execFile);
-const BIN = process.env.FINO_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
+/** Where the PostgreSQL binaries are (`FINO_POSTGRES_BIN` overrides). */
+const bin = () => process.env.FINO_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 
 /** A running server: its connection URL and how to stop it. */
 export interface PostgresServer {
@@ -48,19 +49,19 @@ const freePort = (): Promise<number> =>
   });
 
 /** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
-const asPostgres = (bin: string, args: string[]) => {
+const asPostgres = (program: string, args: string[]) => {
   const isRoot = process.getuid?.() === 0;
   return isRoot
-    ? run('runuser', ['-u', 'postgres', '--', join(BIN, bin), ...args])
-    : run(join(BIN, bin), args);
+    ? run('runuser', ['-u', 'postgres', '--', join(bin(), program), ...args])
+    : run(join(bin(), program), args);
 };
 
 /** Starts (or reuses, with `FINO_DATABASE_URL`) a PostgreSQL server; `undefined` when none is available. */
 export async function startPostgres(): Promise<PostgresServer | undefined> {
   const given = process.env.FINO_DATABASE_URL;
   if (given) return { url: given, stop: async () => {} };
-  if (!existsSync(join(BIN, 'postgres'))) {
-    const message = `PostgreSQL binaries not found in ${BIN}: PostgreSQL tests are skipped (set FINO_DATABASE_URL or install postgresql-15)`;
+  if (!existsSync(join(bin(), 'postgres'))) {
+    const message = `PostgreSQL binaries not found in ${bin()}: PostgreSQL tests are skipped (set FINO_DATABASE_URL or install postgresql-15)`;
     if (process.env.CI === 'true') throw new Error(message);
     console.warn(`\n*** ${message} ***\n`);
     return undefined;
