@@ -92,7 +92,7 @@ describe('fino run', () => {
     const unknown = await cli(['run', 'fixtures/many.ts', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(
-      /no tool named "nope"; available: get_weather, stats, failing, throwing, streaming/,
+      /no tool named "nope"; available: get_weather, stats, failing, throwing, streaming, waiting/,
     );
     const unnamed = await cli(['run', 'fixtures/many.ts', '--city', 'x']);
     expect(unnamed.code).toBe(2);
@@ -128,5 +128,15 @@ describe('fino run', () => {
     expect(help.stdout).toContain('Commands:\n  add  Add numbers.');
     const childHelp = await cli(['run', 'fixtures/calc.ts', 'add', '--help']);
     expect(childHelp.stdout).toMatch(/^Usage: fino run fixtures\/calc.ts add \[options\]/);
+  });
+
+  it('aborts the tool on Ctrl-C and exits 130', async () => {
+    const listeners = process.listenerCount('SIGINT');
+    expect(await cli(['run', 'fixtures/many.ts', 'waiting'])).toEqual({
+      code: 130,
+      stdout: '',
+      stderr: 'error: interrupted\n',
+    });
+    expect(process.listenerCount('SIGINT')).toBe(listeners);
   });
 });

@@ -26,6 +26,7 @@ describe('fino tools', () => {
       'failing',
       'throwing',
       'streaming',
+      'waiting',
     ]);
     expect(defs[0]).toMatchObject({
       name: 'get_weather',

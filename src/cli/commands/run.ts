@@ -17,7 +17,8 @@ Options come from the tool's input schema; "fino run <file> [tool] --help" lists
   --input JSON   the whole input as JSON ("-" reads it from stdin); flags override it
   --json         print the output as JSON (tasks that support JSON output)
 
-Exit codes: 0 success, 1 the tool reported isError or threw, 2 usage or validation error.`;
+Exit codes: 0 success, 1 the tool reported isError or threw, 2 usage or validation error,
+130 interrupted (Ctrl-C aborts the tool's signal; a second Ctrl-C exits at once).`;
 
 /** Removes `--input X` / `--input=X` from `argv`; returns the rest and the raw value. */
 function takeInput(argv: string[]): { rest: string[]; raw: string | undefined } {
@@ -86,12 +87,26 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
     writeLine(io.stdout, parsed.task.help(parsed.usage));
     return 0;
   }
-  const output = await parsed.task.run(parsed.input, {
-    mode: parsed.mode,
-    writer: writerFor(parsed.mode, io),
-    env: io.env,
-    cwd: io.cwd,
-  });
+  // The first Ctrl-C aborts the task's signal; a second one ends the process as usual.
+  const interrupt = new AbortController();
+  const onInterrupt = () => interrupt.abort(new DOMException('Interrupted', 'AbortError'));
+  process.once('SIGINT', onInterrupt);
+  let output: unknown;
+  try {
+    output = await parsed.task.run(parsed.input, {
+      mode: parsed.mode,
+      writer: writerFor(parsed.mode, io),
+      env: io.env,
+      cwd: io.cwd,
+      signal: interrupt.signal,
+    });
+  } catch (error) {
+    if (!interrupt.signal.aborted) throw error;
+    writeLine(io.stderr, 'error: interrupted');
+    return 130;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
   const rendered = renderOutput(output, parsed.mode);
   if (rendered.text !== '') writeLine(rendered.isError ? io.stderr : io.stdout, rendered.text);
   return rendered.isError ? 1 : 0;

@@ -16,6 +16,8 @@ Prints, as a JSON array, the definitions of the tools and tasks <file> exports.
             anthropic: { name, description, input_schema }
             mcp:       { name, description, inputSchema }`;
 
+const HINT = 'Run "fino tools --help" for usage.';
+
 function parseArgs(argv: string[]): {
   file: string | undefined;
   format: ToolFormat;
@@ -30,17 +32,14 @@ function parseArgs(argv: string[]): {
     else if (arg === '--format') format = argv[++i] ?? '';
     else if (arg.startsWith('--format=')) format = arg.slice('--format='.length);
     else if (arg.startsWith('-')) {
-      throw new UsageError(
-        `unknown option ${arg}; expected --format or --help`,
-        'Run "fino tools --help" for usage.',
-      );
+      throw new UsageError(`unknown option ${arg}; expected --format or --help`, HINT);
     } else if (file === undefined) file = arg;
-    else throw new UsageError(`unexpected argument "${arg}"`, 'Run "fino tools --help" for usage.');
+    else throw new UsageError(`unexpected argument "${arg}"`, HINT);
   }
   if (!(TOOL_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(
       `--format must be one of ${TOOL_FORMATS.join(', ')}; got "${format}"`,
-      'Run "fino tools --help" for usage.',
+      HINT,
     );
   }
   return { file, format: format as ToolFormat, help };
@@ -52,8 +51,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
     writeLine(io.stdout, usage);
     return 0;
   }
-  if (file === undefined)
-    throw new UsageError('missing <file>', 'Run "fino tools --help" for usage.');
+  if (file === undefined) throw new UsageError('missing <file>', HINT);
   const tasks = await loadTasks(file, io.cwd);
   const defs = tasks.map((t) => formatToolDefinition(t.toToolDefinition(), format));
   writeLine(io.stdout, JSON.stringify(defs, null, 2));
