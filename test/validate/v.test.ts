@@ -181,6 +181,18 @@ describe('builders are immutable', () => {
     expect(object.toJSON()).not.toHaveProperty('additionalProperties');
   });
 
+  it('copies arrays and defaults it was given', () => {
+    const values = ['a', 'b'] as const;
+    const mutable = values as unknown as string[];
+    const choice = v.enum(values);
+    const fallback = { tags: ['x'] };
+    const withDefault = v.object({ tags: v.array(v.string()) }).default(fallback);
+    mutable.push('c');
+    fallback.tags.push('y');
+    expect(choice.toJSON().enum).toEqual(['a', 'b']);
+    expect(withDefault.toJSON().default).toEqual({ tags: ['x'] });
+  });
+
   it('emits a fresh schema object each time', () => {
     const schema = v.object({ a: v.string() });
     const first = schema.toJSON();
@@ -205,6 +217,7 @@ describe('bad builder arguments fail with a clear error', () => {
     [() => v.object({ a: {} as never }), 'object property "a": expected a v builder'],
     [() => v.union([] as never), 'union: expected a non-empty array of v builders'],
     [() => v.string().default(undefined as never), 'default: expected a JSON value'],
+    [() => v.any().default(() => 1), 'default: expected a JSON value, received function'],
     [() => v.string().refine('x' as never), 'refine: expected a function'],
     [() => v.string().describe(1 as never), 'describe: expected a string, received number'],
   ])('%#', (build, message) => {
@@ -340,5 +353,11 @@ describe('builders validate through compile', () => {
       expect(unknown.issues[0].message).toContain('circle');
       expect(unknown.issues[0].message).toContain('square');
     }
+  });
+
+  it('asserts formats only when asked', () => {
+    const email = v.string().format('email');
+    expect(compile(email).safeParse('nope').success).toBe(true);
+    expect(compile(email, { formats: true }).safeParse('nope').success).toBe(false);
   });
 });

@@ -179,12 +179,9 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
   default(
     value: Exclude<In, undefined>,
   ): Builder<Exclude<Out, undefined>, In | undefined, 'defaulted'> {
-    if (typeof value === 'function' || value === undefined) {
-      throw new TypeError(`default: expected a JSON value, received ${typeof value}`);
-    }
     return this.withModifiers({
       optionality: 'defaulted',
-      annotations: { ...this.modifiers.annotations, default: value },
+      annotations: { ...this.modifiers.annotations, default: copyDefault(value) },
     }) as never;
   }
 
@@ -252,6 +249,18 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
       refinements.set(inner, [...(refinements.get(inner) ?? []), ...list]);
     }
     return Object.assign(outer, annotations);
+  }
+}
+
+/** A copy of a default value, so later changes to the caller's object do not reach the schema. */
+function copyDefault(value: unknown): unknown {
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') {
+    throw new TypeError(`default: expected a JSON value, received ${typeof value}`);
+  }
+  try {
+    return structuredClone(value);
+  } catch {
+    throw new TypeError('default: expected a JSON value, received an object that cannot be copied');
   }
 }
 

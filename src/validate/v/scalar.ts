@@ -92,8 +92,11 @@ export class LiteralBuilder<T extends Primitive> extends Builder<T> {
  * ```
  */
 export class EnumBuilder<T extends Primitive> extends Builder<T> {
-  constructor(readonly values: readonly T[]) {
+  readonly values: readonly T[];
+
+  constructor(values: readonly T[]) {
     super();
+    this.values = [...values];
   }
 
   protected emitNode(): JsonSchemaObject {
