@@ -36,8 +36,6 @@ import { discardingWriter, TextBuffer } from './writers.ts';
 /** A signal that never aborts, for calls made without one. */
 const NEVER_ABORTED = new AbortController().signal;
 
-const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', properties: {} });
-
 const NO_CONTEXT: InvokeContext = Object.freeze({});
 
 /** The result of `Task.parse()`: the task the command line selected and its input. */
@@ -113,6 +111,12 @@ export class Task<Input = unknown, Output = unknown> {
     if (typeof run !== 'function') {
       throw new TypeError(`Task "${name}" needs a \`run\` function, got ${typeof run}`);
     }
+    const { outputMode = 'text' } = options;
+    if (outputMode !== 'text' && outputMode !== 'json' && outputMode !== 'both') {
+      throw new TypeError(
+        `Task "${name}": outputMode must be 'text', 'json' or 'both', got ${JSON.stringify(outputMode)}`,
+      );
+    }
     if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
       throw new TypeError(
         `Task "${name}": timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`,
@@ -122,11 +126,12 @@ export class Task<Input = unknown, Output = unknown> {
     this.description = options.description ?? '';
     const schema = options.inputSchema as SchemaLike | undefined;
     this.inputSchema = schema;
-    this.parameters = schema === undefined ? EMPTY_OBJECT_SCHEMA : normalizeSchema(schema);
+    this.parameters =
+      schema === undefined ? { type: 'object', properties: {} } : normalizeSchema(schema);
     this.#validator = schema === undefined ? undefined : compile(schema);
     this.#asyncValidation = isStandardSchema(schema) && !isBuilder(schema);
     this.outputSchema = options.outputSchema;
-    this.outputMode = options.outputMode ?? 'text';
+    this.outputMode = outputMode;
     this.cli = options.cli ?? deriveCliSpec(this.parameters);
     this.children = [...(options.children ?? [])];
     const notTask = this.children.findIndex((child) => !isTask(child));

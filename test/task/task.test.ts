@@ -42,6 +42,9 @@ describe('Task construction', () => {
     expect(() => task({ name: 'x' } as never)).toThrow(/needs a `run` function/);
     expect(() => task({ name: 'x', timeoutMs: -1, run: () => '' })).toThrow(/timeoutMs/);
     expect(() => new Task(null as never)).toThrow(/must be an object/);
+    expect(() => task({ name: 'x', outputMode: 'xml' as never, run: () => '' })).toThrow(
+      `Task "x": outputMode must be 'text', 'json' or 'both', got "xml"`,
+    );
     expect(() => task({ name: 'p', children: [{ name: 'x' } as never], run: () => '' })).toThrow(
       'Task "p": children[0] is not a task',
     );

@@ -124,6 +124,12 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
       // A task's context is a complete ToolRunContext (suspend included).
       run: execute,
     });
+    const type = this.parameters.type;
+    if (type !== undefined && type !== 'object') {
+      throw new TypeError(
+        `Tool "${this.name}": parameters must describe an object (models send named arguments), got type ${JSON.stringify(type)}`,
+      );
+    }
     this.title = options.title;
   }
 }

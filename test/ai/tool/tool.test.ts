@@ -67,8 +67,11 @@ describe('Tool', () => {
     expect((await raw.invoke({ n: 2.5 })).isError).toBe(true);
   });
 
-  it('requires an execute function', () => {
+  it('requires an execute function and object parameters', () => {
     expect(() => tool({ name: 'x' } as never)).toThrow(/"x" needs an `execute` function/);
+    expect(() => tool({ name: 's', parameters: v.string(), execute: () => '' } as never)).toThrow(
+      'Tool "s": parameters must describe an object (models send named arguments), got type "string"',
+    );
   });
 
   it('passes structured content and domain errors through', async () => {
