@@ -8,7 +8,8 @@ export const RECORD_FORMAT = 1;
 /** The agent state version this session reads. */
 const STATE_VERSION: RunState['version'] = 1;
 
-const STATUSES: readonly RunStatus[] = [
+/** Every status a stored run can have. */
+export const RUN_STATUSES: readonly RunStatus[] = [
   'running',
   'ready',
   'suspended',
@@ -79,7 +80,7 @@ export function decodeRun(row: RunRow, pendingRows: readonly PendingRow[]): Stor
   if (Number(row.format) !== RECORD_FORMAT) {
     throw corrupt(runId, `unknown record format ${row.format} (this fino reads ${RECORD_FORMAT})`);
   }
-  if (!STATUSES.includes(row.status as RunStatus)) {
+  if (!RUN_STATUSES.includes(row.status as RunStatus)) {
     throw corrupt(runId, `unknown status "${row.status}"`);
   }
   const run: StoredRun = {

@@ -7,6 +7,7 @@
  * @module
  */
 
+export { RUN_STATUSES } from './codec.ts';
 export { SessionError, type SessionErrorCode } from './errors.ts';
 export { type PostgresStoreOptions, postgresStore } from './postgres-store.ts';
 export {

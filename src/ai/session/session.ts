@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { AgentInput, Decision, Decisions, RunOptions, RunResult } from '../agent/index.ts';
+import { RUN_STATUSES } from './codec.ts';
 import { SessionError } from './errors.ts';
 import { newToken } from './tokens.ts';
 import type {
@@ -90,6 +91,15 @@ export interface Session {
 }
 
 const DEFAULT_LEASE_MS = 30_000;
+
+function checkRunId(runId: unknown, method: string): asserts runId is string {
+  if (typeof runId !== 'string' || runId === '') {
+    throw new SessionError(
+      'INVALID_ARGUMENT',
+      `${method}(runId): expected a non-empty string, received ${runId === null ? 'null' : typeof runId}`,
+    );
+  }
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -331,14 +341,37 @@ export function session(options: SessionOptions): Session {
       return decide(ref, { reject: reason }, decideOptions);
     },
 
-    resume: (ref, value, decideOptions) => decide(ref, { resume: value }, decideOptions),
+    resume(ref, value, decideOptions) {
+      if (value === undefined) {
+        return Promise.reject(
+          new SessionError(
+            'INVALID_ARGUMENT',
+            'resume(ref, value): a value is required (JSON has no undefined; send null for "no answer")',
+          ),
+        );
+      }
+      return decide(ref, { resume: value }, decideOptions);
+    },
 
     async get(runId) {
+      checkRunId(runId, 'get');
       const run = await store.get(runId);
       return run && toView(run, await store.audit(runId));
     },
 
-    async list(filter) {
+    async list(filter = {}) {
+      if (filter === null || typeof filter !== 'object') {
+        throw new SessionError('INVALID_ARGUMENT', 'list(filter): expected { status?, threadId? }');
+      }
+      if (filter.status !== undefined && !RUN_STATUSES.includes(filter.status)) {
+        throw new SessionError(
+          'INVALID_ARGUMENT',
+          `list: status must be one of ${RUN_STATUSES.join(', ')}, received ${JSON.stringify(filter.status)}`,
+        );
+      }
+      if (filter.threadId !== undefined && typeof filter.threadId !== 'string') {
+        throw new SessionError('INVALID_ARGUMENT', 'list: threadId must be a string');
+      }
       const runs = await store.list(filter);
       return runs.map((run) =>
         run instanceof SessionError
@@ -348,11 +381,13 @@ export function session(options: SessionOptions): Session {
     },
 
     async cancel(runId, actor = {}) {
+      checkRunId(runId, 'cancel');
       await store.cancel(runId, actor);
       return view(runId);
     },
 
     async continue(runId, continueOptions = {}) {
+      checkRunId(runId, 'continue');
       driver('continue');
       const claimed = await store.claim(runId, owner, leaseMs, {
         retryErrors: continueOptions.retryErrors,

@@ -9,6 +9,7 @@ import {
   DEFAULT_SQLITE_PATH,
   type PendingRef,
   postgresStore,
+  RUN_STATUSES,
   type RunStatus,
   type Session,
   type SessionAgent,
@@ -45,14 +46,6 @@ Options:
 
 const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'resume', 'cancel'] as const;
 type Subcommand = (typeof SUBCOMMANDS)[number];
-const STATUSES: readonly RunStatus[] = [
-  'running',
-  'ready',
-  'suspended',
-  'done',
-  'error',
-  'cancelled',
-];
 const VALUE_OPTIONS = [
   '--db',
   '--agent',
@@ -168,9 +161,9 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
   switch (args.subcommand) {
     case 'list': {
       const status = options.get('--status');
-      if (status !== undefined && !STATUSES.includes(status as RunStatus)) {
+      if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) {
         throw new UsageError(
-          `--status must be one of ${STATUSES.join(', ')}; got "${status}"`,
+          `--status must be one of ${RUN_STATUSES.join(', ')}; got "${status}"`,
           hint,
         );
       }

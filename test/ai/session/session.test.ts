@@ -180,6 +180,10 @@ describe('session', () => {
     expect(await failure(runs.approve(run.pending[0].token))).toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
+    expect(await failure(runs.resume(run.pending[0].token, undefined))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('a value is required'),
+    });
     const done = await runs.resume(run.pending[0].token, 'M', { by: 'customer' });
     expect(done).toMatchObject({ status: 'done', text: 'size M' });
   });
@@ -266,6 +270,18 @@ describe('session', () => {
     });
     expect(await failure(runs.approve(null as never))).toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(await failure(runs.cancel('missing'))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await failure(runs.cancel(undefined as never))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(await failure(runs.get(42 as never))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await failure(runs.continue('' as never))).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(await failure(runs.list({ status: 'paused' as never }))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('status must be one of running, ready'),
+    });
+    expect(await failure(runs.list({ threadId: 7 as never }))).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
     expect(await runs.get('missing')).toBeUndefined();
     expect(() => session({ store: {} as never, agent: shopAgent('order', 'x') })).toThrow(
       /store must be a Store/,
