@@ -3,6 +3,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import type { McpHandlerOptions, McpNodeHandler } from './server.ts';
 
@@ -18,7 +19,7 @@ export interface McpListenOptions extends McpHandlerOptions {
 
 /** A running Streamable HTTP server. */
 export interface McpHttpServer {
-  /** The endpoint's URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  /** The endpoint's URL, e.g. `http://127.0.0.1:3000/mcp` (a loopback one when bound to every interface). */
   readonly url: string;
   readonly host: string;
   readonly port: number;
@@ -27,6 +28,23 @@ export interface McpHttpServer {
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const WILDCARD = new Set(['0.0.0.0', '::']);
+
+/**
+ * The `Host` names a server bound to `host` answers to: loopback names, plus the bound
+ * name — or, bound to every interface, this machine's name and addresses.
+ */
+export function defaultAllowedHosts(host: string): string[] {
+  const bracket = (name: string) => (name.includes(':') ? `[${name}]` : name);
+  if (LOOPBACK.has(host)) return localhostAllowedHostnames();
+  const names = WILDCARD.has(host)
+    ? [
+        hostname(),
+        ...Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((i) => i.address)),
+      ]
+    : [host];
+  return [...new Set([...localhostAllowedHostnames(), ...names.map(bracket)])];
+}
 
 export async function listenHttp(
   options: McpListenOptions,
@@ -35,10 +53,9 @@ export async function listenHttp(
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   if (!path.startsWith('/')) throw new TypeError(`listen: path must start with "/", got "${path}"`);
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const allowedHosts =
-    options.allowedHosts ??
-    (LOOPBACK.has(host) ? localhostAllowedHostnames() : [...localhostAllowedHostnames(), urlHost]);
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const urlHost = reachable.includes(':') ? `[${reachable}]` : reachable;
+  const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host);
   const serve = handler({ ...options, allowedHosts });
   const server = createServer((req, res) => {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;

@@ -24,6 +24,7 @@ A startup line on stderr names the transport and the tools.`;
 
 const hint = 'Run "fino mcp --help" for usage.';
 const APPROVALS: readonly ApprovalMode[] = ['elicit', 'client', 'deny'];
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 interface McpArgs {
   file: string;
@@ -109,6 +110,12 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
   const http = await server.listen({ ...args.http, token: args.token });
   const auth = args.token === undefined ? '' : ' (bearer token required)';
   writeLine(io.stderr, `fino mcp: serving ${names} over Streamable HTTP at ${http.url}${auth}`);
+  if (!LOOPBACK.has(args.http.host) && args.token === undefined) {
+    writeLine(
+      io.stderr,
+      `fino mcp: warning: ${args.http.host} is reachable from other machines and no --token is set; anyone who can reach it can call these tools`,
+    );
+  }
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
