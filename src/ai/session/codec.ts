@@ -8,7 +8,16 @@ export const RECORD_FORMAT = 1;
 /** The agent state version this session reads. */
 const STATE_VERSION: RunState['version'] = 1;
 
-/** Every status a stored run can have. */
+/**
+ * Every status a stored run can have, for validating a filter or building a menu.
+ *
+ * @example
+ * ```ts
+ * import { RUN_STATUSES } from 'fino/ai/session';
+ *
+ * console.log(RUN_STATUSES.includes('suspended')); // true
+ * ```
+ */
 export const RUN_STATUSES: readonly RunStatus[] = [
   'running',
   'ready',

@@ -11,7 +11,16 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** The default SQLite file, relative to the working directory. */
+/**
+ * The default SQLite file of {@link sqliteStore}, relative to the working directory.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_SQLITE_PATH } from 'fino/ai/session';
+ *
+ * console.log(DEFAULT_SQLITE_PATH); // .fino/sessions.db
+ * ```
+ */
 export const DEFAULT_SQLITE_PATH = join('.fino', 'sessions.db');
 
 /**
