@@ -1,4 +1,5 @@
 /** fino's server and fino's client over the SDK's in-memory transport: `connect()` both ways. */
+import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { mcpClient, mcpServer } from '../../../src/ai/mcp/index.ts';
@@ -23,6 +24,21 @@ describe('mcpServer.connect() with mcpClient over an SDK transport', () => {
       content: [{ type: 'text', text: '{"sum":3}' }],
     });
     expect((await tools.pixel.invoke({})).content).toEqual((await pixel.invoke({})).content);
+    await client.close();
+  });
+
+  it("gives clients the server's name, version and instructions", async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcpServer({
+      name: 'mem',
+      version: '2.1.0',
+      instructions: 'Use echo to test the connection.',
+      tools: [echo],
+    }).connect(serverSide);
+    const client = new Client({ name: 'sdk', version: '1.0.0' });
+    await client.connect(clientSide);
+    expect(client.getServerVersion()).toMatchObject({ name: 'mem', version: '2.1.0' });
+    expect(client.getInstructions()).toBe('Use echo to test the connection.');
     await client.close();
   });
 });
