@@ -139,4 +139,12 @@ describe('fino run', () => {
     });
     expect(process.listenerCount('SIGINT')).toBe(listeners);
   });
+
+  it('lists the tools of a module with several', async () => {
+    const help = await cli(['run', 'fixtures/many.ts', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: fino run fixtures/many.ts <tool> [options]\n\nTools:\n');
+    expect(help.stdout).toContain('  get_weather  Get current weather for a city.\n');
+    expect(help.stdout).toContain('  stats        Count words.\n');
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * `fino run <file> [tool] [--flag value …] [--input JSON | -]`.
  */
-import { type AnyTask, type Task, UsageError, type Writer } from '../../task/index.ts';
+import { type AnyTask, UsageError, type Writer } from '../../task/index.ts';
 import { type Command, type CommandIo, writeLine } from '../command.ts';
 import { loadTasks, selectTask } from '../load-module.ts';
 import { readStream } from '../read-stream.ts';
@@ -63,6 +63,19 @@ const writerFor = (mode: 'text' | 'json', io: CommandIo): Writer =>
     ? { mode, writeText: (text) => io.stdout.write(text) }
     : { mode, writeJson: (value) => writeLine(io.stdout, JSON.stringify(value)) };
 
+/** `fino run <file> --help` for a module of several tools: lists them. */
+function moduleHelp(file: string, tasks: readonly AnyTask[]): string {
+  const width = Math.max(...tasks.map((t) => t.name.length));
+  return [
+    `Usage: fino run ${file} <tool> [options]`,
+    '',
+    'Tools:',
+    ...tasks.map((t) => `  ${t.name.padEnd(width)}  ${t.description}`.trimEnd()),
+    '',
+    `Run "fino run ${file} <tool> --help" for a tool's options.`,
+  ].join('\n');
+}
+
 async function main(argv: string[], io: CommandIo): Promise<number> {
   const [file, ...afterFile] = argv;
   if (file === undefined || file === '--help' || file === '-h') {
@@ -72,6 +85,10 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
   const tasks = await loadTasks(file, io.cwd);
   const first = afterFile[0];
   const named = first !== undefined && tasks.some((t) => t.name === first);
+  if (!named && tasks.length > 1 && (first === '--help' || first === '-h')) {
+    writeLine(io.stdout, moduleHelp(file, tasks));
+    return 0;
+  }
   const chosen: AnyTask = selectTask(
     tasks,
     named || (tasks.length > 1 && first !== undefined && !first.startsWith('-'))
@@ -79,7 +96,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
       : undefined,
   );
   const { rest, raw } = takeInput(named ? afterFile.slice(1) : afterFile);
-  const parsed = (chosen as Task).parse(rest, {
+  const parsed = chosen.parse(rest, {
     usage: `fino run ${file}${tasks.length > 1 ? ` ${chosen.name}` : ''}`,
     input: await parseInput(raw, io),
   });
