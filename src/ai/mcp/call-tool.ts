@@ -101,7 +101,12 @@ export async function callTool(
       );
     }
     const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
-    if (setting.approval === 'deny' || !canElicit) {
+    if (setting.approval === 'deny') {
+      return errorResult(
+        `Tool "${tool.name}" paused for input ("${question}"), and this server refuses calls that need a human (approval: 'deny'). It did not finish.`,
+      );
+    }
+    if (!canElicit) {
       return errorResult(
         `Tool "${tool.name}" paused for input ("${question}"), and this client cannot answer (it declares no elicitation capability). It did not finish.`,
       );

@@ -103,9 +103,12 @@ describe.each(CLIENT_KINDS)('mcpServer over Streamable HTTP, %s client', (kind) 
   it('refuses an approval-gated call when the client cannot elicit, without running it', async () => {
     const client = await connectClient(kind, { url: http.url });
     const result = await client.callTool('remove', { id: 'r1' });
+    const suspended = await client.callTool('ask', {});
     await client.close();
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/requires approval.*cannot ask.*not executed/);
+    expect(suspended.isError).toBe(true);
+    expect(text(suspended)).toMatch(/paused for input \("Which colour\?"\).*cannot answer/);
   });
 });
 
@@ -155,10 +158,13 @@ describe('approval modes', () => {
       accept({ approve: true }),
     );
     const result = await client.callTool('remove', { id: 'r1' });
+    const suspended = await client.callTool('ask', {});
     await client.close();
     await denying.close();
     expect(result.isError).toBe(true);
     expect(text(result)).toContain("approval: 'deny'");
+    expect(suspended.isError).toBe(true);
+    expect(text(suspended)).toMatch(/paused for input \("Which colour\?"\).*approval: 'deny'/);
   });
 
   it("'client' trusts the client's own confirmation and runs the call", async () => {
