@@ -93,7 +93,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   const listeners = new Set<ToolsChangedListener>();
 
   const connect = () => {
-    connecting ??= sdk.connect(openTransport(spec));
+    connecting ??= sdk.connect(openTransport(spec)).catch((error: unknown) => {
+      connecting = undefined; // a later call may try again
+      throw error;
+    });
     return connecting;
   };
 

@@ -2,9 +2,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, mcpClient, stdio } from '../../../src/ai/mcp/index.ts';
+import { http, mcpClient, mcpServer, stdio } from '../../../src/ai/mcp/index.ts';
 import type { Tool } from '../../../src/ai/tool/index.ts';
 import { sdkHttpHandler, seen } from './fixtures/sdk-server.ts';
+import { echo } from './fixtures/tools.ts';
 
 let server: Server;
 let url: string;
@@ -111,6 +112,21 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
     await client.close();
     expect(diffs).toEqual([{ added: [], removed: [], changed: ['greet'] }]);
     expect(client.fingerprints().get('greet')).not.toBe(first);
+  });
+
+  it('reports a server it cannot reach, and connects once it is up', async () => {
+    const server = mcpServer({ name: 'late', version: '1.0.0', tools: [echo] });
+    const probe = await server.listen();
+    await probe.close();
+    const client = mcpClient({ transport: http({ url: probe.url }) });
+    await expect(client.tools()).rejects.toThrow();
+    const late = await server.listen({ port: probe.port });
+    try {
+      expect((await client.tools()).map((t) => t.name)).toEqual(['echo']);
+    } finally {
+      await client.close();
+      await late.close();
+    }
   });
 
   it('rejects a missing or malformed transport with a clear error', () => {
