@@ -160,7 +160,7 @@ function compileJsonSchema(
     run(validate, data, newState(maxDepth, issues));
     if (issues.length === 0)
       issues.push({ path: '', message: 'value does not match the schema', keyword: 'schema' });
-    return { success: false, error: new ValidationError(issues), issues };
+    return failure(issues);
   };
 
   return {
@@ -173,6 +173,22 @@ function compileJsonSchema(
     },
     async safeParseAsync(data) {
       return safeParse(data);
+    },
+  };
+}
+
+/**
+ * A failed result. Its `error` is created when first read: capturing an Error's stack
+ * costs more than collecting the issues, and most callers only read `issues`.
+ */
+function failure(issues: Issue[]): SafeParseResult<never> {
+  let error: ValidationError | undefined;
+  return {
+    success: false,
+    issues,
+    get error() {
+      error ??= new ValidationError(issues);
+      return error;
     },
   };
 }

@@ -18,6 +18,7 @@ import { SchemaError } from './schema-error.ts';
 import { allOf, alwaysValid, report, type Validate } from './state.ts';
 
 const falseSchema: Validate = (data, st) =>
+  st.issues !== null &&
   report(st, 'false', `no value is allowed here, received ${describeValue(data)}`, data);
 
 const combine = (checks: Validate[]): Validate | null =>

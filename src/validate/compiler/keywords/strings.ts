@@ -36,11 +36,14 @@ export function compileStrings(scope: NodeScope, checks: Checks): void {
         (text.length >= minLength && codePointLength(text) >= minLength)
       )
         return true;
-      return report(
-        st,
-        'minLength',
-        `expected at least ${characters(minLength)}, received ${characters(codePointLength(text))}`,
-        data,
+      return (
+        st.issues !== null &&
+        report(
+          st,
+          'minLength',
+          `expected at least ${characters(minLength)}, received ${characters(codePointLength(text))}`,
+          data,
+        )
       );
     });
   }
@@ -48,11 +51,14 @@ export function compileStrings(scope: NodeScope, checks: Checks): void {
     checks.string.push((data, st) => {
       const text = data as string;
       if (text.length <= maxLength || codePointLength(text) <= maxLength) return true;
-      return report(
-        st,
-        'maxLength',
-        `expected at most ${characters(maxLength)}, received ${characters(codePointLength(text))}`,
-        data,
+      return (
+        st.issues !== null &&
+        report(
+          st,
+          'maxLength',
+          `expected at most ${characters(maxLength)}, received ${characters(codePointLength(text))}`,
+          data,
+        )
       );
     });
   }
@@ -61,12 +67,13 @@ export function compileStrings(scope: NodeScope, checks: Checks): void {
     checks.string.push(
       (data, st) =>
         regex.test(data as string) ||
-        report(
-          st,
-          'pattern',
-          `expected string matching /${pattern}/, received ${showValue(data)}`,
-          data,
-        ),
+        (st.issues !== null &&
+          report(
+            st,
+            'pattern',
+            `expected string matching /${pattern}/, received ${showValue(data)}`,
+            data,
+          )),
     );
   }
   if (format !== undefined && ctx.options.formats && Object.hasOwn(FORMATS, format)) {
@@ -74,7 +81,8 @@ export function compileStrings(scope: NodeScope, checks: Checks): void {
     checks.string.push(
       (data, st) =>
         test(data as string) ||
-        report(st, 'format', `expected ${format} format, received ${showValue(data)}`, data),
+        (st.issues !== null &&
+          report(st, 'format', `expected ${format} format, received ${showValue(data)}`, data)),
     );
   }
 }

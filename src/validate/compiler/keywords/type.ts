@@ -63,6 +63,6 @@ export function compileType(types: readonly JsonType[]): {
   const tests = types.map(isType);
   const test = tests.length === 1 ? tests[0] : (value: unknown) => tests.some((t) => t(value));
   const check: Validate = (data, st) =>
-    test(data) || report(st, 'type', typeMessage(types, data), data);
+    test(data) || (st.issues !== null && report(st, 'type', typeMessage(types, data), data));
   return { test, check };
 }

@@ -16,12 +16,13 @@ export function compileValues(scope: NodeScope, checks: Checks): void {
     checks.any.push(
       (data, st) =>
         equals(data) ||
-        report(
-          st,
-          'const',
-          `expected ${showValue(expected)}, received ${describeValue(data)}`,
-          data,
-        ),
+        (st.issues !== null &&
+          report(
+            st,
+            'const',
+            `expected ${showValue(expected)}, received ${describeValue(data)}`,
+            data,
+          )),
     );
   }
   const allowed = read.array('enum');
@@ -30,12 +31,15 @@ export function compileValues(scope: NodeScope, checks: Checks): void {
       `expected one of ${showList(allowed)}, received ${describeValue(data)}`;
     if (allowed.every(isPrimitive)) {
       const set = new Set(allowed);
-      checks.any.push((data, st) => set.has(data) || report(st, 'enum', message(data), data));
+      checks.any.push(
+        (data, st) =>
+          set.has(data) || (st.issues !== null && report(st, 'enum', message(data), data)),
+      );
     } else {
       checks.any.push(
         (data, st) =>
           allowed.some((value) => jsonEqual(data, value)) ||
-          report(st, 'enum', message(data), data),
+          (st.issues !== null && report(st, 'enum', message(data), data)),
       );
     }
   }
