@@ -1,3 +1,4 @@
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as valibot from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { type Task, type TaskContext, task } from '../../src/task/index.ts';
@@ -23,7 +24,7 @@ describe('Task types', () => {
   it('infers from any Standard Schema (Valibot)', () => {
     task({
       name: 'v',
-      inputSchema: valibot.object({ id: valibot.string() }),
+      inputSchema: toStandardJsonSchema(valibot.object({ id: valibot.string() })),
       run: ({ id }) => {
         expectTypeOf(id).toEqualTypeOf<string>();
         return id;
