@@ -158,7 +158,9 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     const legacy = legacySessions(createServer);
     const serve = toNodeHandler(
       {
+        // A session id is 2025-era traffic by definition; only the rest needs classifying.
         fetch: async (request, requestOptions) =>
+          request.headers.has('mcp-session-id') ||
           (await isLegacyRequest(request, undefined, { maxRequestBodySize }))
             ? legacy.fetch(request)
             : modern.fetch(request, requestOptions),
