@@ -198,6 +198,10 @@ describe('builders are immutable', () => {
     const first = schema.toJSON();
     (first.properties as Record<string, unknown>).a = { type: 'number' };
     expect(schema.toJSON().properties).toEqual({ a: { type: 'string' } });
+    const list = v.array(v.number()).default([1]).examples([2]);
+    (list.toJSON().default as number[]).push(3);
+    (list.toJSON().examples as number[][])[0].push(4);
+    expect(list.toJSON()).toMatchObject({ default: [1], examples: [[2]] });
   });
 });
 

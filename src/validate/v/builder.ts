@@ -248,7 +248,7 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
       const list = nullable ? checks.map(skipNull) : [...checks];
       refinements.set(inner, [...(refinements.get(inner) ?? []), ...list]);
     }
-    return Object.assign(outer, annotations);
+    return Object.assign(outer, structuredClone(annotations));
   }
 }
 
