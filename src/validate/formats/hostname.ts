@@ -1,6 +1,10 @@
 import { decodePunycode } from './punycode.ts';
 
 const LABEL = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
+/** A whole host name of plain ASCII labels (callers rule out `--` first): the common case, one regex. */
+export const PLAIN_HOSTNAME_SOURCE =
+  '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*';
+const PLAIN_HOSTNAME = new RegExp(`^${PLAIN_HOSTNAME_SOURCE}$`);
 
 /** Code points IDNA2008 (RFC 5892 §2.6) disallows despite their category. */
 const DISALLOWED = /[\u0640\u07fa\u302e\u302f\u3031-\u3035\u303b]/u;
@@ -49,6 +53,7 @@ function isALabel(label: string): boolean {
  * each 1–63 characters, 253 in all, no trailing dot; `xn--` labels must be valid A-labels.
  */
 export function isHostname(value: string): boolean {
+  if (value.length <= 253 && !value.includes('--') && PLAIN_HOSTNAME.test(value)) return true;
   if (value.length === 0 || value.length > 253) return false;
   for (const label of value.split('.')) {
     if (!LABEL.test(label)) return false;
