@@ -1,13 +1,19 @@
 import { jsonEqual } from '../equal.ts';
 import { child, report, type Validate } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
+import { bareTypes, hasType } from './typed.ts';
 
 const items = (count: number) => (count === 1 ? '1 item' : `${count} items`);
 
 /** Items from `from` on, each validated by `validate` (`items`, `additionalItems`). */
 function rest(from: number, validate: Validate, keyword: string, forbidden: boolean): Validate {
+  const bareType = bareTypes.get(validate);
   return (data, st) => {
     const array = data as unknown[];
+    if (bareType !== undefined && st.issues === null && st.annot === null) {
+      for (let i = from; i < array.length; i++) if (!hasType(bareType, array[i])) return false;
+      return true;
+    }
     let ok = true;
     for (let i = from; i < array.length; i++) {
       const valid = forbidden
