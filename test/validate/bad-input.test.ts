@@ -1,6 +1,6 @@
 /** Whatever data a caller sends, validation returns a result: no crash, no hang, no prototype pollution. */
 import { describe, expect, it } from 'vitest';
-import { compile, parse, safeParse, v } from '../../src/validate/index.ts';
+import { compile, parse, SchemaError, safeParse, v } from '../../src/validate/index.ts';
 
 const tree = {
   $defs: {
@@ -113,5 +113,25 @@ describe('bad data', () => {
     broken = false;
     expect(validator.safeParse({ n: 1 }).success).toBe(true);
     expect(validator.safeParse({ n: -1 }).success).toBe(false);
+  });
+});
+
+describe('bad schemas', () => {
+  it('fails to compile a schema nested 100k levels deep with a SchemaError, not a crash', () => {
+    let schema: Record<string, unknown> = {};
+    for (let i = 0; i < 100_000; i++) schema = { items: schema };
+    expect(() => compile(schema)).toThrow(SchemaError);
+  });
+
+  it('compiles a schema object that contains itself, and bounds the recursion it causes', () => {
+    const schema: Record<string, unknown> = { type: 'object', properties: {} };
+    (schema.properties as Record<string, unknown>).self = schema;
+    const validator = compile(schema);
+    expect(validator.safeParse({ self: { self: {} } }).success).toBe(true);
+    expect(validator.safeParse({ self: { self: 1 } }).success).toBe(false);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const result = validator.safeParse(cyclic);
+    expect(result.success ? [] : result.issues.map((issue) => issue.keyword)).toEqual(['depth']);
   });
 });

@@ -1,23 +1,16 @@
 import { type Dialect, DRAFT_7, DRAFT_2020, dialectOf } from './dialect.ts';
 import { compileNode } from './node.ts';
+import { NodeInfo } from './node-info.ts';
 import { escapeToken, pointerTokens } from './pointer.ts';
 import { SchemaError } from './schema-error.ts';
 import type { Validate } from './state.ts';
+
+export { NodeInfo } from './node-info.ts';
+
 import { DEFAULT_BASE, resolveUri, splitFragment } from './uri.ts';
 
 /** A schema: an object of keywords, or `true`/`false`. */
 export type SchemaNode = { [keyword: string]: unknown } | boolean;
-
-/** Where a schema object sits: its base URI, resource, dialect and path for error messages. */
-export interface NodeInfo {
-  /** The base URI relative references resolve against (after the node's own `$id`). */
-  base: string;
-  /** The URI of the schema resource the node belongs to. */
-  resource: string;
-  dialect: Dialect;
-  /** JSON Pointer fragment of the node (`#/properties/a`), prefixed by a remote document's URI. */
-  path: string;
-}
 
 /** Options the compiler reads (see `CompileOptions`). */
 export interface CompilerOptions {
@@ -119,20 +112,24 @@ export class CompileContext {
     return this.dynamicAnchors.has(resource);
   }
 
-  /** Resolves a `$ref`/`$dynamicRef` value; `at` is the keyword's schema path, for errors. */
+  /**
+   * Resolves a `$ref`/`$dynamicRef` value; `keyword` is the path below `from` of the
+   * keyword holding it, for errors.
+   */
   resolve(
     reference: string,
     from: NodeInfo,
-    at: string,
+    keyword: string,
   ): { node: SchemaNode; info: NodeInfo; fragment: string } {
+    const at = () => from.child(keyword).path;
     const absolute = resolveUri(reference, from.base);
     if (absolute === undefined)
-      throw new SchemaError(at, `cannot resolve "${reference}" against base URI ${from.base}`);
+      throw new SchemaError(at(), `cannot resolve "${reference}" against base URI ${from.base}`);
     const [resource, fragment] = splitFragment(absolute);
     const document = this.resources.get(resource) ?? this.load(resource, from.dialect);
     if (document === undefined) {
       throw new SchemaError(
-        at,
+        at(),
         `cannot resolve $ref "${reference}": no schema has URI ${resource} (register remote documents in options.registry)`,
       );
     }
@@ -143,7 +140,7 @@ export class CompileContext {
     const anchored = this.anchors.get(`${resource}#${decodeURIComponent(fragment)}`);
     if (anchored === undefined)
       throw new SchemaError(
-        at,
+        at(),
         `cannot resolve $ref "${reference}": no anchor "${fragment}" in ${resource}`,
       );
     return { node: anchored, info: this.infoAt(anchored, resource), fragment };
@@ -152,12 +149,14 @@ export class CompileContext {
   private infoAt(node: SchemaNode, resource: string): NodeInfo {
     const known = typeof node === 'object' ? this.infos.get(node) : undefined;
     return (
-      known ?? {
-        base: resource,
+      known ??
+      new NodeInfo(
         resource,
-        dialect: this.resources.get(resource)?.dialect ?? DRAFT_2020,
-        path: `${resource}#`,
-      }
+        resource,
+        this.resources.get(resource)?.dialect ?? DRAFT_2020,
+        undefined,
+        `${resource}#`,
+      )
     );
   }
 
@@ -166,7 +165,7 @@ export class CompileContext {
     resource: string,
     fragment: string,
     reference: string,
-    at: string,
+    at: () => string,
   ) {
     let node: unknown = root;
     let info = this.infoAt(root, resource);
@@ -178,16 +177,19 @@ export class CompileContext {
           : undefined;
       if (next === undefined)
         throw new SchemaError(
-          at,
+          at(),
           `cannot resolve $ref "${reference}": nothing at ${fragment} in ${resource}`,
         );
       node = next;
       const known = isObject(node) ? this.infos.get(node) : undefined;
       if (known !== undefined) info = known;
-      else info = { ...info, path: `${info.path}/${escapeToken(token)}` };
+      else info = info.child(escapeToken(token));
     }
     if (typeof node !== 'boolean' && !isObject(node)) {
-      throw new SchemaError(at, `cannot resolve $ref "${reference}": ${fragment} is not a schema`);
+      throw new SchemaError(
+        at(),
+        `cannot resolve $ref "${reference}": ${fragment} is not a schema`,
+      );
     }
     if (typeof node === 'object' && !this.infos.has(node)) this.scan(node, info);
     return {
@@ -211,7 +213,7 @@ export class CompileContext {
   }
 
   private addDocument(document: SchemaNode, uri: string, dialect: Dialect, path: string): NodeInfo {
-    const info: NodeInfo = { base: uri, resource: uri, dialect, path };
+    const info = new NodeInfo(uri, uri, dialect, undefined, path);
     this.resources.set(uri, { node: document, dialect });
     if (typeof document === 'object') this.scan(document, info);
     return typeof document === 'object' ? (this.infos.get(document) ?? info) : info;
@@ -226,7 +228,7 @@ export class CompileContext {
       const info = this.identify(node, parent);
       this.infos.set(node, info);
       const push = (value: unknown, suffix: string) => {
-        if (isObject(value)) stack.push([value, { ...info, path: `${info.path}/${suffix}` }]);
+        if (isObject(value)) stack.push([value, info.child(suffix)]);
       };
       for (const keyword of SUBSCHEMA)
         if (Object.hasOwn(node, keyword)) push(node[keyword], keyword);
@@ -246,7 +248,7 @@ export class CompileContext {
   /** Applies a node's `$schema`, `$id`, `$anchor` and `$dynamicAnchor` to the position it inherits. */
   private identify(node: Record<string, unknown>, parent: NodeInfo): NodeInfo {
     let { base, resource, dialect } = parent;
-    const isRoot = parent.path.endsWith('#');
+    const isRoot = parent.isRoot;
     const id = node.$id;
     const ignoresSiblings = dialect.draft === 7 && Object.hasOwn(node, '$ref');
     if (typeof node.$schema === 'string' && (isRoot || typeof id === 'string')) {
@@ -257,7 +259,7 @@ export class CompileContext {
     if (typeof id === 'string' && !ignoresSiblings) {
       const resolved = resolveUri(id, base);
       if (resolved === undefined)
-        throw new SchemaError(`${parent.path}/$id`, `"${id}" is not a URI reference`);
+        throw new SchemaError(parent.child('$id').path, `"${id}" is not a URI reference`);
       const [idResource, fragment] = splitFragment(resolved);
       if (dialect.draft === 7 && id.startsWith('#')) {
         this.anchors.set(`${resource}#${fragment}`, node);
@@ -281,6 +283,6 @@ export class CompileContext {
         names.set(node.$dynamicAnchor, node);
       }
     }
-    return { base, resource, dialect, path: parent.path };
+    return parent.with(base, resource, dialect);
   }
 }

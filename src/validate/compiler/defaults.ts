@@ -100,7 +100,7 @@ export function compileDefaults(
     const parts: ApplyDefaults[] = [];
     const refOnly = info.dialect.draft === 7 && typeof node.$ref === 'string';
     if (typeof node.$ref === 'string') {
-      const target = ctx.resolve(node.$ref, info, `${info.path}/$ref`);
+      const target = ctx.resolve(node.$ref, info, '$ref');
       const apply = applierFor(target.node, target.info);
       if (apply !== null) parts.push(apply);
     }

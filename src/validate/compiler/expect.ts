@@ -1,11 +1,12 @@
 import { showValue, typeName } from './describe.ts';
+import type { NodeInfo } from './node-info.ts';
 import { SchemaError } from './schema-error.ts';
 
 /** Reads keyword values of a schema object, failing with the keyword's schema path when one has the wrong type. */
 export class KeywordReader {
   constructor(
     readonly schema: Record<string, unknown>,
-    readonly path: string,
+    readonly info: NodeInfo,
   ) {}
 
   has(keyword: string): boolean {
@@ -15,7 +16,7 @@ export class KeywordReader {
   fail(keyword: string, expected: string): never {
     const value = this.schema[keyword];
     throw new SchemaError(
-      `${this.path}/${keyword}`,
+      this.info.child(keyword).path,
       `expected ${expected}, received ${describe(value)}`,
     );
   }
@@ -78,10 +79,13 @@ export class KeywordReader {
   }
 
   /** Compiles a regular expression as the ECMAScript dialect JSON Schema names (Unicode mode first). */
-  regex(source: string, at: string): RegExp {
+  regex(source: string, keyword: string): RegExp {
     const regex = toRegExp(source);
     if (regex === undefined)
-      throw new SchemaError(at, `expected a regular expression, received ${showValue(source)}`);
+      throw new SchemaError(
+        this.info.child(keyword).path,
+        `expected a regular expression, received ${showValue(source)}`,
+      );
     return regex;
   }
 }

@@ -57,7 +57,7 @@ function dispatch(checks: Checks): Validate | null {
 export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInfo): Validate {
   if (node === true) return alwaysValid;
   if (node === false) return falseSchema;
-  const read = new KeywordReader(node, info.path);
+  const read = new KeywordReader(node, info);
   const scope: NodeScope = {
     ctx,
     read,
@@ -68,15 +68,12 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
         (typeof value !== 'object' || value === null || Array.isArray(value))
       ) {
         throw new SchemaError(
-          `${info.path}/${suffix}`,
+          info.child(suffix).path,
           `expected a schema (object or boolean), received ${typeName(value)} ${showValue(value)}`,
         );
       }
       const at = typeof value === 'object' ? ctx.infoOf(value) : undefined;
-      return ctx.validatorFor(
-        value as SchemaNode,
-        at ?? { ...info, path: `${info.path}/${suffix}` },
-      );
+      return ctx.validatorFor(value as SchemaNode, at ?? info.child(suffix));
     },
   };
   const checks: Checks = { any: [], string: [], number: [], object: [], array: [] };
@@ -156,7 +153,7 @@ function isDynamicScopeRoot(
   return (
     info.dialect.draft === 2020 &&
     ctx.hasDynamicAnchors(info.resource) &&
-    (typeof node.$id === 'string' || info.path.endsWith('#'))
+    (typeof node.$id === 'string' || info.isRoot)
   );
 }
 

@@ -35,11 +35,7 @@ export function compileDiscriminator(scope: NodeScope, branches: Validate[]): Va
   for (let i = 0; i < schemas.length; i++) {
     let schema = schemas[i];
     if (isObject(schema) && typeof schema.$ref === 'string') {
-      schema = ctx.resolve(
-        schema.$ref,
-        ctx.infoOf(schema) ?? info,
-        `${info.path}/oneOf/${i}/$ref`,
-      ).node;
+      schema = ctx.resolve(schema.$ref, ctx.infoOf(schema) ?? info, `oneOf/${i}/$ref`).node;
     }
     const pinned = pinnedTag(schema, property);
     if (

@@ -68,7 +68,7 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
   }
   const patterns: Pattern[] = Object.keys(patternSchemas).map((source) => ({
     source,
-    regex: read.regex(source, `${info.path}/patternProperties`),
+    regex: read.regex(source, 'patternProperties'),
     validate: sub(patternSchemas[source], `patternProperties/${escapeToken(source)}`),
   }));
   const additional = hasAdditional ? read.schema.additionalProperties : undefined;

@@ -17,12 +17,12 @@ export function compileRefs(scope: NodeScope, checks: Checks): void {
   const { read, ctx, info } = scope;
   const reference = read.string('$ref');
   if (reference !== undefined) {
-    const target = ctx.resolve(reference, info, `${info.path}/$ref`);
+    const target = ctx.resolve(reference, info, '$ref');
     checks.any.push(viaReference(scope, target.node, target.info));
   }
   const dynamic = info.dialect.draft === 2020 ? read.string('$dynamicRef') : undefined;
   if (dynamic === undefined) return;
-  const target = ctx.resolve(dynamic, info, `${info.path}/$dynamicRef`);
+  const target = ctx.resolve(dynamic, info, '$dynamicRef');
   const fallback = viaReference(scope, target.node, target.info);
   const name = target.fragment;
   const bookended =

@@ -23,7 +23,7 @@ const characters = (count: number) => (count === 1 ? '1 character' : `${count} c
 
 /** `minLength`, `maxLength`, `pattern` and (when asserted) `format`. */
 export function compileStrings(scope: NodeScope, checks: Checks): void {
-  const { read, info, ctx } = scope;
+  const { read, ctx } = scope;
   const minLength = read.count('minLength');
   const maxLength = read.count('maxLength');
   const pattern = read.string('pattern');
@@ -63,7 +63,7 @@ export function compileStrings(scope: NodeScope, checks: Checks): void {
     });
   }
   if (pattern !== undefined) {
-    const regex = read.regex(pattern, `${info.path}/pattern`);
+    const regex = read.regex(pattern, 'pattern');
     checks.string.push(
       (data, st) =>
         regex.test(data as string) ||
