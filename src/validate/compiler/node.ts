@@ -7,6 +7,7 @@ import { compileCombinators } from './keywords/combinators.ts';
 import { compileNumbers } from './keywords/numbers.ts';
 import { compileObjects } from './keywords/objects.ts';
 import { compileProperties } from './keywords/properties.ts';
+import { quickAccept } from './keywords/quick.ts';
 import { compileRefs } from './keywords/refs.ts';
 import type { Checks, NodeScope } from './keywords/scope.ts';
 import { compileStrings } from './keywords/strings.ts';
@@ -92,8 +93,12 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
   }
   compileRefs(scope, checks);
   let validate = assemble(types, checks);
+  const refinements = ctx.options.refinements?.get(node);
+  if (!refOnly && info.dialect.validation && refinements === undefined) {
+    validate = quickAccept(node, types, ctx.options.formats, validate) ?? validate;
+  }
   if (!refOnly) validate = withUnevaluated(scope, validate);
-  validate = withRefinements(ctx.options.refinements?.get(node), validate);
+  validate = withRefinements(refinements, validate);
   if (isDynamicScopeRoot(ctx, node, info)) validate = enteringScope(info.resource, validate);
   if (types !== undefined) declaredTypes.set(validate, types);
   return validate;
