@@ -83,8 +83,9 @@ export interface ToolResultObject {
   isError?: boolean;
 }
 
-/** A JSON Schema object (draft 2020-12 unless its `$schema` says otherwise). */
-export type JsonSchemaObject = { [keyword: string]: unknown };
+import type { JsonSchemaObject } from '../validate/index.ts';
+
+export type { JsonSchemaObject };
 
 /** The provider-neutral tool definition that `fino:ai/model` providers send to a model. */
 export interface ToolDefinition {

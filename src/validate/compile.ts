@@ -2,12 +2,13 @@
  * `compile`, `parse`, `safeParse`: validation of any {@link SchemaLike} with issues a
  * model can repair from.
  */
-import type { JsonSchemaObject } from '../task/content.ts';
+
 import { CompileContext, type SchemaNode } from './compiler/context.ts';
 import { compileDefaults } from './compiler/defaults.ts';
 import { SchemaError } from './compiler/schema-error.ts';
 import { DepthExceeded, newState, type State, type Validate } from './compiler/state.ts';
 import { type Issue, ValidationError } from './issues.ts';
+import type { JsonSchemaObject } from './json-schema.ts';
 import {
   compileStandard,
   type InferSchema,

@@ -6,5 +6,6 @@
 
 export * from './compile.ts';
 export * from './issues.ts';
+export type * from './json-schema.ts';
 export * from './schema-like.ts';
 export * from './v.ts';

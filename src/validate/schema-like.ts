@@ -1,7 +1,7 @@
 /**
  * What fino accepts wherever a schema is expected, and how each kind becomes JSON Schema.
  */
-import type { JsonSchemaObject } from '../task/content.ts';
+import type { JsonSchemaObject } from './json-schema.ts';
 import { describeValue } from './standard/describe-value.ts';
 import { isStandardSchema } from './standard/is-standard-schema.ts';
 import { jsonSchemaOf } from './standard/json-schema-of.ts';

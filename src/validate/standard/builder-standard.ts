@@ -1,5 +1,5 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
 import { type CompiledValidator, compile } from '../compile.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import type { Emitter } from '../v/brand.ts';
 import { parsePath } from './parse-path.ts';
 import { toDraft07 } from './to-draft-07.ts';

@@ -1,7 +1,7 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
 import type { CompiledValidator, SafeParseResult } from '../compile.ts';
 import { formatPath } from '../compiler/path.ts';
 import { type Issue, ValidationError } from '../issues.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import { jsonSchemaOf } from './json-schema-of.ts';
 import type { StandardSchemaV1 } from './types.ts';
 

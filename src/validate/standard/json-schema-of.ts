@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from './types.ts';
 
 /** Libraries whose schemas need a wrapper to expose JSON Schema, and the wrapper to use. */

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 
 const SUBSCHEMA = ['additionalProperties', 'propertyNames', 'items', 'not'] as const;
 const SUBSCHEMA_LISTS = ['anyOf', 'allOf', 'oneOf'] as const;

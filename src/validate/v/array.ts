@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import { emitChild, isBuilder, type RefinementMap } from './brand.ts';
 import { type AnyBuilder, Builder, requireCount } from './builder.ts';
 import type { Infer, InferInput } from './infer.ts';

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 
 /** A check attached to a schema node: returns an error message, or undefined when the value passes. */
 export type RefinementCheck = (value: unknown) => string | undefined;

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import { requireBuilder } from './array.ts';
 import { type Emitter, emitChild, type RefinementMap } from './brand.ts';
 

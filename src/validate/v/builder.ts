@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import { builderStandardProps } from '../standard/builder-standard.ts';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '../standard/types.ts';
 import {

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import { emitChild, type RefinementMap } from './brand.ts';
 import { Builder } from './builder.ts';
 import type { Infer, InferInput, Shape } from './infer.ts';

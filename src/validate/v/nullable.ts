@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 
 /**
  * Widens a schema node to also accept `null` (see docs/decisions/016). A node with a single

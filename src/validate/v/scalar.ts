@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import { Builder } from './builder.ts';
 
 /** A JSON value that can be a `literal` or an `enum` member. */

@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '../../task/content.ts';
+import type { JsonSchemaObject } from '../json-schema.ts';
 import { Builder, requireCount, requireString } from './builder.ts';
 
 /** Formats fino knows how to assert (`compile(schema, { formats: true })`); others are annotations. */
