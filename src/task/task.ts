@@ -33,6 +33,9 @@ import type {
 } from './types.ts';
 import { discardingWriter, TextBuffer } from './writers.ts';
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+
 /** A signal that never aborts, for calls made without one. */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -227,7 +230,9 @@ export class Task<Input = unknown, Output = unknown> {
     }
     const writer = new TextBuffer();
     try {
-      return normalizeResult(await this.#call(result.value as Input, ctx, writer), writer.text);
+      const output = this.#call(result.value as Input, ctx, writer);
+      // A synchronous executor's value is used as it is: awaiting it would cost a tick.
+      return normalizeResult(isThenable(output) ? await output : output, writer.text);
     } catch (error) {
       if (this.throwOnError || isControlFlow(error)) throw error;
       if (ctx.signal?.aborted && error === ctx.signal.reason) throw error;

@@ -63,6 +63,21 @@ describe('Task.invoke', () => {
     expect(await greet.invoke({ name: 'Ada' })).toEqual({ content: 'Hello, Ada!' });
   });
 
+  it('awaits executors that return a promise or any thenable, and folds their rejections', async () => {
+    const later = task({ name: 'later', run: async () => 'done later' });
+    expect(await later.invoke({})).toEqual({ content: 'done later' });
+    const fromThenable: unknown = {
+      then: (resolve: (value: string) => void) => resolve('from a thenable'),
+    };
+    const thenable = task({ name: 'thenable', run: () => fromThenable });
+    expect(await thenable.invoke({})).toEqual({ content: 'from a thenable' });
+    const rejecting = task({
+      name: 'rejecting',
+      run: () => Promise.reject(new Error('late failure')),
+    });
+    expect(await rejecting.invoke({})).toEqual({ content: 'late failure', isError: true });
+  });
+
   it('turns invalid arguments into an isError result naming the path', async () => {
     const result = await greet.invoke({ name: 42 });
     expect(result.isError).toBe(true);
