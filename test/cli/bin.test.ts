@@ -32,6 +32,14 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
     });
   });
 
+  it('runs a TypeScript ES module in a package without "type": "module"', async () => {
+    expect(await fino('run', 'fixtures/commonjs-scope/weather.ts', '--city', 'Lisbon')).toEqual({
+      code: 0,
+      stdout: 'Sunny in Lisbon\n',
+      stderr: '',
+    });
+  });
+
   it('exits 2 with the help hint on a usage error', async () => {
     const result = await fino('run', 'fixtures/single.ts', '--a', 'one');
     expect(result.code).toBe(2);

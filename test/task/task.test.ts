@@ -67,6 +67,7 @@ describe('Task.invoke', () => {
     const later = task({ name: 'later', run: async () => 'done later' });
     expect(await later.invoke({})).toEqual({ content: 'done later' });
     const fromThenable: unknown = {
+      // biome-ignore lint/suspicious/noThenProperty: the test needs a thenable that is not a Promise
       then: (resolve: (value: string) => void) => resolve('from a thenable'),
     };
     const thenable = task({ name: 'thenable', run: () => fromThenable });
