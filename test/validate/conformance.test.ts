@@ -6,28 +6,11 @@
  * (data files, used as an oracle-free fixture), since fino does not bundle metaschemas.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/validate/index.ts';
+import { suiteRoot as root, type SuiteCase, suiteDocuments, suitePresent } from './suite.ts';
 
-interface SuiteTest {
-  description: string;
-  data: unknown;
-  valid: boolean;
-}
-interface SuiteCase {
-  description: string;
-  schema: unknown;
-  tests: SuiteTest[];
-}
-
-const root = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../shared/conformance/json-schema-test-suite',
-);
-const present = existsSync(join(root, 'tests'));
 const FORMATS = [
   'date-time',
   'date',
@@ -44,34 +27,6 @@ const FORMATS = [
   'relative-json-pointer',
   'regex',
 ];
-
-function jsonFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return jsonFiles(path);
-    return entry.name.endsWith('.json') ? [path] : [];
-  });
-}
-
-function registry(): Record<string, unknown> {
-  const documents: Record<string, unknown> = {};
-  const remotes = join(root, 'remotes');
-  for (const file of jsonFiles(remotes)) {
-    documents[`http://localhost:1234/${relative(remotes, file).split('\\').join('/')}`] =
-      JSON.parse(readFileSync(file, 'utf8'));
-  }
-  const ajvRefs = dirname(
-    createRequire(import.meta.url).resolve('ajv/dist/refs/json-schema-draft-07.json'),
-  );
-  for (const file of [
-    join(ajvRefs, 'json-schema-draft-07.json'),
-    ...jsonFiles(join(ajvRefs, 'json-schema-2020-12')),
-  ]) {
-    const document = JSON.parse(readFileSync(file, 'utf8'));
-    documents[document.$id] = document;
-  }
-  return documents;
-}
 
 const counts: Record<string, { passed: number; total: number }> = {};
 
@@ -106,7 +61,7 @@ function runFile(
   });
 }
 
-if (!present) {
+if (!suitePresent) {
   describe('JSON Schema Test Suite', () => {
     it('is present at ../shared/conformance/json-schema-test-suite', () => {
       console.log(`JSON Schema Test Suite not found at ${root}: conformance tests skipped`);
@@ -114,7 +69,7 @@ if (!present) {
     });
   });
 } else {
-  const documents = registry();
+  const documents = suiteDocuments();
   for (const draft of ['draft2020-12', 'draft7']) {
     const folder = join(root, 'tests', draft);
     for (const name of readdirSync(folder).filter((entry) => entry.endsWith('.json'))) {

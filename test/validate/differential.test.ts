@@ -7,10 +7,8 @@
  *
  * The seed is fixed so CI is reproducible; `FC_SEED=<n>` and `FC_RUNS=<n>` explore more data.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv as Ajv7, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -18,20 +16,15 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CompileOptions, compile, v } from '../../src/validate/index.ts';
 import type { AnyBuilder } from '../../src/validate/v.ts';
+import {
+  suitePresent as present,
+  suiteRoot as root,
+  type SuiteCase,
+  suiteDocuments,
+} from './suite.ts';
 
-const root = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../shared/conformance/json-schema-test-suite',
-);
-const present = existsSync(join(root, 'tests'));
 const seed = Number(process.env.FC_SEED ?? 20_260_212);
 const RUNS = Number(process.env.FC_RUNS ?? 40);
-
-interface SuiteCase {
-  description: string;
-  schema: unknown;
-  tests: { description: string; data: unknown; valid: boolean }[];
-}
 
 /** One schema to compare on, with the values that seed its data generator. */
 interface Subject {
@@ -208,36 +201,6 @@ function disagreement(subject: Subject, verdicts: Verdicts): string | undefined 
   if (!result.failed) return undefined;
   const data = result.counterexample?.[0];
   return `${subject.name}: data ${JSON.stringify(data)} — Ajv says ${subject.ajv(data) ? 'valid' : 'invalid'}, fino says ${subject.fino(data) ? 'valid' : 'invalid'}`;
-}
-
-function jsonFiles(folder: string): string[] {
-  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) return jsonFiles(path);
-    return entry.name.endsWith('.json') ? [path] : [];
-  });
-}
-
-/** The suite's remote documents and the metaschemas, by URI (as in the conformance test). */
-function documents(): Record<string, unknown> {
-  const byUri: Record<string, unknown> = {};
-  const remotes = join(root, 'remotes');
-  for (const file of jsonFiles(remotes)) {
-    byUri[`http://localhost:1234/${relative(remotes, file).split('\\').join('/')}`] = JSON.parse(
-      readFileSync(file, 'utf8'),
-    );
-  }
-  const ajvRefs = dirname(
-    createRequire(import.meta.url).resolve('ajv/dist/refs/json-schema-draft-07.json'),
-  );
-  for (const file of [
-    join(ajvRefs, 'json-schema-draft-07.json'),
-    ...jsonFiles(join(ajvRefs, 'json-schema-2020-12')),
-  ]) {
-    const document = JSON.parse(readFileSync(file, 'utf8'));
-    byUri[document.$id] = document;
-  }
-  return byUri;
 }
 
 /** A fresh Ajv for one draft, knowing the suite's remotes when the schema refers to them. */
@@ -488,7 +451,7 @@ if (!present) {
 }
 
 describe('differential test against Ajv', () => {
-  const remotes = present ? documents() : {};
+  const remotes = present ? suiteDocuments() : {};
   const groups: [string, () => Subject[]][] = [
     ...(present
       ? ([
