@@ -8,7 +8,7 @@ import {
   streamError,
 } from './http.ts';
 import { ModelError } from './model-error.ts';
-import { apiKey, checkRequest, guardedStream } from './provider-support.ts';
+import { apiKey, checkRequest, guardedStream, requireModelName } from './provider-support.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
@@ -55,9 +55,7 @@ const REQUEST_ID = 'request-id';
  * ```
  */
 export function anthropic(options: AnthropicOptions): Model {
-  if (typeof options?.model !== 'string' || options.model === '') {
-    throw new TypeError('anthropic(options): options.model must be a non-empty model name');
-  }
+  requireModelName(PROVIDER, options);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
 
   const send = async (request: GenerateRequest, stream: boolean) => {

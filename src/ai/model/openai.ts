@@ -9,7 +9,7 @@ import {
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
-import { apiKey, checkRequest, guardedStream } from './provider-support.ts';
+import { apiKey, checkRequest, guardedStream, requireModelName } from './provider-support.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
@@ -61,9 +61,7 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  * ```
  */
 export function openai(options: OpenAIOptions): Model {
-  if (typeof options?.model !== 'string' || options.model === '') {
-    throw new TypeError('openai(options): options.model must be a non-empty model name');
-  }
+  requireModelName(PROVIDER, options);
   const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
 

@@ -10,6 +10,13 @@ import type {
 
 const ROLES = new Set(['system', 'user', 'assistant']);
 
+/** Throws a `TypeError` unless a provider's options name a model. */
+export function requireModelName(provider: string, options: { model?: unknown } | undefined): void {
+  if (typeof options?.model !== 'string' || options.model === '') {
+    throw new TypeError(`${provider}(options): options.model must be a non-empty model name`);
+  }
+}
+
 /** Throws a `TypeError` naming the first malformed field of a request. */
 export function checkRequest(provider: string, request: GenerateRequest): void {
   const fail: (what: string, expected: string, value: unknown) => never = (

@@ -458,6 +458,13 @@ describe('anthropic: errors and retries', () => {
     expect(server!.requests).toHaveLength(1);
   });
 
+  it('needs a model name', () => {
+    expect(() => anthropic({} as never)).toThrow(
+      'anthropic(options): options.model must be a non-empty model name',
+    );
+    expect(() => anthropic({ model: '' })).toThrow('options.model must be a non-empty model name');
+  });
+
   it('needs an API key, from options or ANTHROPIC_API_KEY', async () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
