@@ -56,6 +56,7 @@ const REQUEST_ID = 'request-id';
  */
 export function anthropic(options: AnthropicOptions): Model {
   requireModelName(PROVIDER, options);
+  const retry = retryOptionsOf(options);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
 
   const send = async (request: GenerateRequest, stream: boolean) => {
@@ -63,7 +64,7 @@ export function anthropic(options: AnthropicOptions): Model {
     const key = apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true);
     const warnings: ModelWarning[] = [];
     const response = await postJson({
-      ...retryOptionsOf(options),
+      ...retry,
       provider: PROVIDER,
       url: `${baseURL}/v1/messages`,
       headers: {

@@ -1,3 +1,4 @@
+import { checkDuration } from '../../internal/duration.ts';
 import { abortError } from './abort.ts';
 import { ModelError } from './model-error.ts';
 
@@ -11,9 +12,17 @@ export interface RetryOptions {
   maxRetryDelayMs?: number;
 }
 
-/** Only the retry settings of a provider's options. */
+/**
+ * Only the retry settings of a provider's options, checked: a provider calls this once,
+ * when it is created, so a bad setting fails there with a `RangeError` naming it.
+ */
 export function retryOptionsOf(options: RetryOptions): RetryOptions {
   const { maxRetries, initialRetryDelayMs, maxRetryDelayMs } = options;
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new RangeError(`maxRetries: expected an integer ≥ 0, received ${String(maxRetries)}`);
+  }
+  checkDuration('initialRetryDelayMs', initialRetryDelayMs, 'nonNegative');
+  checkDuration('maxRetryDelayMs', maxRetryDelayMs, 'nonNegative');
   return { maxRetries, initialRetryDelayMs, maxRetryDelayMs };
 }
 

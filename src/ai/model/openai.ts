@@ -62,6 +62,7 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  */
 export function openai(options: OpenAIOptions): Model {
   requireModelName(PROVIDER, options);
+  const retry = retryOptionsOf(options);
   const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
 
@@ -70,7 +71,7 @@ export function openai(options: OpenAIOptions): Model {
     const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
     const prepared = prepare(options, request, stream);
     const response = await postJson({
-      ...retryOptionsOf(options),
+      ...retry,
       provider: PROVIDER,
       url: `${baseURL}/chat/completions`,
       headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers },
