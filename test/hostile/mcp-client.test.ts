@@ -125,7 +125,8 @@ describe('hostile remote listings', () => {
   const nestedArrays = (depth: number): McpTool => {
     let nested: Record<string, unknown> = { type: 'string' };
     for (let level = 0; level < depth; level++) nested = { type: 'array', items: nested };
-    return { name: 'deep', inputSchema: { type: 'object', properties: { a: nested } } };
+    const inputSchema = { type: 'object', properties: { a: nested } } as McpTool['inputSchema'];
+    return { name: 'deep', inputSchema };
   };
 
   it('a schema nested 1,000 levels deep is usable', async () => {
