@@ -162,4 +162,17 @@ describe('mcpClient options', () => {
     );
     expect(() => mcpClient({ transport, timeoutMs: 2 ** 31 - 1 })).not.toThrow();
   });
+
+  it('checks the callbacks and approveDestructive at construction', () => {
+    const transport = InMemoryTransport.createLinkedPair()[0];
+    expect(() => mcpClient({ transport, onElicit: 'yes' as never })).toThrow(
+      new TypeError('mcpClient: onElicit: expected a function, received string "yes"'),
+    );
+    expect(() => mcpClient({ transport, onWarning: {} as never })).toThrow(
+      new TypeError('mcpClient: onWarning: expected a function, received object'),
+    );
+    expect(() => mcpClient({ transport, approveDestructive: 'false' as never })).toThrow(
+      new TypeError('mcpClient: approveDestructive: expected a boolean, received string "false"'),
+    );
+  });
 });

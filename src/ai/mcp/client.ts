@@ -24,8 +24,9 @@ export interface McpClientOptions {
   name?: string;
   version?: string;
   /**
-   * Mark remote tools that are destructive and not read-only as `requiresApproval`
-   * (default `true`). Set `false` when the application confirms calls another way.
+   * Mark remote tools that are destructive and not read-only, or that a fino server
+   * marks `fino/requiresApproval`, as `requiresApproval` (default `true`). Set `false`
+   * when the application confirms calls another way (e.g. in `onElicit`).
    */
   approveDestructive?: boolean;
   /**
@@ -102,6 +103,18 @@ export interface McpToolClient {
 export function mcpClient(options: McpClientOptions): McpToolClient {
   if (options?.transport === undefined) {
     throw new TypeError('mcpClient: transport is required: stdio({ command }) or http({ url })');
+  }
+  for (const name of ['onElicit', 'onWarning'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(
+        `mcpClient: ${name}: expected a function, received ${describeValue(options[name])}`,
+      );
+    }
+  }
+  if (options.approveDestructive !== undefined && typeof options.approveDestructive !== 'boolean') {
+    throw new TypeError(
+      `mcpClient: approveDestructive: expected a boolean, received ${describeValue(options.approveDestructive)}`,
+    );
   }
   const spec = options.transport;
   const timeout = checkDuration('mcpClient: timeoutMs', options.timeoutMs);
@@ -189,4 +202,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       await sdk.close();
     },
   };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `string ${JSON.stringify(value.slice(0, 50))}`;
+  return Array.isArray(value) ? 'an array' : typeof value;
 }
