@@ -13,6 +13,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.ts';
+import { approvalMeta } from './approval-meta.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
 import type { CallState, CallStateSigner } from './request-state.ts';
 
@@ -45,10 +46,20 @@ export async function callTool(
   const state = setting.signer.verify(ctx.mcpReq.requestState<string>(), tool.name, args) ?? {
     approved: false,
   };
-  const ask = (message: string, key: string, schema: Record<string, unknown>, next: CallState) =>
+  const ask = (
+    message: string,
+    key: string,
+    schema: Record<string, unknown>,
+    next: CallState,
+    meta?: Record<string, unknown>,
+  ) =>
     inputRequired({
       inputRequests: {
-        [key]: inputRequired.elicit({ message, requestedSchema: schema as never }),
+        [key]: inputRequired.elicit({
+          message,
+          requestedSchema: schema as never,
+          ...(meta ? { _meta: meta } : {}),
+        }),
       },
       requestState: setting.signer.sign(tool.name, args, next),
     });
@@ -71,7 +82,13 @@ export async function callTool(
         `Tool "${tool.name}" requires approval, and this client cannot ask its user (it declares no elicitation capability). It was not executed.`,
       );
     } else {
-      return ask(approvalQuestion(tool, args), APPROVAL_KEY, APPROVAL_SCHEMA, { approved: false });
+      return ask(
+        approvalQuestion(tool, args),
+        APPROVAL_KEY,
+        APPROVAL_SCHEMA,
+        { approved: false },
+        approvalMeta(tool.name, args),
+      );
     }
   }
 

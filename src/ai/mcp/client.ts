@@ -8,7 +8,10 @@ import {
   type Tool as McpTool,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { checkDuration } from '../../internal/duration.ts';
 import type { Tool } from '../tool/index.ts';
+import { approvalSubject } from './approval-meta.ts';
+import { ApprovedCalls } from './approved-calls.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
 import { remoteTool } from './remote-tool.ts';
 import { type McpTransportSpec, openTransport } from './transports.ts';
@@ -21,18 +24,40 @@ export interface McpClientOptions {
   name?: string;
   version?: string;
   /**
-   * Mark remote tools that are destructive and not read-only as `requiresApproval`
-   * (default `true`). Set `false` when the application confirms calls another way.
+   * Mark remote tools that are destructive and not read-only, or that a fino server
+   * marks `fino/requiresApproval`, as `requiresApproval` (default `true`). Set `false`
+   * when the application confirms calls another way (e.g. in `onElicit`).
    */
   approveDestructive?: boolean;
-  /** Deadline of one remote call, in milliseconds (default: the SDK's, 60 s). */
+  /**
+   * Deadline of one remote call, in milliseconds (default: the SDK's, 60 s). Checked
+   * at construction: a finite number > 0 and ≤ 2^31 − 1.
+   */
   timeoutMs?: number;
   /**
-   * Answers the server's elicitation requests (approval of a gated tool, a suspended
-   * tool's question). Without it the client declares no elicitation capability, and
-   * such calls are refused by the server.
+   * Answers the server's elicitation requests that are not an approval this client can
+   * give itself (a suspended tool's question, any other server's forms). Without it they
+   * are declined. A fino server's approval request for a call the caller already
+   * approved (a tool that `requiresApproval`, cleared by an agent) is answered "approve"
+   * without calling this, so the user is asked once (decision 051).
    */
   onElicit?: (request: ElicitRequest['params']) => Promise<ElicitResult> | ElicitResult;
+  /**
+   * Receives what the client skipped and why, e.g. a remote tool whose schema fino cannot
+   * use (default: `console.warn` with the message).
+   */
+  onWarning?: (warning: McpClientWarning) => void;
+}
+
+/** Something the client worked around: `tool-skipped` names a remote tool left out of `tools()`. */
+export interface McpClientWarning {
+  type: 'tool-skipped';
+  /** The remote tool's name. */
+  tool: string;
+  /** What happened and why, naming the tool. */
+  message: string;
+  /** The error that made the tool unusable. */
+  cause: unknown;
 }
 
 /** Called when a listing differs from the one before it. */
@@ -42,7 +67,11 @@ export type ToolsChangedListener = (diff: ToolsDiff) => void;
 export interface McpToolClient {
   /** Connects and performs the MCP handshake; `tools()` connects on first use too. */
   connect(): Promise<void>;
-  /** The server's tools as fino `Tool`s, validated locally before each call. */
+  /**
+   * The server's tools as fino `Tool`s, validated locally before each call. A tool whose
+   * definition fino cannot use (an invalid schema, an unresolvable `$ref`) is left out,
+   * and `onWarning` says which and why; the others stay usable.
+   */
   tools(): Promise<Tool[]>;
   /** Each tool's definition fingerprint from the latest listing (SHA-256, hex). */
   fingerprints(): ReadonlyMap<string, string>;
@@ -75,18 +104,53 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   if (options?.transport === undefined) {
     throw new TypeError('mcpClient: transport is required: stdio({ command }) or http({ url })');
   }
+  for (const name of ['onElicit', 'onWarning'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(
+        `mcpClient: ${name}: expected a function, received ${describeValue(options[name])}`,
+      );
+    }
+  }
+  if (options.approveDestructive !== undefined && typeof options.approveDestructive !== 'boolean') {
+    throw new TypeError(
+      `mcpClient: approveDestructive: expected a boolean, received ${describeValue(options.approveDestructive)}`,
+    );
+  }
   const spec = options.transport;
+  const timeout = checkDuration('mcpClient: timeoutMs', options.timeoutMs);
+  const warn = options.onWarning ?? ((warning: McpClientWarning) => console.warn(warning.message));
   const sdk = new Client(
     { name: options.name ?? 'fino', version: options.version ?? '0' },
     {
-      capabilities: options.onElicit ? { elicitation: { form: {} } } : {},
+      // Always declared: a fino server asks approval for calls this client already approved.
+      capabilities: { elicitation: { form: {} } },
       // HTTP negotiates the newest protocol and falls back; stdio speaks the 2025
       // handshake every server knows, without the probe's extra process (decision 044).
       versionNegotiation: 'kind' in spec && spec.kind === 'stdio' ? undefined : { mode: 'auto' },
     },
   );
+  const approved = new ApprovedCalls();
   const onElicit = options.onElicit;
-  if (onElicit) sdk.setRequestHandler('elicitation/create', (request) => onElicit(request.params));
+  sdk.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
+    const subject = approvalSubject(request.params);
+    if (subject !== undefined && approved.has(subject.tool, subject.arguments)) {
+      return { action: 'accept', content: { approve: true } };
+    }
+    return onElicit ? onElicit(request.params) : { action: 'decline' };
+  });
+  const call = async (
+    params: { name: string; arguments: Record<string, unknown> },
+    signal: AbortSignal,
+    isApproved: boolean,
+  ) => {
+    const end = isApproved ? approved.begin(params.name, params.arguments) : undefined;
+    try {
+      return await sdk.callTool(params, { signal, timeout });
+    } finally {
+      end?.();
+    }
+  };
+  const approveDestructive = options.approveDestructive ?? true;
 
   let connecting: Promise<void> | undefined;
   let known: Map<string, string> | undefined;
@@ -104,17 +168,30 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     connect,
     async tools() {
       await connect();
-      const { tools } = await sdk.listTools();
+      const { tools } = await sdk.listTools().catch((cause: unknown) => {
+        throw new Error(
+          `mcpClient: could not list the server's tools: ${(cause as Error)?.message ?? String(cause)}`,
+          { cause },
+        );
+      });
       const latest = new Map(tools.map((t: McpTool) => [t.name, fingerprint(t)]));
       const diff = known && diffFingerprints(known, latest);
       known = latest;
       if (diff) for (const listener of listeners) listener(diff);
-      return tools.map((definition) =>
-        remoteTool(definition, {
-          call: (params, signal) => sdk.callTool(params, { signal, timeout: options.timeoutMs }),
-          approveDestructive: options.approveDestructive ?? true,
-        }),
-      );
+      const usable: Tool[] = [];
+      for (const definition of tools) {
+        try {
+          usable.push(remoteTool(definition, { call, approveDestructive }));
+        } catch (cause) {
+          warn({
+            type: 'tool-skipped',
+            tool: definition.name,
+            message: `mcpClient: skipped remote tool ${JSON.stringify(definition.name)}: its definition is unusable: ${(cause as Error)?.message ?? String(cause)}`,
+            cause,
+          });
+        }
+      }
+      return usable;
     },
     fingerprints: () => new Map(known),
     onToolsChanged(listener) {
@@ -125,4 +202,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       await sdk.close();
     },
   };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return `string ${JSON.stringify(value.slice(0, 50))}`;
+  return Array.isArray(value) ? 'an array' : typeof value;
 }

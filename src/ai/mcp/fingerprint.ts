@@ -3,6 +3,7 @@
  * tool, so a definition that changes after approval is noticed. See docs/decisions/044.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.ts';
 
 /** The parts of a remote tool's definition that a fingerprint covers. */
 export interface FingerprintedDefinition {
@@ -38,15 +39,4 @@ export function diffFingerprints(
   return added.length + removed.length + changed.length === 0
     ? undefined
     : { added, removed, changed };
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

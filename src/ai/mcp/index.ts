@@ -8,6 +8,7 @@
 export type { ApprovalMode } from './call-tool.ts';
 export {
   type McpClientOptions,
+  type McpClientWarning,
   type McpToolClient,
   mcpClient,
   type ToolsChangedListener,

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
+import { pathOrBadRequest } from './http-guard.ts';
 import type { McpHandlerOptions, McpNodeHandler } from './server.ts';
 
 /** Options of `McpToolServer.listen()`. */
@@ -46,6 +47,22 @@ export function defaultAllowedHosts(host: string): string[] {
   return [...new Set([...localhostAllowedHostnames(), ...names.map(bracket)])];
 }
 
+/** A clear error for a failed bind, naming the address and what to do; the system error is its `cause`. */
+function listenError(error: Error, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const hint =
+    code === 'EADDRINUSE'
+      ? `${address} is already in use; choose another port (--port, or port: 0 for a free one)`
+      : code === 'EACCES'
+        ? `binding ${address} is not permitted; choose a port above 1023 (--port)`
+        : code === 'EADDRNOTAVAIL'
+          ? `${address} is not an address of this machine; choose another host (--host)`
+          : `cannot listen on ${address}: ${error.message}`;
+  return new Error(`listen: ${hint}`, { cause: error });
+}
+
+/** Starts a Node HTTP server serving `handler` at `options.path`; see `McpToolServer.listen()`. */
 export async function listenHttp(
   options: McpListenOptions,
   handler: (options: McpHandlerOptions) => McpNodeHandler,
@@ -58,7 +75,8 @@ export async function listenHttp(
   const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host);
   const serve = handler({ ...options, allowedHosts });
   const server = createServer((req, res) => {
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const pathname = pathOrBadRequest(req, res);
+    if (pathname === undefined) return;
     if (pathname !== path) {
       res
         .writeHead(404, { 'Content-Type': 'text/plain' })
@@ -70,18 +88,23 @@ export async function listenHttp(
       res.end();
     });
   });
+  const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
+    const fail = (error: Error) => {
+      void serve.close();
+      reject(listenError(error, host, port));
+    };
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://${urlHost}:${port}${path}`,
+    url: `http://${urlHost}:${bound}${path}`,
     host,
-    port,
+    port: bound,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

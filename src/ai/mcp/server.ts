@@ -19,6 +19,7 @@ import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/s
 import { type AnyTask, isTask } from '../../task/index.ts';
 import { normalizeSchema } from '../../validate/index.ts';
 import { toAnnotations } from './annotations.ts';
+import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
@@ -238,6 +239,7 @@ function describeTool(tool: AnyTask): McpTool {
     sideEffects: tool.sideEffects,
   });
   if (annotations !== undefined) described.annotations = annotations;
+  if (tool.requiresApproval) described._meta = { [REQUIRES_APPROVAL_META_KEY]: true };
   if (tool.outputSchema !== undefined) {
     described.outputSchema = normalizeSchema(tool.outputSchema) as McpTool['outputSchema'];
   }

@@ -41,6 +41,9 @@ describe.each(CLIENT_KINDS)('mcpServer over Streamable HTTP, %s client', (kind) 
     });
     expect(byName.remove.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
     expect(byName.fail.annotations).toBeUndefined();
+    // requiresApproval travels as fino's hint in _meta (decision 051).
+    expect(byName.remove._meta).toEqual({ 'fino/requiresApproval': true });
+    expect(byName.echo._meta).toBeUndefined();
     expect(byName.add.outputSchema).toMatchObject({
       type: 'object',
       properties: { sum: { type: 'number' } },
@@ -117,13 +120,17 @@ describe.each(CLIENT_KINDS)(
   (kind) => {
     it('runs the call when the user approves, showing the tool and its arguments', async () => {
       const asked: string[] = [];
+      const subjects: unknown[] = [];
       const client = await connectClient(kind, { url: http.url }, (params) => {
         asked.push(params.message);
+        subjects.push(params._meta?.['fino/approval']);
         return { action: 'accept', content: { approve: true } };
       });
       const result = await client.callTool('remove', { id: 'r1' });
       await client.close();
       expect(asked).toEqual(['Allow "remove" (destructive) with {"id":"r1"}?']);
+      // The call the approval is about, for a fino client to match (decision 051).
+      expect(subjects).toEqual([{ tool: 'remove', arguments: { id: 'r1' } }]);
       expect(text(result)).toBe('removed r1');
     });
 
