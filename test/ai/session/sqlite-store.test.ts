@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +146,34 @@ describe('sqliteStore', () => {
     expect(existsSync(path)).toBe(false);
     const memory = sqlStore(sqliteDriver(':memory:', 0, missing));
     await expect(memory.list()).rejects.toThrow(/^memoryStore\(\) needs the "better-sqlite3"/);
+  });
+
+  it('loads no driver until a store is used: fino:ai/session imports without them', () => {
+    const fixtures = join(import.meta.dirname, 'fixtures');
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--import',
+        join(fixtures, 'hide-drivers.mjs'),
+        '--import',
+        'tsx',
+        join(fixtures, 'without-drivers.ts'),
+        dir,
+      ],
+      { encoding: 'utf8' },
+    );
+    const install = (store: string, name: string, command: string) => ({
+      code: 'DRIVER_MISSING',
+      message: `${store} needs the "${name}" package, which is not installed; install it with: ${command}`,
+    });
+    expect(JSON.parse(out)).toEqual({
+      failures: {
+        sqlite: install('sqliteStore()', 'better-sqlite3', 'npm install better-sqlite3@12'),
+        memory: install('memoryStore()', 'better-sqlite3', 'npm install better-sqlite3@12'),
+        postgres: install('postgresStore()', 'pg', 'npm install pg'),
+      },
+      created: false,
+    });
   });
 
   it('passes on other failures to load the driver as they are', async () => {
