@@ -1,5 +1,6 @@
 import { type Importer, importDriver } from './driver-import.ts';
 import { SessionError } from './errors.ts';
+import { decodeRows, encodeText } from './postgres-text.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import { sqlStore } from './sql-store.ts';
 import type { Store } from './types.ts';
@@ -97,8 +98,8 @@ const numbered = (sql: string): string => {
 
 const executor = (db: () => Promise<PgPoolLike | PgClientLike>): SqlExecutor => ({
   async query<Row>(sql: string, params: readonly unknown[] = []) {
-    const result = await (await db()).query(numbered(sql), params as unknown[]);
-    return result.rows as Row[];
+    const result = await (await db()).query(numbered(sql), params.map(encodeText));
+    return decodeRows(result.rows as Row[]);
   },
   async exec(sql: string) {
     await (await db()).query(sql);
