@@ -91,9 +91,10 @@ describe('the workspace tools', () => {
   });
 
   it('write atomically: 50 parallel writes of one path leave exactly one of them, and no temporary file', async () => {
-    // Large enough that a plain write takes several chunks, so unserialised writers would interleave.
+    // Of many sizes (30 kB to 1.5 MB, several write chunks): unserialised writers in
+    // place would leave a mix, or a short content followed by a longer one's tail.
     const contents = Array.from({ length: 50 }, (_, i) =>
-      `${String(i).padStart(2, '0')}:`.repeat(40_000),
+      `${String(i).padStart(2, '0')}:`.repeat(10_000 * (((i * 37) % 50) + 1)),
     );
     const results = await Promise.all(
       contents.map((content) => call('write_file', { path: 'race/one.txt', content })),
