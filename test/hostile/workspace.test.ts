@@ -98,6 +98,13 @@ describe('files that are not regular files', () => {
     expect(result.content).toMatch(/"pipe" is not a regular file/);
   });
 
+  it('read_file and write_file answer that a folder is not a file, leaving no temporary file', async () => {
+    const expected = { content: '"deep" is a folder, not a file.', isError: true };
+    expect(await call('read_file', { path: 'deep' })).toEqual(expected);
+    expect(await call('write_file', { path: 'deep', content: 'x' })).toEqual(expected);
+    expect(readdirSync(root).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('search_text passes it by', async () => {
     writeFileSync(join(root, 'deep', 'note.txt'), 'a needle here');
     const result = await call('search_text', { query: 'needle' });
