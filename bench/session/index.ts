@@ -66,7 +66,7 @@ try {
     cycles[name] = async () => {
       const run = await runs.start('Refund o-1');
       if (run.status !== 'suspended') throw new Error(`expected suspended, got ${run.status}`);
-      const done = await runs.approve(run.pending[0].token);
+      const done = await runs.approve(run.pending[0].token!);
       if (done.status !== 'done') throw new Error(`expected done, got ${done.status}`);
     };
   }
@@ -92,7 +92,7 @@ async function drainTable(url: string) {
     const runs = session({ store: setup, agent: refundAgent(executions) });
     for (let i = 0; i < total; i++) {
       const run = await runs.start('Refund o-1');
-      if (run.status === 'suspended') await runs.approve(run.pending[0].token, { defer: true });
+      if (run.status === 'suspended') await runs.approve(run.pending[0].token!, { defer: true });
     }
     const pools = Array.from({ length: workers }, () => postgresStore(url, { schema }));
     const started = performance.now();

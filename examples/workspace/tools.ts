@@ -3,13 +3,15 @@
  * every path confined to it. Read-only tools declare `sideEffects: false`; removing a
  * file is destructive and needs a human's approval.
  */
-import { mkdir, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, realpath, rm, stat } from 'node:fs/promises';
 import { dirname, extname, join } from 'node:path';
 import { type Tool, tool } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
+import { writeAtomically } from './atomic-write.ts';
 import { confine, toWorkspacePath, WorkspacePathError } from './confine.ts';
+import { readRegularFile } from './read-regular.ts';
 
-/** Largest file `read_file` returns, and `search_text` looks into. */
+/** Most bytes `read_file` returns (the rest is cut, and it says so), and largest file `search_text` looks into. */
 const MAX_FILE_BYTES = 1024 * 1024;
 /** Most matches `search_text` reports, and entries `list_files` shows. */
 const MAX_RESULTS = 200;
@@ -89,23 +91,27 @@ export async function workspaceTools(root: string): Promise<Tool<any>[]> {
     name: 'read_file',
     title: 'Read a file',
     description:
-      'Read a text file of the workspace. Images (.png, .jpg, .gif, .webp) come back as images.',
+      'Read a text file of the workspace (at most the first 1 MiB; longer files are cut, and the answer says so). Images (.png, .jpg, .gif, .webp) come back as images.',
     parameters: v.object({ path: relativePath('The file to read') }),
     sideEffects: false,
     risk: 'low',
     execute: async ({ path }) => {
       let image: { mediaType: string; data: string } | undefined;
       const result = await within(path, async (file) => {
-        const { size } = await stat(file);
-        if (size > MAX_FILE_BYTES) {
-          throw new WorkspacePathError(
-            `"${path}" is ${size} bytes; read_file returns files up to ${MAX_FILE_BYTES} bytes`,
-          );
-        }
+        const { bytes, size } = await readRegularFile(path, file, MAX_FILE_BYTES);
         const mediaType = IMAGE_TYPES[extname(file).toLowerCase()];
-        const bytes = await readFile(file);
-        if (mediaType !== undefined) image = { mediaType, data: bytes.toString('base64') };
-        return bytes.toString('utf8');
+        if (mediaType !== undefined) {
+          if (size > bytes.length) {
+            throw new WorkspacePathError(
+              `"${path}" is an image of ${size} bytes; read_file returns images up to ${MAX_FILE_BYTES} bytes`,
+            );
+          }
+          image = { mediaType, data: bytes.toString('base64') };
+        }
+        if (size === bytes.length) return bytes.toString('utf8');
+        // `stream` holds back a character cut in half at the end instead of mangling it.
+        const head = new TextDecoder().decode(bytes, { stream: true });
+        return `${head}\n[truncated: "${path}" is ${size} bytes; read_file returns the first ${MAX_FILE_BYTES}]`;
       });
       if (image === undefined || result.isError) return result;
       return { content: [{ type: 'image' as const, ...image }] };
@@ -128,26 +134,39 @@ export async function workspaceTools(root: string): Promise<Tool<any>[]> {
         const needle = query.toLowerCase();
         const entries = await readdir(folder, { withFileTypes: true, recursive: true });
         const matches: string[] = [];
+        const linked: string[] = [];
         for (const entry of entries) {
           if (!entry.isFile() || matches.length >= MAX_RESULTS) continue;
           const file = join(entry.parentPath, entry.name);
-          if ((await stat(file)).size > MAX_FILE_BYTES) continue;
-          const lines = (await readFile(file, 'utf8')).split('\n');
+          const name = toWorkspacePath(base, file);
+          const info = await stat(file);
+          if (info.size > MAX_FILE_BYTES) continue;
+          if (info.nlink > 1) {
+            linked.push(name);
+            continue;
+          }
+          const { bytes } = await readRegularFile(name, file, MAX_FILE_BYTES);
+          const lines = bytes.toString('utf8').split('\n');
           lines.forEach((line, index) => {
             if (matches.length < MAX_RESULTS && line.toLowerCase().includes(needle)) {
-              matches.push(`${toWorkspacePath(base, file)}:${index + 1}: ${line.trim()}`);
+              matches.push(`${name}:${index + 1}: ${line.trim()}`);
             }
           });
         }
-        if (matches.length === 0) return `No line contains "${query}".`;
-        return matches.join('\n');
+        const skipped =
+          linked.length === 0
+            ? ''
+            : `\nSkipped ${linked.length} hard-linked file(s), which may be files outside the workspace: ${linked.slice(0, 5).join(', ')}${linked.length > 5 ? ', …' : ''}`;
+        if (matches.length === 0) return `No line contains "${query}".${skipped}`;
+        return matches.join('\n') + skipped;
       }),
   });
 
   const writeFileTool = tool({
     name: 'write_file',
     title: 'Write a file',
-    description: 'Create or overwrite a text file of the workspace; missing folders are created.',
+    description:
+      'Create or overwrite a text file of the workspace; missing folders are created. The file is replaced at once (never half written).',
     parameters: v.object({
       path: relativePath('The file to write'),
       content: v.string().describe('The whole new content of the file'),
@@ -157,7 +176,7 @@ export async function workspaceTools(root: string): Promise<Tool<any>[]> {
     execute: ({ path, content }) =>
       within(path, async (file) => {
         await mkdir(dirname(file), { recursive: true });
-        await writeFile(file, content);
+        await writeAtomically(path, file, content);
         return `Wrote ${Buffer.byteLength(content)} bytes to ${toWorkspacePath(base, file)}.`;
       }),
   });

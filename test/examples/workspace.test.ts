@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import {
+  lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
@@ -86,6 +88,31 @@ describe('the workspace tools', () => {
       content: '"notes" is a folder, not a file.',
       isError: true,
     });
+  });
+
+  it('write atomically: 50 parallel writes of one path leave exactly one of them, and no temporary file', async () => {
+    // Of many sizes (30 kB to 1.5 MB, several write chunks): unserialised writers in
+    // place would leave a mix, or a short content followed by a longer one's tail.
+    const contents = Array.from({ length: 50 }, (_, i) =>
+      `${String(i).padStart(2, '0')}:`.repeat(10_000 * (((i * 37) % 50) + 1)),
+    );
+    const results = await Promise.all(
+      contents.map((content) => call('write_file', { path: 'race/one.txt', content })),
+    );
+    for (const result of results) expect(result.isError).toBeUndefined();
+    const final = readFileSync(join(root, 'race/one.txt'), 'utf8');
+    expect(contents).toContain(final);
+    expect(readdirSync(join(root, 'race'))).toEqual(['one.txt']);
+  });
+
+  it('write through a symbolic link inside the workspace to its target, keeping the link', async () => {
+    writeFileSync(join(root, 'notes/target.md'), 'old');
+    symlinkSync(join(root, 'notes/target.md'), join(root, 'target-link.md'));
+    await call('write_file', { path: 'target-link.md', content: 'new' });
+    expect(readFileSync(join(root, 'notes/target.md'), 'utf8')).toBe('new');
+    expect(lstatSync(join(root, 'target-link.md')).isSymbolicLink()).toBe(true);
+    rmSync(join(root, 'target-link.md'));
+    rmSync(join(root, 'notes/target.md'));
   });
 
   it('follow symbolic links that stay inside the workspace', async () => {

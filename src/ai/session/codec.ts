@@ -46,7 +46,7 @@ export interface RunRow {
 
 /** A `fino_pending` row. */
 export interface PendingRow {
-  token: string;
+  token_hash: string;
   run_id: string;
   round: number | string;
   tool_call_id: string;
@@ -131,7 +131,7 @@ function decodePending(runId: string, row: PendingRow): StoredPending {
   if (call === null || typeof call !== 'object' || call.toolCallId !== row.tool_call_id) {
     throw corrupt(runId, `pending call ${row.tool_call_id} does not describe that call`);
   }
-  const pending: StoredPending = { call, token: row.token };
+  const pending: StoredPending = { call, tokenHash: row.token_hash };
   if (row.decision !== null) {
     pending.decision = parse(runId, `decision on ${row.tool_call_id}`, row.decision) as Decision;
   }

@@ -8,7 +8,9 @@
  * - `CORRUPT_RUN`: a stored run cannot be read (bad JSON, unknown version); the row is left untouched;
  * - `LEASE_LOST`: another worker took the run over (this worker's lease expired);
  * - `INVALID_ARGUMENT`: a caller passed something of the wrong shape;
- * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one.
+ * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one;
+ * - `DRIVER_MISSING`: the store's database package (`better-sqlite3`, `pg`) is not installed;
+ *   the message names the command that installs it.
  */
 export type SessionErrorCode =
   | 'NOT_FOUND'
@@ -18,7 +20,8 @@ export type SessionErrorCode =
   | 'CORRUPT_RUN'
   | 'LEASE_LOST'
   | 'INVALID_ARGUMENT'
-  | 'SCHEMA_TOO_NEW';
+  | 'SCHEMA_TOO_NEW'
+  | 'DRIVER_MISSING';
 
 /**
  * The error every session and store operation throws for a refused request.

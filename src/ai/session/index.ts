@@ -9,7 +9,13 @@
 
 export { RUN_STATUSES } from './codec.ts';
 export { SessionError, type SessionErrorCode } from './errors.ts';
-export { type PostgresStoreOptions, postgresStore } from './postgres-store.ts';
+export {
+  type PgClientLike,
+  type PgPoolLike,
+  type PgResultLike,
+  type PostgresStoreOptions,
+  postgresStore,
+} from './postgres-store.ts';
 export {
   type DecideOptions,
   type DrainReport,

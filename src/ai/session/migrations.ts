@@ -1,4 +1,6 @@
 import { SessionError } from './errors.ts';
+import type { SqlExecutor } from './sql-driver.ts';
+import { hashToken } from './tokens.ts';
 
 /** The SQL dialects the stores speak. */
 export type Dialect = 'sqlite' | 'postgres';
@@ -11,6 +13,8 @@ export interface Migration {
   version: number;
   name: string;
   sql(table: TableName, dialect: Dialect): string;
+  /** Rewrites existing rows after `sql`, in the same transaction, where SQL alone cannot. */
+  data?(db: SqlExecutor, table: TableName): Promise<void>;
 }
 
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
@@ -57,6 +61,20 @@ export const MIGRATIONS: readonly Migration[] = [
         note TEXT
       );
       CREATE INDEX fino_audit_run ON ${t('audit')} (run_id, id);`,
+  },
+  {
+    version: 2,
+    name: 'approval tokens kept as SHA-256 hashes',
+    sql: (t) => `ALTER TABLE ${t('pending')} RENAME COLUMN token TO token_hash`,
+    async data(db, t) {
+      const rows = await db.query<{ token_hash: string }>(`SELECT token_hash FROM ${t('pending')}`);
+      for (const { token_hash: token } of rows) {
+        await db.query(`UPDATE ${t('pending')} SET token_hash = ? WHERE token_hash = ?`, [
+          hashToken(token),
+          token,
+        ]);
+      }
+    },
   },
 ];
 

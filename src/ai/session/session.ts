@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { checkDuration } from '../../internal/duration.ts';
 import type { AgentInput, Decision, Decisions, RunOptions, RunResult } from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
 import { SessionError } from './errors.ts';
@@ -29,6 +30,8 @@ export interface SessionOptions {
    * How long this worker's claim on a run lasts without renewal, in milliseconds
    * (default 30 000). It is renewed at every checkpoint and every third of it while the
    * run is active; when its worker dies, another one takes the run over once it expires.
+   * At least 10 and at most 2^31 − 1 (about 24.8 days, the longest a Node.js timer
+   * waits); anything else is a `RangeError` at construction.
    */
   leaseMs?: number;
   /** This worker's name in leases (default `host:pid:random`). */
@@ -91,6 +94,8 @@ export interface Session {
 }
 
 const DEFAULT_LEASE_MS = 30_000;
+/** A shorter lease would expire between two heartbeats of a busy event loop. */
+const MIN_LEASE_MS = 10;
 
 function checkRunId(runId: unknown, method: string): asserts runId is string {
   if (typeof runId !== 'string' || runId === '') {
@@ -122,7 +127,7 @@ function toView(run: StoredRun, audit?: AuditEntry[]): SessionRun {
         status: 'suspended',
         pending: run.pending
           .filter((p) => p.decision === undefined)
-          .map((p) => ({ ...p.call, token: p.token })),
+          .map((p) => ({ ...p.call, ...(p.token !== undefined && { token: p.token }) })),
       };
     case 'running':
       return {
@@ -179,7 +184,7 @@ function decisionsFor(run: StoredRun): Decisions {
  *
  * const run = await runs.start('Delete old.log');
  * if (run.status === 'suspended') {
- *   const done = await runs.approve(run.pending[0].token, { by: 'ana', note: 'fine' });
+ *   const done = await runs.approve(run.pending[0].token!, { by: 'ana', note: 'fine' });
  *   console.log(done.status, done.status === 'done' && done.text); // done Deleted old.log.
  * }
  * ```
@@ -208,10 +213,11 @@ export function session(options: SessionOptions): Session {
     }
     return agent;
   };
-  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-  if (!Number.isFinite(leaseMs) || leaseMs < 10) {
-    throw new TypeError(
-      `session: leaseMs must be a number of milliseconds ≥ 10, received ${leaseMs}`,
+  // The heartbeat beats every third of the lease: both must be delays a Node.js timer honours.
+  const leaseMs = checkDuration('session: leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS);
+  if (leaseMs < MIN_LEASE_MS) {
+    throw new RangeError(
+      `session: leaseMs: expected a number of milliseconds ≥ ${MIN_LEASE_MS}, received ${leaseMs}`,
     );
   }
   const owner =

@@ -13,7 +13,7 @@ import {
 import { SessionError } from './errors.ts';
 import { dueMigrations, migrationsTableSql } from './migrations.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
-import { isToken } from './tokens.ts';
+import { hashToken, isToken } from './tokens.ts';
 import type {
   Actor,
   AuditEntry,
@@ -176,7 +176,12 @@ export function sqlStore(driver: SqlDriver): Store {
       const state = 'state' in outcome ? json(outcome.state, 'state') : null;
       const pending =
         outcome.status === 'suspended'
-          ? outcome.pending.map((p) => [p.token, p.call.toolCallId, json(p.call, 'pending call')])
+          ? outcome.pending.map((p) => ({
+              token: p.token,
+              tokenHash: hashToken(p.token),
+              toolCallId: p.call.toolCallId,
+              call: json(p.call, 'pending call'),
+            }))
           : [];
       const end = (db: SqlExecutor) =>
         db.query<RunRow>(
@@ -201,9 +206,9 @@ export function sqlStore(driver: SqlDriver): Store {
         const [row] = await end(tx);
         if (!row) return undefined;
         const rows: PendingRow[] = [];
-        for (const [position, [token, toolCallId, call]] of pending.entries()) {
+        for (const [position, { tokenHash, toolCallId, call }] of pending.entries()) {
           const inserted = {
-            token,
+            token_hash: tokenHash,
             run_id: runId,
             round: Number(row.round),
             tool_call_id: toolCallId,
@@ -211,12 +216,15 @@ export function sqlStore(driver: SqlDriver): Store {
             call,
           };
           await tx.query(
-            `INSERT INTO ${t('pending')} (token, run_id, round, tool_call_id, position, call) VALUES (?, ?, ?, ?, ?, ?)`,
-            [token, runId, inserted.round, toolCallId, position, call],
+            `INSERT INTO ${t('pending')} (token_hash, run_id, round, tool_call_id, position, call) VALUES (?, ?, ?, ?, ?, ?)`,
+            [tokenHash, runId, inserted.round, toolCallId, position, call],
           );
           rows.push({ ...inserted, decision: null });
         }
-        return decodeRun(row, rows);
+        const run = decodeRun(row, rows);
+        // The tokens themselves are handed out this once: the store keeps only their hashes.
+        for (const [position, p] of run.pending.entries()) p.token = pending[position].token;
+        return run;
       });
     },
 
@@ -231,7 +239,7 @@ export function sqlStore(driver: SqlDriver): Store {
         );
         // Read under the run's lock: a racing decision committed meanwhile is seen here.
         const run = await load(tx, row); // and an unreadable run takes no decision
-        const current = run.pending.find((p) => p.token === found.token);
+        const current = run.pending.find((p) => p.tokenHash === found.token_hash);
         const where = `tool call "${found.tool_call_id}" of run "${found.run_id}"`;
         if (current ? current.decision !== undefined : found.decision !== null) {
           const [last] = await tx.query<AuditRow>(
@@ -255,9 +263,9 @@ export function sqlStore(driver: SqlDriver): Store {
           );
         }
         checkDecisionFits(current.call, decision, where);
-        await tx.query(`UPDATE ${t('pending')} SET decision = ? WHERE token = ?`, [
+        await tx.query(`UPDATE ${t('pending')} SET decision = ? WHERE token_hash = ?`, [
           decisionText,
-          current.token,
+          current.tokenHash,
         ]);
         await tx.query(
           `INSERT INTO ${t('audit')} (run_id, at, action, tool_call_id, tool_name, actor, note) VALUES (?, ${now}, ?, ?, ?, ?, ?)`,
@@ -371,7 +379,9 @@ export function sqlStore(driver: SqlDriver): Store {
   async function findPending(tx: SqlExecutor, ref: PendingRef): Promise<PendingRow> {
     if (typeof ref === 'string') {
       const [row] = isToken(ref)
-        ? await tx.query<PendingRow>(`SELECT * FROM ${t('pending')} WHERE token = ?`, [ref])
+        ? await tx.query<PendingRow>(`SELECT * FROM ${t('pending')} WHERE token_hash = ?`, [
+            hashToken(ref),
+          ])
         : [];
       if (!row) throw new SessionError('NOT_FOUND', 'no pending call has this token');
       return row;
@@ -413,6 +423,7 @@ async function migrate(driver: SqlDriver): Promise<void> {
     );
     for (const migration of dueMigrations(applied.map((row) => Number(row.version)))) {
       await tx.exec(migration.sql(t, driver.dialect));
+      await migration.data?.(tx, t);
       await tx.query(
         `INSERT INTO ${t('migrations')} (version, name, applied_at) VALUES (?, ?, ${driver.nowMs})`,
         [migration.version, migration.name],

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** 192 random bits, URL-safe: unguessable, so holding a token is the right to decide one call. */
 export const newToken = (): string => randomBytes(24).toString('base64url');
@@ -6,3 +6,10 @@ export const newToken = (): string => randomBytes(24).toString('base64url');
 /** Whether a value has the shape of a token (anything else cannot match one). */
 export const isToken = (value: unknown): value is string =>
   typeof value === 'string' && /^[A-Za-z0-9_-]{32}$/.test(value);
+
+/**
+ * What the stores keep of a token: its SHA-256, in hex. Whoever reads the database
+ * learns which calls are pending, not how to decide them. Decision 062.
+ */
+export const hashToken = (token: string): string =>
+  createHash('sha256').update(token).digest('hex');

@@ -17,10 +17,15 @@ import type { SessionError } from './errors.ts';
  */
 export type RunStatus = 'running' | 'ready' | 'suspended' | 'done' | 'error' | 'cancelled';
 
-/** A pending call as stored: what the agent reported, its single-use token, and its decision once made. */
+/**
+ * A pending call as stored: what the agent reported, the SHA-256 (hex) of its single-use
+ * token, and its decision once made. The token itself is never stored: it is present
+ * only in the run that `finish` returns, the once it is handed out (decision 062).
+ */
 export interface StoredPending {
   call: PendingCall;
-  token: string;
+  tokenHash: string;
+  token?: string;
   decision?: Decision;
 }
 
@@ -72,7 +77,7 @@ export type PendingRef = string | { runId: string; toolCallId: string };
 /** How a leased run ends: finished, suspended with new pending calls, failed, or released unfinished. */
 export type Outcome =
   | { status: 'done'; state: RunState; text: string }
-  | { status: 'suspended'; state: RunState; pending: StoredPending[] }
+  | { status: 'suspended'; state: RunState; pending: Array<{ call: PendingCall; token: string }> }
   | { status: 'error'; error: string }
   | { status: 'ready' };
 
@@ -153,9 +158,14 @@ export interface SessionAgent {
   resume(state: RunState, decisions?: Decisions, options?: RunOptions): Promise<RunResult>;
 }
 
-/** A pending call as a session shows it: the agent's pending call and its single-use token. */
+/**
+ * A pending call as a session shows it: the agent's pending call and, only in the result
+ * of the call that suspended the run (`start`, `approve`, `reject`, `resume`, `continue`,
+ * `drain`), its single-use `token`. Stores keep only a hash of the token, so `get` and
+ * `list` cannot show it: name the call by `{ runId, toolCallId }` there (decision 062).
+ */
 export interface PendingApproval extends PendingCall {
-  token: string;
+  token?: string;
 }
 
 interface RunViewBase {

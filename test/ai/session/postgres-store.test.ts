@@ -1,8 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../../src/ai/session/index.ts';
+import { postgresDriver } from '../../../src/ai/session/postgres-store.ts';
+import { sqlStore } from '../../../src/ai/session/sql-store.ts';
 import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
-import { storeConformance, suspended } from './store-conformance.ts';
+import { checkTokenMigration, storeConformance, suspended } from './store-conformance.ts';
 
 let server: PostgresServer | undefined;
 const started = startPostgres().then((s) => (server = s));
@@ -77,7 +79,7 @@ describe('postgresStore', () => {
       const client = await rawClient(url, schema);
       const { rows } = await client.query('SELECT version FROM fino_migrations');
       await client.end();
-      expect(rows).toHaveLength(1);
+      expect(rows).toHaveLength(2);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
@@ -93,10 +95,47 @@ describe('postgresStore', () => {
     await pool.end();
   });
 
+  pgIt('migrates a database with plain tokens to hashes in place', async () => {
+    const schema = await freshSchema(url);
+    const client = await rawClient(url, schema);
+    const numbered = (query: string) => {
+      let n = 0;
+      return query.replace(/\?/g, () => `$${++n}`);
+    };
+    try {
+      await checkTokenMigration(
+        'postgres',
+        (query, params = []) => client.query(numbered(query), params),
+        () => postgresStore(url, { schema }),
+        async (query) => (await client.query(query)).rows,
+      );
+    } finally {
+      await client.end();
+    }
+  });
+
   it('refuses a schema name that is not an identifier, and a non-pool', () => {
     expect(() => postgresStore('postgres://x', { schema: 'a; DROP TABLE b' })).toThrow(
       /plain identifier/,
     );
-    expect(() => postgresStore({} as never)).toThrow(/postgres:\/\/ URL or a pg.Pool/);
+    expect(() => postgresStore({} as never)).toThrow(
+      'postgresStore(urlOrPool): expected a postgres:// URL or a pg.Pool, received an object that is not a pg.Pool',
+    );
+    expect(() => postgresStore(42 as never)).toThrow(/received number$/);
+  });
+
+  it('opens nothing until first used, and names the command that installs pg when it is missing', async () => {
+    const missing = async (name: string) => {
+      throw Object.assign(new Error(`Cannot find package '${name}' imported from /app/x.js`), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      });
+    };
+    const store = sqlStore(postgresDriver('postgres://127.0.0.1:1/none', undefined, missing));
+    await expect(store.list()).rejects.toMatchObject({
+      code: 'DRIVER_MISSING',
+      message:
+        'postgresStore() needs the "pg" package, which is not installed; install it with: npm install pg',
+    });
+    await store.close(); // nothing was opened, nothing to end
   });
 });

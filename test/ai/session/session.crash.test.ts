@@ -79,7 +79,7 @@ describe('session across processes (SQLite)', () => {
         SessionRun,
         { status: 'suspended' }
       >;
-      const token = run.pending[0].token;
+      const token = run.pending[0].token!;
 
       const base = { db, log, plan: 'order', runId: run.runId };
       const killed = await worker(

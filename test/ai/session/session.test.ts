@@ -94,7 +94,7 @@ describe('session', () => {
     ]);
     expect(readLog(log).map((e) => e.tool)).toEqual(['charge']);
 
-    const done = await runs.approve(run.pending[0].token, { by: 'ana', note: 'paid' });
+    const done = await runs.approve(run.pending[0].token!, { by: 'ana', note: 'paid' });
     expect(done).toMatchObject({
       runId: run.runId,
       status: 'done',
@@ -115,6 +115,21 @@ describe('session', () => {
     ]);
   });
 
+  it('hands each token out once: get and list show the pending call without it', async () => {
+    const { runs } = setup('order');
+    const run = expectSuspended(await runs.start('Ship', { runId: 'run-once' }));
+    expect(run.pending[0].token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const got = expectSuspended((await runs.get('run-once'))!);
+    expect(got.pending).toEqual([expect.objectContaining({ toolCallId: 'ship_1' })]);
+    expect(got.pending[0]).not.toHaveProperty('token');
+    const [listed] = await runs.list();
+    expect(expectSuspended(listed as SessionRun).pending[0]).not.toHaveProperty('token');
+    // The call is still addressable by run and call id, as the CLI does.
+    expect(await runs.approve({ runId: 'run-once', toolCallId: 'ship_1' })).toMatchObject({
+      status: 'done',
+    });
+  });
+
   it('gives every tool call an idempotency key that stays the same across the approval', async () => {
     const store = memoryStore();
     const first = setup('order', store);
@@ -129,7 +144,7 @@ describe('session', () => {
   it('makes tokens single-use: a second approval is refused and the tool runs once', async () => {
     const { runs, log } = setup('order');
     const run = expectSuspended(await runs.start('Ship'));
-    const token = run.pending[0].token;
+    const token = run.pending[0].token!;
     const results = await Promise.allSettled([
       runs.approve(token, { by: 'a' }),
       runs.approve(token, { by: 'b' }),
@@ -147,7 +162,7 @@ describe('session', () => {
   it('tells the model a rejection and never runs the rejected tool', async () => {
     const { runs, log } = setup('order');
     const run = expectSuspended(await runs.start('Ship'));
-    const done = await runs.reject(run.pending[0].token, 'address unverified', { by: 'bob' });
+    const done = await runs.reject(run.pending[0].token!, 'address unverified', { by: 'bob' });
     expect(done.status).toBe('done');
     const results = done.state!.messages.flatMap((m) =>
       Array.isArray(m.content) ? m.content : [],
@@ -164,7 +179,7 @@ describe('session', () => {
     expect((await runs.get(run.runId))!.audit).toMatchObject([
       { action: 'reject', by: 'bob', note: 'address unverified' },
     ]);
-    expect(await failure(runs.reject(run.pending[0].token, ''))).toMatchObject({
+    expect(await failure(runs.reject(run.pending[0].token!, ''))).toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
   });
@@ -177,14 +192,14 @@ describe('session', () => {
       reason: 'Which size?',
       payload: { options: ['S', 'M', 'L'] },
     });
-    expect(await failure(runs.approve(run.pending[0].token))).toMatchObject({
+    expect(await failure(runs.approve(run.pending[0].token!))).toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
-    expect(await failure(runs.resume(run.pending[0].token, undefined))).toMatchObject({
+    expect(await failure(runs.resume(run.pending[0].token!, undefined))).toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: expect.stringContaining('a value is required'),
     });
-    const done = await runs.resume(run.pending[0].token, 'M', { by: 'customer' });
+    const done = await runs.resume(run.pending[0].token!, 'M', { by: 'customer' });
     expect(done).toMatchObject({ status: 'done', text: 'size M' });
   });
 
@@ -192,11 +207,11 @@ describe('session', () => {
     const { runs, log, store } = setup('order');
     const a = expectSuspended(await runs.start('Ship a'));
     const b = expectSuspended(await runs.start('Ship b'));
-    expect(await runs.approve(a.pending[0].token, { defer: true })).toMatchObject({
+    expect(await runs.approve(a.pending[0].token!, { defer: true })).toMatchObject({
       status: 'ready',
     });
     await sleep(5); // b becomes ready strictly later: workers take the oldest first
-    expect(await runs.approve(b.pending[0].token, { defer: true })).toMatchObject({
+    expect(await runs.approve(b.pending[0].token!, { defer: true })).toMatchObject({
       status: 'ready',
     });
     expect(readLog(log).filter((e) => e.tool === 'ship')).toHaveLength(0);
@@ -221,7 +236,7 @@ describe('session', () => {
     expect(await runs.cancel(run.runId, { by: 'ops', note: 'duplicate order' })).toMatchObject({
       status: 'cancelled',
     });
-    expect(await failure(runs.approve(run.pending[0].token))).toMatchObject({
+    expect(await failure(runs.approve(run.pending[0].token!))).toMatchObject({
       code: 'NOT_PENDING',
     });
     expect(await failure(runs.cancel(run.runId))).toMatchObject({ code: 'NOT_PENDING' });
@@ -297,6 +312,35 @@ describe('session', () => {
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
+  it.each([
+    [0, 'expected a number of milliseconds > 0 and ≤ 2147483647', 'received 0'],
+    [2 ** 31, 'expected a number of milliseconds > 0 and ≤ 2147483647', `received ${2 ** 31}`],
+    // A lease of 75 days once made the heartbeat (a third of it) overflow to 1 ms.
+    [75 * 86_400_000, 'expected a number of milliseconds > 0', `received ${75 * 86_400_000}`],
+    [Number.POSITIVE_INFINITY, 'expected a number of milliseconds', 'received Infinity'],
+    [5, 'expected a number of milliseconds ≥ 10', 'received 5'],
+  ])('refuses leaseMs %s at construction with a RangeError', (leaseMs, expected, received) => {
+    const make = () => session({ store: memoryStore(), leaseMs });
+    expect(make).toThrow(RangeError);
+    expect(make).toThrow(new RegExp(`^session: leaseMs: ${expected}.*${received}$`));
+  });
+
+  it('beats within the timer range for the longest lease it accepts', async () => {
+    const delays: number[] = [];
+    const original = globalThis.setInterval;
+    globalThis.setInterval = ((callback: () => void, delay: number) => {
+      delays.push(delay);
+      return original(callback, delay);
+    }) as typeof setInterval;
+    try {
+      const agent = shopAgent('order', join(dir, 'long.jsonl'));
+      await session({ store: memoryStore(), agent, leaseMs: 2 ** 31 - 1 }).start('Ship');
+    } finally {
+      globalThis.setInterval = original;
+    }
+    expect(delays).toEqual([(2 ** 31 - 1) / 3]);
+  });
+
   it('stops a worker whose run was taken over, without writing over the new holder', async () => {
     const path = join(dir, 'taken.db');
     const gated = gatedAgent();
@@ -335,7 +379,7 @@ describe('session', () => {
     const bad = expectSuspended(await runs.start('bad'));
     const waiting = expectSuspended(await runs.start('waiting'));
     const good = expectSuspended(await runs.start('good'));
-    await runs.approve(bad.pending[0].token, { defer: true });
+    await runs.approve(bad.pending[0].token!, { defer: true });
     const db = new Database(path);
     const corrupt = db.prepare(`UPDATE fino_runs SET state = '{"version": 2}' WHERE run_id = ?`);
     corrupt.run(bad.runId);
@@ -353,10 +397,10 @@ describe('session', () => {
       status: 'corrupt',
       error: expect.stringContaining('unknown state version 2'),
     });
-    expect(await failure(runs.approve(waiting.pending[0].token))).toMatchObject({
+    expect(await failure(runs.approve(waiting.pending[0].token!))).toMatchObject({
       code: 'CORRUPT_RUN',
     });
-    expect(await runs.approve(good.pending[0].token)).toMatchObject({ status: 'done' });
+    expect(await runs.approve(good.pending[0].token!)).toMatchObject({ status: 'done' });
     const report = await runs.drain();
     expect(report.runs).toEqual([]);
     expect(report.corrupt).toEqual([

@@ -49,7 +49,7 @@ describe('session with several workers (PostgreSQL)', () => {
       try {
         const run = (await a.start('Ship')) as Suspended;
         const results = await Promise.allSettled([
-          a.approve(run.pending[0].token, { by: 'a' }),
+          a.approve(run.pending[0].token!, { by: 'a' }),
           b.approve({ runId: run.runId, toolCallId: 'ship_1' }, { by: 'b' }),
         ]);
         expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
@@ -78,7 +78,7 @@ describe('session with several workers (PostgreSQL)', () => {
       try {
         for (let i = 0; i < M; i++) {
           const run = (await runs.start(`Ship ${i}`, { runId: `run-${i}` })) as Suspended;
-          await runs.approve(run.pending[0].token, { defer: true, by: 'ops' });
+          await runs.approve(run.pending[0].token!, { defer: true, by: 'ops' });
         }
         const command = { op: 'drain', db: url, schema, log, plan: 'order' };
 

@@ -3,10 +3,16 @@
  * assertions. Stores with `sql` (direct access to their database) also get the
  * migration and bad-data checks, which write rows behind the store's back.
  */
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingCall, RunState } from '../../../src/ai/agent/index.ts';
 import { SessionError, type Store, type StoredRun } from '../../../src/ai/session/index.ts';
+import {
+  type Dialect,
+  MIGRATIONS,
+  migrationsTableSql,
+} from '../../../src/ai/session/migrations.ts';
 
 /** A store under test, and (when possible) raw SQL on its database with unqualified `fino_*` names. */
 export interface StoreUnderTest {
@@ -38,6 +44,8 @@ export const pendingCall = (
 });
 
 const token = (n: number) => `tok${String(n).padStart(29, '0')}`;
+/** What a store keeps of a token: its SHA-256 in hex (computed here independently). */
+export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 let seq = 0;
 const newId = () => `run_${process.pid}_${String(++seq).padStart(6, '0')}`;
 
@@ -144,15 +152,22 @@ export function storeConformance(
       expect(await store.checkpoint(runId, 'w1', stateOf(runId), 60_000)).toBe(false);
     });
 
-    test('stores pending calls in order with their tokens', async () => {
+    test('hands the tokens out once and stores pending calls in order with their hashes only', async () => {
       const { runId, tokens } = await suspended(store, ['a', 'b']);
       const run = (await store.get(runId))!;
       expect(run.status).toBe('suspended');
-      expect(run.pending.map((p) => [p.call.toolCallId, p.token])).toEqual([
-        ['a', tokens[0]],
-        ['b', tokens[1]],
+      expect(run.pending.map((p) => [p.call.toolCallId, p.tokenHash, p.token])).toEqual([
+        ['a', sha256(tokens[0]), undefined],
+        ['b', sha256(tokens[1]), undefined],
       ]);
       expect(run.pending[0].call).toEqual(pendingCall('a'));
+      const [listed] = (await store.list()).filter(
+        (r) => !(r instanceof SessionError) && r.runId === runId,
+      ) as StoredRun[];
+      expect(listed.pending.map((p) => p.token)).toEqual([undefined, undefined]);
+      expect(await store.decide(tokens[1], { approve: true }, {})).toMatchObject({
+        run: { runId, status: 'suspended' },
+      });
     });
 
     test('records each decision once, with the audit trail, and is ready after the last', async () => {
@@ -324,7 +339,7 @@ export function storeConformance(
         pending: [again],
       });
       const run = (await store.get(runId))!;
-      expect(run.pending).toEqual([again]);
+      expect(run.pending).toEqual([{ call: again.call, tokenHash: sha256(again.token) }]);
       expect(await code(store.decide(tokens[0], { resume: 'x' }, {}))).toMatchObject({
         code: 'ALREADY_DECIDED',
       });
@@ -393,10 +408,10 @@ export function storeConformance(
         const rows = await subject!.sql!(
           'SELECT version, name FROM fino_migrations ORDER BY version',
         );
-        expect(rows.map((r) => Number(r.version))).toEqual([1]);
+        expect(rows.map((r) => Number(r.version))).toEqual([1, 2]);
         const other = subject!.reopen!();
         await other.get('anything');
-        expect(await subject!.sql!('SELECT version FROM fino_migrations')).toHaveLength(1);
+        expect(await subject!.sql!('SELECT version FROM fino_migrations')).toHaveLength(2);
         await other.close();
         await subject!.sql!(
           `INSERT INTO fino_migrations (version, name, applied_at) VALUES (99, 'future', 0)`,
@@ -480,6 +495,13 @@ export function storeConformance(
         },
       );
 
+      sqlTest('keeps no token in the database, only its hash', async () => {
+        const { runId, tokens } = await suspended(store, ['a']);
+        const rows = await subject!.sql!(`SELECT * FROM fino_pending WHERE run_id = '${runId}'`);
+        expect(rows).toEqual([expect.objectContaining({ token_hash: sha256(tokens[0]) })]);
+        expect(JSON.stringify(rows)).not.toContain(tokens[0]);
+      });
+
       sqlTest('reports an unknown record format', async () => {
         const { runId } = await suspended(store, ['a']);
         await subject!.sql!(`UPDATE fino_runs SET format = 7 WHERE run_id = '${runId}'`);
@@ -491,4 +513,47 @@ export function storeConformance(
       });
     });
   });
+}
+
+/**
+ * A database as fino wrote it before decision 062 (schema version 1, tokens in plain
+ * text), created through `sql`; `open` then opens a store on it. Checks that the store
+ * migrates it: the plain token is replaced by its hash in place, and still decides the call.
+ */
+export async function checkTokenMigration(
+  dialect: Dialect,
+  sql: (query: string, params?: unknown[]) => Promise<unknown>,
+  open: () => Store,
+  rows: (query: string) => Promise<Record<string, unknown>[]>,
+): Promise<void> {
+  const t = (name: string) => `fino_${name}`;
+  for (const statement of MIGRATIONS[0].sql(t, dialect).split(';')) {
+    if (statement.trim() !== '') await sql(statement);
+  }
+  await sql(migrationsTableSql(t));
+  await sql(`INSERT INTO fino_migrations (version, name, applied_at) VALUES (1, 'v1', 0)`);
+  const plain = token(424_242);
+  await sql(
+    `INSERT INTO fino_runs (run_id, status, format, input, state, round, created_at, updated_at)
+     VALUES ('old-run', 'suspended', 1, '"hi"', ?, 1, 0, 0)`,
+    [JSON.stringify(stateOf('old-run'))],
+  );
+  await sql(
+    `INSERT INTO fino_pending (token, run_id, round, tool_call_id, position, call) VALUES (?, 'old-run', 1, 'a', 0, ?)`,
+    [plain, JSON.stringify(pendingCall('a'))],
+  );
+  const store = open();
+  try {
+    expect((await store.get('old-run'))!.pending).toEqual([
+      { call: pendingCall('a'), tokenHash: sha256(plain) },
+    ]);
+    expect(await rows('SELECT token_hash FROM fino_pending')).toEqual([
+      { token_hash: sha256(plain) },
+    ]);
+    expect(await store.decide(plain, { approve: true }, { by: 'ana' })).toMatchObject({
+      run: { runId: 'old-run', status: 'ready' },
+    });
+  } finally {
+    await store.close();
+  }
 }

@@ -1,9 +1,12 @@
 /** Type tests: the type-check step fails them when the public types drift. */
+import type { Pool } from 'pg';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { Agent } from '../../../src/ai/agent/index.ts';
 import type {
   CorruptRun,
   PendingApproval,
+  PgPoolLike,
+  postgresStore,
   Session,
   SessionAgent,
   SessionRun,
@@ -30,6 +33,12 @@ describe('fino:ai/session types', () => {
       Promise<Array<SessionRun | CorruptRun>>
     >();
     expectTypeOf<ReturnType<Session['get']>>().toEqualTypeOf<Promise<SessionRun | undefined>>();
-    expectTypeOf<PendingApproval['token']>().toEqualTypeOf<string>();
+    // Present only in the result that suspended the run: stores keep a hash (decision 062).
+    expectTypeOf<PendingApproval['token']>().toEqualTypeOf<string | undefined>();
+  });
+
+  it('takes a pg.Pool without exposing pg types', () => {
+    expectTypeOf<Pool>().toExtend<PgPoolLike>();
+    expectTypeOf<Parameters<typeof postgresStore>[0]>().toEqualTypeOf<string | PgPoolLike>();
   });
 });

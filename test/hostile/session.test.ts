@@ -1,0 +1,118 @@
+/**
+ * Hostile text in session storage: model output, errors, audit notes, actor names,
+ * rejection reasons and thread ids carrying terminal escape sequences, NUL and other
+ * control characters come back from every store exactly as they went in — nothing
+ * stripped, cut at the NUL, or corrupted. (Escaping them for a terminal is the CLI's job.)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { agent } from '../../src/ai/agent/index.ts';
+import { scriptedModel } from '../../src/ai/model/index.ts';
+import {
+  memoryStore,
+  postgresStore,
+  type SessionRun,
+  type Store,
+  session,
+  sqliteStore,
+} from '../../src/ai/session/index.ts';
+import { tool } from '../../src/ai/tool/index.ts';
+import { v } from '../../src/validate/index.ts';
+import { freshSchema, type PostgresServer, startPostgres } from '../helpers/postgres.ts';
+
+/**
+ * Colours, a window-title OSC, a clear-screen, a bell, NUL, DEL, CR LF, an astral
+ * character, and U+FFFF followed by the digits the PostgreSQL driver escapes NUL with.
+ */
+const HOSTILE =
+  'a\u001b[31mred\u001b[0m\u001b]0;owned\u0007\u001b[2J\u0000after-nul\u007f\r\n😀 \uffff0\uffff1\uffff end';
+
+const dir = mkdtempSync(join(tmpdir(), 'fino-hostile-session-'));
+let server: PostgresServer | undefined;
+const started = startPostgres().then((s) => (server = s));
+afterAll(async () => {
+  await started.catch(() => {});
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const remove = tool({
+  name: 'remove_file',
+  description: 'Delete a file.',
+  parameters: v.object({ path: v.string() }),
+  requiresApproval: true,
+  execute: async ({ path }: { path: string }) => `deleted ${path}`,
+});
+
+const runner = (turns: Parameters<typeof scriptedModel>[0]) =>
+  agent({ model: scriptedModel(turns), tools: [remove] });
+
+function suspended(run: SessionRun) {
+  if (run.status !== 'suspended') throw new Error(`expected suspended, got ${run.status}`);
+  return run;
+}
+
+const stores: Array<[string, () => Promise<Store | undefined>]> = [
+  ['memory', async () => memoryStore()],
+  ['sqlite', async () => sqliteStore(join(dir, `${Math.random()}.db`))],
+  [
+    'postgres',
+    async () => {
+      await started;
+      return server && postgresStore(server.url, { schema: await freshSchema(server.url) });
+    },
+  ],
+];
+
+describe.each(stores)('the %s store', (_name, open) => {
+  it('keeps control characters in the final text, audit notes, names and thread ids', async (ctx) => {
+    const store = await open();
+    if (!store) return ctx.skip();
+    try {
+      const runs = session({
+        store,
+        agent: runner([
+          { toolCalls: [{ id: 'rm_1', name: 'remove_file', args: { path: HOSTILE } }] },
+          HOSTILE,
+        ]),
+      });
+      const run = suspended(await runs.start(HOSTILE, { threadId: HOSTILE }));
+      expect(run.pending[0].args).toEqual({ path: HOSTILE });
+      const done = await runs.approve(run.pending[0].token!, { by: HOSTILE, note: HOSTILE });
+      expect(done).toMatchObject({ status: 'done', text: HOSTILE, threadId: HOSTILE });
+      const stored = (await runs.get(run.runId))!;
+      expect(stored).toMatchObject({ status: 'done', text: HOSTILE, threadId: HOSTILE });
+      expect(stored.audit).toEqual([expect.objectContaining({ by: HOSTILE, note: HOSTILE })]);
+      expect(await runs.list({ threadId: HOSTILE })).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps them in a rejection reason, a cancel note and an error', async (ctx) => {
+    const store = await open();
+    if (!store) return ctx.skip();
+    try {
+      const runs = session({
+        store,
+        agent: runner([
+          { toolCalls: [{ id: 'rm_1', name: 'remove_file', args: { path: 'x' } }] },
+          new Error(HOSTILE),
+        ]),
+      });
+      const run = suspended(await runs.start('go'));
+      const failed = await runs.reject(run.pending[0].token!, HOSTILE);
+      expect(failed).toMatchObject({ status: 'error', error: HOSTILE });
+      expect((await runs.get(run.runId))!).toMatchObject({ status: 'error', error: HOSTILE });
+      await runs.cancel(run.runId, { by: HOSTILE, note: HOSTILE });
+      expect((await runs.get(run.runId))!.audit).toEqual([
+        expect.objectContaining({ action: 'reject', note: HOSTILE }),
+        expect.objectContaining({ action: 'cancel', by: HOSTILE, note: HOSTILE }),
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
