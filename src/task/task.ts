@@ -207,9 +207,10 @@ export class Task<Input = unknown, Output = unknown> {
 
   /**
    * Runs the task as a model's tool call and returns the tool_result contract:
-   * invalid arguments and executor errors become `{ content, isError: true }` (rethrown
-   * instead when `throwOnError`); errors named `AbortError` or `SuspendSignal` always
-   * propagate.
+   * invalid arguments, executor errors and results that are not tool results become
+   * `{ content, isError: true }` (rethrown instead when `throwOnError`); errors named
+   * `AbortError` or `SuspendSignal` always propagate. The error texts it writes are at
+   * most 8,192 characters and list at most 20 validation issues (decision 059).
    *
    * @example
    * ```ts
