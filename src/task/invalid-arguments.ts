@@ -16,10 +16,19 @@ const MAX_ISSUE_CHARS = 300;
  * {@link MAX_ISSUES_SHOWN} issues, then how many more there were, within the error text limit.
  */
 export function invalidArgumentsText(taskName: string, issues: readonly Issue[]): string {
+  const lines = issueLines(issues, (issue) => formatIssues([issue]));
+  return capErrorText(`Invalid arguments for "${taskName}":\n${lines.join('\n')}`);
+}
+
+/**
+ * One line per issue for the first {@link MAX_ISSUES_SHOWN} issues, each cut to a readable
+ * length, then `… and N more issues` when there were more.
+ */
+export function issueLines(issues: readonly Issue[], line: (issue: Issue) => string): string[] {
   const lines = issues
     .slice(0, MAX_ISSUES_SHOWN)
-    .map((issue) => excerpt(formatIssues([issue]), MAX_ISSUE_CHARS));
+    .map((issue) => excerpt(line(issue), MAX_ISSUE_CHARS));
   const more = issues.length - lines.length;
   if (more > 0) lines.push(`… and ${more} more issue${more === 1 ? '' : 's'}`);
-  return capErrorText(`Invalid arguments for "${taskName}":\n${lines.join('\n')}`);
+  return lines;
 }

@@ -21,7 +21,7 @@ import { capErrorText } from './error-text.ts';
 import { errorMessage, isControlFlow, UsageError } from './errors.ts';
 import { ExecutionContext } from './execution-context.ts';
 import { renderHelp } from './help.ts';
-import { invalidArgumentsText } from './invalid-arguments.ts';
+import { invalidArgumentsText, issueLines } from './invalid-arguments.ts';
 import { normalizeResult } from './normalize-result.ts';
 import { type ParsedArgv, parseArgv } from './parse-argv.ts';
 import type {
@@ -285,11 +285,11 @@ export class Task<Input = unknown, Output = unknown> {
     if (!parsed.help && this.#validator && !this.#asyncValidation) {
       const result = this.#validator.safeParse(parsed.input);
       if (!result.success) {
-        const lines = result.issues.map((issue) => {
+        const lines = issueLines(result.issues, (issue) => {
           const key = /^[A-Za-z_$][\w$]*/.exec(issue.path)?.[0];
           return `${key ? flagOf(key) : 'input'}: ${issue.message}`;
         });
-        throw new UsageError(lines.join('\n'), hint);
+        throw new UsageError(capErrorText(lines.join('\n')), hint);
       }
       parsed.input = result.value as Record<string, unknown>;
     }
