@@ -9,7 +9,7 @@
  * cut and ends with a note saying how long it was. A tool's own `{ content, isError: true }`
  * is its output and is not cut.
  */
-export const ERROR_TEXT_MAX_CHARS = 8192;
+const ERROR_TEXT_MAX_CHARS = 8192;
 
 /**
  * `text` cut to at most `max` characters, ending with `…` when cut; never splits a

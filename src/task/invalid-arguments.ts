@@ -6,7 +6,7 @@ import { formatIssues, type Issue } from '../validate/index.ts';
 import { capErrorText, excerpt } from './error-text.ts';
 
 /** How many issues the text lists; the rest are counted (`… and 99980 more issues`). */
-export const MAX_ISSUES_SHOWN = 20;
+const MAX_ISSUES_SHOWN = 20;
 
 /** The longest line for one issue; a longer path or message is cut with `…`. */
 const MAX_ISSUE_CHARS = 300;
