@@ -7,7 +7,9 @@ import { TaskTimeoutError } from './errors.ts';
  * Calls `work` with a child signal that aborts when `parent` does, or with a
  * {@link TaskTimeoutError} after `timeoutMs`. Settles at the deadline even when `work`
  * ignores its signal; a rejection arriving later is absorbed. The timer and the
- * listener on `parent` are removed when it settles.
+ * listener on `parent` are removed when it settles. It cannot stop `work`: code that
+ * ignores the signal keeps running after the deadline, and synchronous code blocks the
+ * timer until it returns (decision 060).
  */
 export async function withDeadline<T>(
   taskName: string,

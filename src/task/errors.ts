@@ -6,27 +6,74 @@
 /** Names of errors that are control flow, not failure: `invoke()` always rethrows them. */
 const CONTROL_FLOW = new Set(['AbortError', 'SuspendSignal']);
 
-/** True for errors named `AbortError` or `SuspendSignal`, from any copy of any module. */
+/**
+ * True for errors named `AbortError` or `SuspendSignal`, from any copy of any module.
+ * A value whose `name` cannot be read (a throwing getter, a revoked Proxy) is not.
+ */
 export function isControlFlow(error: unknown): boolean {
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    CONTROL_FLOW.has((error as { name?: unknown }).name as string)
-  );
+  if (typeof error !== 'object' || error === null) return false;
+  try {
+    const name: unknown = (error as { name?: unknown }).name;
+    return typeof name === 'string' && CONTROL_FLOW.has(name);
+  } catch {
+    return false;
+  }
 }
 
-/** A readable message for any thrown value: an `Error`'s message, a string, or its JSON. */
+/**
+ * A readable message for any thrown value, never throwing: an `Error`'s message (its
+ * name when the message is empty), a string, an object's string `message`, else its
+ * JSON. A value that cannot be read or serialized (a throwing getter, `toJSON` or
+ * `toString`, a revoked Proxy) is described by its type alone.
+ */
 export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
-  if (typeof error === 'string') return error;
-  if (typeof error === 'object' && error !== null) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string') return message;
-  }
   try {
-    return JSON.stringify(error) ?? String(error);
+    const message = readMessage(error);
+    if (message !== undefined) return message;
   } catch {
-    return String(error);
+    // A hostile value: fall through to a description that reads nothing from it.
+  }
+  return `${kindOf(error)} was thrown`;
+}
+
+/** The message of `error`, or `undefined` when it has none worth showing. May throw. */
+function readMessage(error: unknown): string | undefined {
+  if (typeof error === 'string') return error === '' ? undefined : error;
+  if (typeof error === 'symbol') return `${String(error)} was thrown`;
+  if (typeof error === 'function' || error === null || error === undefined) return undefined;
+  if (typeof error === 'object') {
+    const message: unknown = (error as { message?: unknown }).message;
+    if (typeof message === 'string' && message !== '') return message;
+    if (error instanceof Error) {
+      const name: unknown = error.name;
+      if (typeof name === 'string' && name !== '') return name;
+    }
+  }
+  return JSON.stringify(error);
+}
+
+/** What a thrown value is, read from `typeof` alone (which never throws). */
+function kindOf(error: unknown): string {
+  if (error === null) return 'null';
+  if (error === undefined) return 'undefined';
+  if (error === '') return 'an empty string';
+  return typeof error === 'object' ? 'an object that cannot be described' : `a ${typeof error}`;
+}
+
+/**
+ * An executor returned something that is not a tool result (`{ content: 42 }`, a part
+ * without its text, a value JSON cannot represent). The tool's fault, not the model's: the
+ * message says so, so that a model does not retry the call with other arguments.
+ */
+export class InvalidResultError extends Error {
+  override readonly name = 'InvalidResultError';
+  constructor(
+    readonly taskName: string,
+    readonly reason: string,
+  ) {
+    super(
+      `Tool "${taskName}" returned an invalid result (${reason}). This is a fault in the tool, not in the arguments: calling it again with different arguments will not help.`,
+    );
   }
 }
 

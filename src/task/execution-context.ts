@@ -2,13 +2,21 @@
  * The context object an executor receives.
  */
 import type { ModelMessage } from './content.ts';
-import { SuspendSignal } from './suspend-signal.ts';
+import { SuspendSignal, suspendArguments } from './suspend-signal.ts';
 import type { RunOptions, SuspendFn, TaskContext, Writer } from './types.ts';
 
 /** The default `suspend`: throws a `SuspendSignal` for the harness to catch. */
-const throwSuspendSignal: SuspendFn = (reason, payload) => {
-  throw new SuspendSignal(reason, payload);
+const throwSuspendSignal: SuspendFn = (reasonOrRequest, payload) => {
+  throw new SuspendSignal(reasonOrRequest, payload);
 };
+
+/**
+ * The caller's `suspend`, accepting both forms and always calling it positionally,
+ * `(reason, payload)`: a harness written for the positional form never sees an object.
+ */
+function positional(suspend: RunOptions['suspend'] & {}): SuspendFn {
+  return (reasonOrRequest, payload) => suspend(...suspendArguments(reasonOrRequest, payload));
+}
 
 /**
  * A `TaskContext` built from the caller's options, with the fallbacks used outside an
@@ -34,7 +42,7 @@ export class ExecutionContext implements TaskContext {
     this.step = options.step ?? 0;
     this.runId = options.runId ?? 'task';
     this.messages = options.messages ?? [];
-    this.suspend = options.suspend ?? throwSuspendSignal;
+    this.suspend = options.suspend ? positional(options.suspend) : throwSuspendSignal;
     this.resumeValue = options.resumeValue;
     this.idempotencyKey = options.idempotencyKey;
     this.writer = writer;

@@ -2,10 +2,11 @@
  * `Task`: a named, validated unit of work that runs directly, as a tool call (the
  * tool_result contract) or from a command line.
  */
+
+import { checkDuration } from '../internal/duration.ts';
 import {
   type CompiledValidator,
   compile,
-  formatIssues,
   isBuilder,
   isStandardSchema,
   normalizeSchema,
@@ -16,9 +17,11 @@ import { isTask, TASK_BRAND } from './brand.ts';
 import { type CliSpec, deriveCliSpec, flagOf } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
+import { capErrorText } from './error-text.ts';
 import { errorMessage, isControlFlow, UsageError } from './errors.ts';
 import { ExecutionContext } from './execution-context.ts';
 import { renderHelp } from './help.ts';
+import { invalidArgumentsText, issueLines } from './invalid-arguments.ts';
 import { normalizeResult } from './normalize-result.ts';
 import { type ParsedArgv, parseArgv } from './parse-argv.ts';
 import type {
@@ -33,8 +36,14 @@ import type {
 } from './types.ts';
 import { discardingWriter, TextBuffer } from './writers.ts';
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+/** Whether `value` is a thenable; false when its `then` cannot be read (normalizeResult reports it). */
+const isThenable = (value: unknown): value is PromiseLike<unknown> => {
+  try {
+    return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+  } catch {
+    return false;
+  }
+};
 
 /** A signal that never aborts, for calls made without one. */
 const NEVER_ABORTED = new AbortController().signal;
@@ -120,9 +129,11 @@ export class Task<Input = unknown, Output = unknown> {
         `Task "${name}": outputMode must be 'text', 'json' or 'both', got ${JSON.stringify(outputMode)}`,
       );
     }
-    if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    checkDuration(`Task "${name}": timeoutMs`, timeoutMs);
+    const { risk } = options;
+    if (risk !== undefined && (typeof risk !== 'string' || risk === '')) {
       throw new TypeError(
-        `Task "${name}": timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`,
+        `Task "${name}": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${risk === '' ? 'an empty string' : risk === null ? 'null' : typeof risk}`,
       );
     }
     this.name = name;
@@ -143,7 +154,7 @@ export class Task<Input = unknown, Output = unknown> {
     }
     this.effects = [...(options.effects ?? [])];
     this.requiresApproval = options.requiresApproval ?? false;
-    this.risk = options.risk;
+    this.risk = risk;
     this.sideEffects = options.sideEffects;
     this.timeoutMs = timeoutMs;
     this.throwOnError = options.throwOnError ?? false;
@@ -196,9 +207,10 @@ export class Task<Input = unknown, Output = unknown> {
 
   /**
    * Runs the task as a model's tool call and returns the tool_result contract:
-   * invalid arguments and executor errors become `{ content, isError: true }` (rethrown
-   * instead when `throwOnError`); errors named `AbortError` or `SuspendSignal` always
-   * propagate.
+   * invalid arguments, executor errors and results that are not tool results become
+   * `{ content, isError: true }` (rethrown instead when `throwOnError`); errors named
+   * `AbortError` or `SuspendSignal` always propagate. The error texts it writes are at
+   * most 8,192 characters and list at most 20 validation issues (decision 059).
    *
    * @example
    * ```ts
@@ -216,27 +228,21 @@ export class Task<Input = unknown, Output = unknown> {
       result = this.#asyncValidation ? await this.#validateAsync(args) : this.#validate(args);
     } catch (error) {
       if (this.throwOnError || isControlFlow(error)) throw error;
-      return {
-        content: `Invalid arguments for "${this.name}": ${errorMessage(error)}`,
-        isError: true,
-      };
+      return errorResult(`Invalid arguments for "${this.name}": ${errorMessage(error)}`);
     }
     if (!result.success) {
       if (this.throwOnError) throw result.error;
-      return {
-        content: `Invalid arguments for "${this.name}":\n${formatIssues(result.issues)}`,
-        isError: true,
-      };
+      return { content: invalidArgumentsText(this.name, result.issues), isError: true };
     }
     const writer = new TextBuffer();
     try {
       const output = this.#call(result.value as Input, ctx, writer);
       // A synchronous executor's value is used as it is: awaiting it would cost a tick.
-      return normalizeResult(isThenable(output) ? await output : output, writer.text);
+      return normalizeResult(this.name, isThenable(output) ? await output : output, writer.text);
     } catch (error) {
       if (this.throwOnError || isControlFlow(error)) throw error;
       if (ctx.signal?.aborted && error === ctx.signal.reason) throw error;
-      return { content: errorMessage(error), isError: true };
+      return errorResult(errorMessage(error));
     }
   }
 
@@ -279,11 +285,11 @@ export class Task<Input = unknown, Output = unknown> {
     if (!parsed.help && this.#validator && !this.#asyncValidation) {
       const result = this.#validator.safeParse(parsed.input);
       if (!result.success) {
-        const lines = result.issues.map((issue) => {
+        const lines = issueLines(result.issues, (issue) => {
           const key = /^[A-Za-z_$][\w$]*/.exec(issue.path)?.[0];
           return `${key ? flagOf(key) : 'input'}: ${issue.message}`;
         });
-        throw new UsageError(lines.join('\n'), hint);
+        throw new UsageError(capErrorText(lines.join('\n')), hint);
       }
       parsed.input = result.value as Record<string, unknown>;
     }
@@ -378,6 +384,11 @@ export class Task<Input = unknown, Output = unknown> {
   }
 }
 Object.defineProperty(Task.prototype, TASK_BRAND, { value: true });
+
+/** An `isError` result with `text` kept within the error text limit (decision 059). */
+function errorResult(text: string): ToolResultObject {
+  return { content: capErrorText(text), isError: true };
+}
 
 /**
  * Creates a task; the same as `new Task(options)`.

@@ -14,11 +14,18 @@ export type OutputMode = 'text' | 'json';
 export type OutputModes = OutputMode | 'both';
 
 /**
- * How much harm a call can do, for approval policies and MCP annotations:
- * `low` (reads, lookups), `medium` (reversible writes), `high` (costly or external
- * effects), `destructive` (deletes or overwrites).
+ * The risk levels fino gives a meaning to: `low` (reads, lookups), `medium` (reversible
+ * writes), `high` (costly or external effects), `destructive` (deletes or overwrites;
+ * MCP's `destructiveHint`).
  */
-export type Risk = 'low' | 'medium' | 'high' | 'destructive';
+export type KnownRisk = 'low' | 'medium' | 'high' | 'destructive';
+
+/**
+ * How much harm a call can do, for approval policies and MCP annotations: one of the
+ * {@link KnownRisk} levels, or any other non-empty label of your own (`'network'`,
+ * `'billing'`), which fino carries along without interpreting. Decision 061.
+ */
+export type Risk = KnownRisk | (string & {});
 
 /** Writes a task's text output as it is produced. */
 export interface TextWriter {
@@ -35,8 +42,19 @@ export interface JsonWriter {
 /** Where a task writes its output, discriminated by `mode`. */
 export type Writer = TextWriter | JsonWriter;
 
-/** Asks the surrounding harness to pause the run; it never returns. */
-export type SuspendFn = (reason?: string, payload?: unknown) => never;
+/** The object form of a suspension: `ctx.suspend({ reason, payload })`. */
+export interface SuspendRequest {
+  /** Why the run pauses, shown to whoever resumes it (default `'Suspended'`). */
+  reason?: string;
+  /** What the resuming side needs to present or resolve the suspension. */
+  payload?: unknown;
+}
+
+/**
+ * Asks the surrounding harness to pause the run; it never returns. Called positionally,
+ * `suspend(reason?, payload?)`, or with one object, `suspend({ reason?, payload? })`.
+ */
+export type SuspendFn = (reasonOrRequest?: string | SuspendRequest, payload?: unknown) => never;
 
 /**
  * Identity of one tool call. Agents and sessions set these; outside an agent they
@@ -54,10 +72,13 @@ export interface CallContext {
   /** The conversation so far, empty outside an agent. */
   messages: ModelMessage[];
   /**
-   * Pauses the run for external input: the caller's `suspend` when it gave one,
-   * otherwise a function that throws `SuspendSignal(reason, payload)`.
+   * Pauses the run for external input, called as `suspend(reason?, payload?)` or
+   * `suspend({ reason?, payload? })`: the caller's `suspend` when it gave one (always
+   * called positionally), otherwise a function that throws `SuspendSignal(reason, payload)`.
+   * A method signature, so a harness's positional `(reason?: string, payload?) => never`
+   * is accepted as the caller's `suspend`.
    */
-  suspend: SuspendFn;
+  suspend(reasonOrRequest?: string | SuspendRequest, payload?: unknown): never;
   /** The human's answer when an agent re-invokes a suspended call. */
   resumeValue?: unknown;
   /** Stable per tool call across resumes and retries, for deduplicating side effects. */
@@ -117,10 +138,15 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   effects?: readonly string[];
   /** Whether a human must approve a call before it runs (default `false`). */
   requiresApproval?: boolean;
+  /** How much harm a call can do: a {@link KnownRisk} or any non-empty label. */
   risk?: Risk;
   /** Whether the task changes anything; leave undefined when unknown. */
   sideEffects?: boolean;
-  /** Deadline for one execution, in milliseconds. */
+  /**
+   * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
+   * At the deadline the call settles and `ctx.signal` aborts; code that ignores the
+   * signal, or runs synchronously, is not stopped and keeps running in the background.
+   */
   timeoutMs?: number;
   /** When true, `invoke()` rethrows validation and executor errors instead of returning `isError`. */
   throwOnError?: boolean;

@@ -17,6 +17,32 @@ describe('timeoutMs', () => {
     });
   });
 
+  it('does not stop an executor that ignores its signal: it keeps running after the deadline', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const effects: string[] = [];
+    const stubborn = task({
+      name: 'stubborn',
+      timeoutMs: 10,
+      run: async () => {
+        await gate;
+        effects.push('written after the deadline');
+        return 'too late';
+      },
+    });
+    expect(await stubborn.invoke({})).toEqual({
+      content: 'Tool "stubborn" timed out after 10 ms',
+      isError: true,
+    });
+    expect(effects).toEqual([]);
+    release();
+    await gate;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(effects).toEqual(['written after the deadline']);
+  });
+
   it('aborts the executor signal with the timeout error', async () => {
     let seen: AbortSignal | undefined;
     const t = task({

@@ -105,6 +105,19 @@ describe('Task.parse with options derived from the schema', () => {
     expect(usageError(() => ranged.parse(['--count', '0'])).message).toMatch(/^--count: /);
   });
 
+  it('lists at most 20 validation failures of a huge --input, then how many more', () => {
+    const numbers = task({
+      name: 'numbers',
+      inputSchema: v.object({ values: v.array(v.number()) }),
+      run: () => '',
+    });
+    const input = { values: Array.from({ length: 100_000 }, () => 'x') };
+    const lines = usageError(() => numbers.parse([], { input })).message.split('\n');
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toBe('--values: expected number, received string "x"');
+    expect(lines[20]).toBe('… and 99980 more issues');
+  });
+
   it('recognises --help and --json', () => {
     expect(search.parse(['--help']).help).toBe(true);
     const both = task({ name: 'b', outputMode: 'both', run: () => ({}) });

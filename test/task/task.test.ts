@@ -40,13 +40,48 @@ describe('Task construction', () => {
   it('rejects bad options with a message naming what is wrong', () => {
     expect(() => task({ name: '', run: () => '' })).toThrow(/name must be a non-empty string/);
     expect(() => task({ name: 'x' } as never)).toThrow(/needs a `run` function/);
-    expect(() => task({ name: 'x', timeoutMs: -1, run: () => '' })).toThrow(/timeoutMs/);
     expect(() => new Task(null as never)).toThrow(/must be an object/);
     expect(() => task({ name: 'x', outputMode: 'xml' as never, run: () => '' })).toThrow(
       `Task "x": outputMode must be 'text', 'json' or 'both', got "xml"`,
     );
     expect(() => task({ name: 'p', children: [{ name: 'x' } as never], run: () => '' })).toThrow(
       'Task "p": children[0] is not a task',
+    );
+  });
+
+  it.each([
+    ['above 2^31 - 1 ms (a timer would fire at once)', 2 ** 31],
+    ['zero', 0],
+    ['negative', -1],
+    ['NaN', Number.NaN],
+    ['Infinity', Number.POSITIVE_INFINITY],
+    ['a string', '5000'],
+  ])('refuses a timeoutMs that is %s with a RangeError naming the option', (_label, value) => {
+    expect(() => task({ name: 'x', timeoutMs: value as number, run: () => '' })).toThrow(
+      RangeError,
+    );
+    expect(() => task({ name: 'x', timeoutMs: value as number, run: () => '' })).toThrow(
+      /^Task "x": timeoutMs: expected a number of milliseconds > 0 and ≤ 2147483647/,
+    );
+  });
+
+  it('accepts a timeoutMs of exactly 2^31 - 1 ms', () => {
+    expect(task({ name: 'x', timeoutMs: 2 ** 31 - 1, run: () => '' }).timeoutMs).toBe(2 ** 31 - 1);
+  });
+
+  it('accepts any non-empty risk label, known or not', () => {
+    for (const risk of ['low', 'medium', 'high', 'destructive', 'network', 'billing']) {
+      expect(task({ name: 'x', risk, run: () => '' }).risk).toBe(risk);
+    }
+  });
+
+  it.each([
+    ['an empty string', ''],
+    ['a number', 3],
+    ['null', null],
+  ])('refuses a risk that is %s', (label, risk) => {
+    expect(() => task({ name: 'x', risk: risk as string, run: () => '' })).toThrow(
+      `Task "x": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${label.replace(/^a /, '')}`,
     );
   });
 
@@ -102,7 +137,10 @@ describe('Task.invoke', () => {
       isError: true,
     });
     expect(await thrower({ code: 7 }).invoke({})).toEqual({ content: '{"code":7}', isError: true });
-    expect(await thrower(undefined).invoke({})).toEqual({ content: 'undefined', isError: true });
+    expect(await thrower(undefined).invoke({})).toEqual({
+      content: 'undefined was thrown',
+      isError: true,
+    });
   });
 
   it('rethrows validation and executor errors with throwOnError', async () => {
@@ -156,16 +194,29 @@ describe('Task.invoke', () => {
     const returning = (value: unknown) => task({ name: 'r', run: () => value });
     const parts = { content: [{ type: 'text', text: 'a' }], isError: true };
     expect(await returning('s').invoke({})).toEqual({ content: 's' });
-    expect(await returning(parts).invoke({})).toBe(parts);
+    expect(await returning(parts).invoke({})).toEqual(parts);
     expect(await returning({ a: 1 }).invoke({})).toEqual({ content: '{"a":1}' });
     expect(await returning(3).invoke({})).toEqual({ content: '3' });
     expect(await returning(undefined).invoke({})).toEqual({ content: '' });
   });
 
-  it('reports an unserializable output as an isError result', async () => {
+  it("reports an unserializable output as an invalid result, the tool's fault", async () => {
     const result = await task({ name: 'r', run: () => ({ n: 1n }) }).invoke({});
     expect(result.isError).toBe(true);
-    expect(result.content).toMatch(/BigInt/);
+    expect(result.content).toMatch(
+      /^Tool "r" returned an invalid result \(it cannot be serialized as JSON: .*BigInt.*\)\. This is a fault in the tool, not in the arguments/,
+    );
+  });
+
+  it('copies a content result: only content, isError and the known fields of each part', async () => {
+    const returned = {
+      content: [{ type: 'image', mediaType: 'image/png', data: 'AA==', extra: 1n }],
+      extra: { cyclic: {} },
+    };
+    const result = await task({ name: 'r', run: () => returned }).invoke({});
+    expect(result).toStrictEqual({
+      content: [{ type: 'image', mediaType: 'image/png', data: 'AA==' }],
+    });
   });
 
   it('puts text written through the writer before the returned content', async () => {

@@ -1,7 +1,13 @@
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import * as valibot from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
-import { type Task, type TaskContext, task } from '../../src/task/index.ts';
+import {
+  type KnownRisk,
+  type Risk,
+  type Task,
+  type TaskContext,
+  task,
+} from '../../src/task/index.ts';
 import { v } from '../../src/validate/index.ts';
 
 describe('Task types', () => {
@@ -45,5 +51,31 @@ describe('Task types', () => {
 
   it('has a suspend that never returns', () => {
     expectTypeOf<TaskContext['suspend']>().returns.toEqualTypeOf<never>();
+  });
+
+  it('takes suspend positionally or as one object, and a positional harness suspend as context', async () => {
+    await task({
+      name: 's',
+      run: (_input, ctx) => {
+        if (ctx.step === 1) ctx.suspend('why', { n: 1 });
+        return ctx.suspend({ reason: 'why', payload: { n: 1 } });
+      },
+    }).invoke(
+      {},
+      {
+        suspend: (reason?: string, payload?: unknown): never => {
+          throw new Error(`${reason} ${String(payload)}`);
+        },
+      },
+    );
+  });
+
+  it('accepts known and free-form risk labels, with the known ones named in the type', () => {
+    expectTypeOf<KnownRisk>().toEqualTypeOf<'low' | 'medium' | 'high' | 'destructive'>();
+    expectTypeOf<'network'>().toExtend<Risk>();
+    task({ name: 'r', risk: 'billing', run: () => '' });
+    // @ts-expect-error a risk is a string
+    const typedWrong = () => task({ name: 'r', risk: 3, run: () => '' });
+    expectTypeOf(typedWrong).toBeFunction();
   });
 });

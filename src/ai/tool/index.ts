@@ -9,7 +9,10 @@
 export type {
   ContentPart,
   JsonSchemaObject,
+  KnownRisk,
   ModelMessage,
+  Risk,
+  SuspendRequest,
   ToolDefinition,
   ToolResultObject,
 } from '../../task/index.ts';

@@ -1,7 +1,7 @@
 /**
  * The context a tool executor receives.
  */
-import type { ModelMessage } from '../../task/index.ts';
+import type { ModelMessage, SuspendRequest } from '../../task/index.ts';
 
 /**
  * Runtime context passed to a tool executor.
@@ -28,7 +28,10 @@ import type { ModelMessage } from '../../task/index.ts';
  * ```
  */
 export interface ToolRunContext {
-  /** Aborts when the caller cancels or the tool's `timeoutMs` passes; never aborts otherwise. */
+  /**
+   * Aborts when the caller cancels or the tool's `timeoutMs` passes; never aborts
+   * otherwise. Honour it: nothing stops code that ignores it (see `ToolOptions.timeoutMs`).
+   */
   signal: AbortSignal;
   /** The model's id for this call; `'task'` outside an agent. */
   toolCallId: string;
@@ -39,10 +42,13 @@ export interface ToolRunContext {
   /** The conversation so far; empty outside an agent. */
   messages: ModelMessage[];
   /**
-   * Pauses the run for external input: delegates to the harness's `suspend` when it
-   * gave one, otherwise throws a `SuspendSignal` with `reason` and `payload`.
+   * Pauses the run for external input, called as `suspend(reason?, payload?)` or
+   * `suspend({ reason?, payload? })`: delegates to the harness's `suspend` when it gave
+   * one (always positionally), otherwise throws a `SuspendSignal` with `reason` and
+   * `payload`. A method signature, so a harness's positional
+   * `suspend(reason?: string, payload?: unknown)` still fits.
    */
-  suspend(reason?: string, payload?: unknown): never;
+  suspend(reasonOrRequest?: string | SuspendRequest, payload?: unknown): never;
   /** The human's answer, set by an agent when it re-invokes a suspended call. */
   resumeValue?: unknown;
   /** Stable per tool call across resumes and retries (set by agents and sessions), for deduplicating side effects. */

@@ -57,13 +57,21 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
   outputSchema?: SchemaLike;
   /** Whether a human must approve each call before it runs (default `false`). */
   requiresApproval?: boolean;
-  /** How much harm a call can do. */
+  /**
+   * How much harm a call can do: `'low'`, `'medium'`, `'high'`, `'destructive'` (which
+   * fino maps to MCP's `destructiveHint`), or any other non-empty label of your own.
+   */
   risk?: Risk;
   /** Whether the tool changes anything; leave undefined when unknown. */
   sideEffects?: boolean;
   /** Declared effects, free-form labels such as `'fs:write'` or `'network'`. */
   effects?: readonly string[];
-  /** Deadline for one call, in milliseconds; the call then fails with an `isError` result. */
+  /**
+   * Deadline for one call, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`). At the
+   * deadline the call fails with an `isError` result and `ctx.signal` aborts; an executor
+   * that ignores the signal, or runs synchronously, is not stopped: it keeps running in
+   * the background until it returns.
+   */
   timeoutMs?: number;
   /** Rethrow validation and executor errors from `invoke()` instead of returning `isError`. */
   throwOnError?: boolean;

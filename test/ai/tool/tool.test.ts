@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
-import { SuspendSignal, Tool, tool, toToolDefinition } from '../../../src/ai/tool/index.ts';
+import {
+  SuspendSignal,
+  Tool,
+  type ToolRunContext,
+  tool,
+  toToolDefinition,
+} from '../../../src/ai/tool/index.ts';
 import { isTask, Task } from '../../../src/task/index.ts';
 import { v } from '../../../src/validate/index.ts';
 
@@ -116,6 +122,65 @@ describe('ToolRunContext', () => {
     });
     const strict = tool({ name: 's', throwOnError: true, execute: (_a, ctx) => ctx.suspend() });
     await expect(strict.invoke({})).rejects.toMatchObject({ message: 'Suspended' });
+  });
+
+  it('suspend({ reason, payload }), the object form, works like the positional form', async () => {
+    const ask = tool({
+      name: 'ask',
+      execute: (_args, ctx) =>
+        ctx.suspend({ reason: 'need a human', payload: { question: 'ok?' } }),
+    });
+    const error = await ask.invoke({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(SuspendSignal);
+    expect(error).toMatchObject({ message: 'need a human', payload: { question: 'ok?' } });
+    const bare = tool({ name: 'b', execute: (_args, ctx) => ctx.suspend({}) });
+    await expect(bare.invoke({})).rejects.toMatchObject({
+      message: 'Suspended',
+      payload: undefined,
+    });
+  });
+
+  it("calls the caller's suspend positionally whichever form the executor used", async () => {
+    const suspend = vi.fn((): never => {
+      throw new SuspendSignal('from caller');
+    });
+    const objectForm = tool({
+      name: 'o',
+      execute: (_args, ctx) => ctx.suspend({ reason: 'why', payload: 1 }),
+    });
+    await expect(objectForm.invoke({}, { suspend })).rejects.toThrow('from caller');
+    expect(suspend).toHaveBeenCalledWith('why', 1);
+  });
+
+  it('refuses a malformed suspension with a message saying what was expected', async () => {
+    const suspending = (call: (ctx: ToolRunContext) => never) =>
+      tool({ name: 's', execute: (_args, ctx) => call(ctx) }).invoke({});
+    expect(await suspending((ctx) => ctx.suspend({ question: 'ok?' } as never))).toEqual({
+      content:
+        'suspend: expected { reason?, payload? }, received an object with key "question"; put your data in payload',
+      isError: true,
+    });
+    expect(await suspending((ctx) => ctx.suspend({ reason: 7 } as never))).toEqual({
+      content: 'suspend: reason: expected a string, received number',
+      isError: true,
+    });
+    expect(await suspending((ctx) => ctx.suspend({ payload: 1 }, 2))).toMatchObject({
+      content: expect.stringMatching(/^suspend: the payload was given twice/),
+      isError: true,
+    });
+    expect(await suspending((ctx) => ctx.suspend(42 as never))).toEqual({
+      content: 'suspend: expected a reason string or { reason?, payload? }, received number',
+      isError: true,
+    });
+  });
+
+  it('new SuspendSignal accepts the object form too', () => {
+    expect(new SuspendSignal({ reason: 'wait', payload: [1] })).toMatchObject({
+      message: 'wait',
+      payload: [1],
+    });
+    expect(new SuspendSignal({ payload: 'p' }).message).toBe('Suspended');
+    expect(() => new SuspendSignal({ why: 1 } as never)).toThrow(TypeError);
   });
 
   it("delegates suspend() to the caller's", async () => {
