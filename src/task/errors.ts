@@ -1,64 +1,8 @@
 /**
- * Error helpers shared by the task runtime: reading a message out of any thrown value,
- * recognising control-flow errors, and the errors the runtime itself raises.
+ * The errors the task runtime itself raises. Reading a message out of any thrown value
+ * and recognising control-flow errors live in `src/internal/thrown-value.ts`, shared
+ * with the agent loop.
  */
-
-/** Names of errors that are control flow, not failure: `invoke()` always rethrows them. */
-const CONTROL_FLOW = new Set(['AbortError', 'SuspendSignal']);
-
-/**
- * True for errors named `AbortError` or `SuspendSignal`, from any copy of any module.
- * A value whose `name` cannot be read (a throwing getter, a revoked Proxy) is not.
- */
-export function isControlFlow(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  try {
-    const name: unknown = (error as { name?: unknown }).name;
-    return typeof name === 'string' && CONTROL_FLOW.has(name);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A readable message for any thrown value, never throwing: an `Error`'s message (its
- * name when the message is empty), a string, an object's string `message`, else its
- * JSON. A value that cannot be read or serialized (a throwing getter, `toJSON` or
- * `toString`, a revoked Proxy) is described by its type alone.
- */
-export function errorMessage(error: unknown): string {
-  try {
-    const message = readMessage(error);
-    if (message !== undefined) return message;
-  } catch {
-    // A hostile value: fall through to a description that reads nothing from it.
-  }
-  return `${kindOf(error)} was thrown`;
-}
-
-/** The message of `error`, or `undefined` when it has none worth showing. May throw. */
-function readMessage(error: unknown): string | undefined {
-  if (typeof error === 'string') return error === '' ? undefined : error;
-  if (typeof error === 'symbol') return `${String(error)} was thrown`;
-  if (typeof error === 'function' || error === null || error === undefined) return undefined;
-  if (typeof error === 'object') {
-    const message: unknown = (error as { message?: unknown }).message;
-    if (typeof message === 'string' && message !== '') return message;
-    if (error instanceof Error) {
-      const name: unknown = error.name;
-      if (typeof name === 'string' && name !== '') return name;
-    }
-  }
-  return JSON.stringify(error);
-}
-
-/** What a thrown value is, read from `typeof` alone (which never throws). */
-function kindOf(error: unknown): string {
-  if (error === null) return 'null';
-  if (error === undefined) return 'undefined';
-  if (error === '') return 'an empty string';
-  return typeof error === 'object' ? 'an object that cannot be described' : `a ${typeof error}`;
-}
 
 /**
  * An executor returned something that is not a tool result (`{ content: 42 }`, a part

@@ -2,9 +2,11 @@
  * Turns whatever an executor returned into the tool_result contract, or refuses it with
  * an {@link InvalidResultError} when it is not a tool result. Decisions 020 and 059.
  */
+
+import { errorMessage } from '../internal/thrown-value.ts';
 import type { ContentPart, DocumentPart, ResourcePart, ToolResultObject } from './content.ts';
 import { excerpt } from './error-text.ts';
-import { errorMessage, InvalidResultError } from './errors.ts';
+import { InvalidResultError } from './errors.ts';
 
 /** One thing wrong with a returned value; becomes the reason of an `InvalidResultError`. */
 class Malformed extends Error {}

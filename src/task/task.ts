@@ -4,6 +4,7 @@
  */
 
 import { checkDuration } from '../internal/duration.ts';
+import { errorMessage, isControlFlow } from '../internal/thrown-value.ts';
 import {
   type CompiledValidator,
   compile,
@@ -18,7 +19,7 @@ import { type CliSpec, deriveCliSpec, flagOf } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
 import { capErrorText } from './error-text.ts';
-import { errorMessage, isControlFlow, UsageError } from './errors.ts';
+import { UsageError } from './errors.ts';
 import { ExecutionContext } from './execution-context.ts';
 import { renderHelp } from './help.ts';
 import { invalidArgumentsText, issueLines } from './invalid-arguments.ts';

@@ -1,3 +1,4 @@
+import { controlFlowName, errorMessage } from '../../internal/thrown-value.ts';
 import type { ContentPart, ToolCall } from '../model/index.ts';
 import { SuspendSignal, type ToolRunContext } from '../tool/index.ts';
 import { argsHash } from './args-hash.ts';
@@ -54,18 +55,21 @@ export async function settleCall(
     const result = await tool.invoke(call.args, ctx);
     return { result: toResultPart(call, result) };
   } catch (error) {
-    const e = error as { name?: unknown; message?: unknown; payload?: unknown } | null;
-    if (e?.name === 'SuspendSignal') {
-      return {
-        pending: pending('suspend', call, tool, {
-          reason: typeof e.message === 'string' ? e.message : undefined,
-          payload: e.payload,
-        }),
-      };
+    if (controlFlowName(error) === 'SuspendSignal') {
+      return { pending: pending('suspend', call, tool, readSuspension(error)) };
     }
     if (run.signal.aborted) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(call, `Tool "${call.name}" failed: ${message}`);
+    return failure(call, `Tool "${call.name}" failed: ${errorMessage(error)}`);
+  }
+}
+
+/** The reason and payload of a suspension, read without trusting the thrown value. */
+function readSuspension(error: unknown): { reason: string | undefined; payload: unknown } {
+  try {
+    const { message, payload } = error as { message?: unknown; payload?: unknown };
+    return { reason: typeof message === 'string' ? message : undefined, payload };
+  } catch {
+    return { reason: undefined, payload: undefined };
   }
 }
 
