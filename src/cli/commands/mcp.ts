@@ -92,7 +92,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   }
   const args = parseArgs(argv, io.env);
-  const tools = await loadTasks(args.file, io.cwd);
+  const tools = await loadTasks(args.file, io);
   const server = mcpServer({
     name: basename(args.file, extname(args.file)),
     version: '1.0.0',
@@ -127,7 +127,6 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
 /** `fino mcp`: serves a module's tools over MCP (stdio, or Streamable HTTP). */
 export const mcp: Command = {
   name: 'mcp',
-  summary: "Serve a module's tools over MCP (stdio or Streamable HTTP)",
   usage,
   run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io)),
 };

@@ -249,7 +249,6 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
 /** `fino sessions`: lists durable runs and approves, rejects or resumes their pending calls. */
 export const sessions: Command = {
   name: 'sessions',
-  summary: 'List durable runs and approve, reject or resume their pending calls',
   usage,
   run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io)),
 };
