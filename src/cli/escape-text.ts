@@ -12,7 +12,6 @@
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Characters JSON leaves raw that a terminal acts on: DEL, C1 and the bidi controls. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 const hex = (char: string, width: number) => char.charCodeAt(0).toString(16).padStart(width, '0');
