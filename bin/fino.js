@@ -15,7 +15,7 @@ let settled = false;
 process.once('beforeExit', () => {
   if (settled) return;
   process.stderr.write(
-    'fino: the command stopped before finishing: it awaits something nothing can settle\nRun again with --verbose (or FINO_DEBUG=1) for details, or report it as a bug.\n',
+    'fino: the command stopped before finishing: it was awaiting a promise nothing can settle\nThis is a bug in the tool or in fino; please report it.\n',
   );
   process.exitCode = 1;
 });

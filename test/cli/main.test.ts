@@ -20,10 +20,24 @@ describe('fino', () => {
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
-  it('exits 2 on an unknown command or none', async () => {
-    const unknown = await cli(['serve']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown command "serve"; expected one of run, tools/);
-    expect((await cli([])).code).toBe(2);
+  it('exits 2 on an unknown command, an unknown option or none, in one format', async () => {
+    expect(await cli(['serve'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'fino: unknown command "serve"; expected one of run, tools, mcp, sessions\nRun "fino --help" for usage.\n',
+    });
+    expect(await cli(['--bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'fino: unknown option --bogus; expected a command (run, tools, mcp, sessions) or --help, --version, --verbose\nRun "fino --help" for usage.\n',
+    });
+    expect(await cli([])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'fino: missing command; expected one of run, tools, mcp, sessions\nRun "fino --help" for usage.\n',
+    });
   });
 });
