@@ -8,7 +8,7 @@ describe('fino', () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     for (const command of commands) expect(help.stdout).toContain(command.name);
-    expect(help.stdout).toMatch(/^Usage: fino <command>/);
+    expect(help.stdout).toMatch(/^Usage: fino \[--verbose\] <command>/);
   });
 
   it("prints a command's usage with <command> --help", async () => {
