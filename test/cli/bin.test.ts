@@ -4,6 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -182,5 +183,19 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
   it('prints its help and version without loading a command', async () => {
     expect((await fino('--help')).stdout).toMatch(/^Usage: fino \[--verbose\] <command>/);
     expect((await fino('--version')).code).toBe(0);
+  });
+
+  it('fino mcp --http on a busy port says which port and how to choose another, exit 1', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const result = await fino('mcp', 'fixtures/single.ts', '--http', `127.0.0.1:${port}`);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^fino: .*\\b${port}\\b.*in use.*\n.+\n$`));
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      busy.close();
+    }
   });
 });

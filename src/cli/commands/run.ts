@@ -173,7 +173,7 @@ async function answerSuspension(
 const writerFor = (mode: 'text' | 'json', io: CommandIo): Writer =>
   mode === 'text'
     ? { mode, writeText: (text) => io.stdout.write(forStream(io.stdout, text)) }
-    : { mode, writeJson: (value) => writeLine(io.stdout, JSON.stringify(value)) };
+    : { mode, writeJson: (value) => writeLine(io.stdout, safeJson(value)) };
 
 /** `fino run <file> --help` for a module of several tools: lists them. */
 function moduleHelp(file: string, tasks: readonly AnyTask[]): string {
