@@ -61,3 +61,20 @@ export const writeLine = (stream: NodeJS.WritableStream, text: string): void => 
  */
 export const isInteractive = (io: CommandIo): boolean =>
   io.stdin.isTTY === true && io.stderr.isTTY === true;
+
+/**
+ * Whether `argv` asks for help: `--help` or `-h` anywhere before a `--`.
+ *
+ * @example
+ * ```ts
+ * import { asksForHelp } from './command.ts';
+ *
+ * asksForHelp(['list', '--help']); // → true
+ * asksForHelp(['--', '--help']); // → false
+ * ```
+ */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const options = end < 0 ? argv : argv.slice(0, end);
+  return options.includes('--help') || options.includes('-h');
+}

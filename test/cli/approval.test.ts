@@ -68,6 +68,18 @@ describe('fino run: suspension', () => {
     });
   });
 
+  it('reads the reason from the object form of suspend', async () => {
+    const result = await cli(['run', file, 'ask_size']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(
+      /^fino: ask_size suspended and waits for an answer: Pick a size\n {2}payload: \{"sizes":\["S","M"\]\}\n/,
+    );
+    expect(await cliOnTerminal(['run', file, 'ask_size'], ['M'])).toMatchObject({
+      code: 0,
+      stdout: 'size M\n',
+    });
+  });
+
   it('reads the answer on a terminal, as JSON when it parses and as text otherwise', async () => {
     const json = await cliOnTerminal(['run', file, 'ask_colour'], ['{"r":255}']);
     expect(json.stderr).toContain(

@@ -13,6 +13,14 @@ describe('fino', () => {
 
   it("prints a command's usage with <command> --help", async () => {
     expect((await cli(['tools', '--help'])).stdout).toMatch(/^Usage: fino tools <file>/);
+    expect(await cli(['sessions', 'list', '--help'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Usage: fino sessions <subcommand>/),
+    });
+    expect(await cli(['mcp', 'tools.ts', '--help'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Usage: fino mcp <file>/),
+    });
   });
 
   it('prints the package version', async () => {

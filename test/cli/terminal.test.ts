@@ -37,6 +37,19 @@ describe('fino run on a terminal', { timeout: 60_000 }, () => {
     }
   });
 
+  it('leaves the file and exits 130 on Ctrl-C at the prompt', async () => {
+    const dir = folderWithVictim();
+    const pane = fino(['run', fixture, 'remove_file', '--path', 'victim.txt'], dir);
+    try {
+      await pane.waitFor('Run it? [y/N]');
+      pane.keys('C-c');
+      expect(await pane.waitFor('EXIT=')).toContain('EXIT=130');
+      expect(existsSync(join(dir, 'victim.txt'))).toBe(true);
+    } finally {
+      pane.close();
+    }
+  });
+
   it('deletes the file when the answer is y', async () => {
     const dir = folderWithVictim();
     const pane = fino(['run', fixture, 'remove_file', '--path', 'victim.txt'], dir);

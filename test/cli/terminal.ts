@@ -27,6 +27,8 @@ export interface Terminal {
   waitFor(text: string, timeoutMs?: number): Promise<string>;
   /** Types `keys` and Enter. */
   type(keys: string): void;
+  /** Presses a key by tmux name, like `C-c`. */
+  keys(name: string): void;
   close(): void;
 }
 
@@ -64,6 +66,9 @@ export function fino(args: string[], cwd: string): Terminal {
     type(keys) {
       tmux('send-keys', '-t', name, '-l', keys);
       tmux('send-keys', '-t', name, 'Enter');
+    },
+    keys(key) {
+      tmux('send-keys', '-t', name, key);
     },
     close() {
       tmux('kill-session', '-t', name);

@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type ApprovalMode, mcpServer } from '../../ai/mcp/index.ts';
 import { UsageError } from '../../task/index.ts';
-import { type Command, type CommandIo, writeLine } from '../command.ts';
+import { asksForHelp, type Command, type CommandIo, writeLine } from '../command.ts';
 import { loadTasks } from '../load-module.ts';
 import { reportError } from '../report-error.ts';
 
@@ -87,7 +87,7 @@ function parseHostPort(text: string): { host: string; port: number } {
 }
 
 async function main(argv: string[], io: CommandIo): Promise<number> {
-  if (argv[0] === '--help' || argv[0] === '-h') {
+  if (asksForHelp(argv)) {
     writeLine(io.stdout, usage);
     return 0;
   }

@@ -18,7 +18,7 @@ import {
   sqliteStore,
 } from '../../ai/session/index.ts';
 import { UsageError } from '../../task/index.ts';
-import { type Command, type CommandIo, writeLine } from '../command.ts';
+import { asksForHelp, type Command, type CommandIo, writeLine } from '../command.ts';
 import { escapeText, safeJson } from '../escape-text.ts';
 import { EXIT } from '../exit-codes.ts';
 import { importUserModule } from '../load-module.ts';
@@ -249,6 +249,10 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
 }
 
 async function main(argv: string[], io: CommandIo): Promise<number> {
+  if (asksForHelp(argv)) {
+    writeLine(io.stdout, usage);
+    return EXIT.ok;
+  }
   const args = parseArgs(argv);
   const agentFile = args.options.get('--agent');
   const agent = agentFile === undefined ? undefined : await loadAgent(agentFile, io);
