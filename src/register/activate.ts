@@ -6,23 +6,25 @@
 import { register } from 'node:module';
 
 let typeScript = false;
-let specifiersAfterTypeScript = false;
 let specifiers = false;
 
-/** Registers the `fino:` resolve hook (once; again after tsx, so it sees specifiers first). */
+/** Registers the `fino:` resolve hook, unless it is registered and runs before tsx's. */
 function activateFinoSpecifiers(): void {
-  if (specifiers && (specifiersAfterTypeScript || !typeScript)) return;
+  if (specifiers) return;
   register('./hooks.js', import.meta.url);
   specifiers = true;
-  specifiersAfterTypeScript = typeScript;
 }
 
-/** Registers tsx's loader, which Node needs to run TypeScript files (once). */
+/**
+ * Registers tsx's loader, which Node needs to run TypeScript files (once). Hooks
+ * registered later run first, so the `fino:` hook must be registered (again) after it.
+ */
 async function activateTypeScript(): Promise<void> {
   if (typeScript) return;
   const { register: registerTypeScript } = await import('tsx/esm/api');
   registerTypeScript();
   typeScript = true;
+  specifiers = false;
 }
 
 /** A file tsx would load: `.ts`, `.tsx`, `.mts` or `.cts`. */

@@ -1,8 +1,9 @@
 /**
  * Hostile input for the command line: stored and model-written text must not drive the
  * operator's terminal. Control sequences (C0, DEL, C1) and bidi overrides print as
- * visible escapes, one field per line, in `fino sessions list/show`, in `fino run`'s
- * output on a terminal and in its approval prompt (test/cli/approval.test.ts).
+ * visible escapes, one field per line, in `fino sessions list/show`, in error messages,
+ * in `fino run`'s output on a terminal and in its approval prompt
+ * (test/cli/approval.test.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { session, sqliteStore } from '../../src/ai/session/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
 import { type CommandIo, escapeText, main, safeJson } from '../../src/cli/index.ts';
 import { v } from '../../src/validate/index.ts';
+import { cli, cliOnTerminal } from '../cli/io.ts';
 
 /** Clear the screen, retitle the window, a C1 CSI, a bidi override, DEL. */
 const HOSTILE = '\x1b[2J\x1b]0;pwned\x07\x9b31m\u202eevil\u2066\x7f';
@@ -124,5 +126,27 @@ describe('fino sessions with hostile stored text', () => {
     expect(code).toBe(0);
     expect(hasControl(out.replaceAll('\n', ''))).toBe(false);
     expect(JSON.parse(out).text).toBe(`done ${HOSTILE}${FORGED}`);
+  });
+});
+
+describe('fino run with hostile tool text', () => {
+  const tools = join(import.meta.dirname, 'fixtures/cli-tools.ts');
+
+  it('escapes an error message, terminal or not', async () => {
+    const result = await cli(['run', tools, 'throwing']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^fino: failed \\x1b\[2J\\x1b\]0;pwned\\x07\\u202eevil\n/);
+  });
+
+  it('escapes isError content on a terminal, and passes it through when piped', async () => {
+    const onTerminal = await cliOnTerminal(['run', tools, 'failing'], []);
+    expect(onTerminal).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'failed \\x1b[2J\\x1b]0;pwned\\x07\\u202eevil\n',
+    });
+    expect((await cli(['run', tools, 'failing'])).stderr).toBe(
+      'failed \x1b[2J\x1b]0;pwned\x07\u202eevil\n',
+    );
   });
 });
