@@ -43,7 +43,9 @@ describe('fino run on a terminal', { timeout: 60_000 }, () => {
     try {
       await pane.waitFor('Run it? [y/N]');
       pane.keys('C-c');
-      expect(await pane.waitFor('EXIT=')).toContain('EXIT=130');
+      const screen = await pane.waitFor('EXIT=');
+      expect(screen).toContain('fino: interrupted');
+      expect(screen).toContain('EXIT=130');
       expect(existsSync(join(dir, 'victim.txt'))).toBe(true);
     } finally {
       pane.close();

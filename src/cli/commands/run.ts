@@ -81,6 +81,12 @@ async function parseInput(
   return value as Record<string, unknown>;
 }
 
+/** Reports Ctrl-C and returns its exit code. */
+const interrupted = (io: CommandIo): number => {
+  writeLine(io.stderr, 'fino: interrupted');
+  return EXIT.interrupted;
+};
+
 /** Text for `stream`: escaped when it is a terminal, as it is when piped. */
 const forStream = (stream: CommandIo['stdout'], text: string): string =>
   stream.isTTY ? escapeText(text, { multiline: true }) : text;
@@ -112,7 +118,7 @@ async function approve(
   writeLine(io.stderr, `  arguments: ${safeJson(input)}`);
   if (task.risk !== undefined) writeLine(io.stderr, `  risk: ${task.risk}`);
   const answer = await askLine(io, 'Run it? [y/N] ');
-  if (answer === null) return EXIT.interrupted;
+  if (answer === null) return interrupted(io);
   if (/^y(es)?$/i.test(answer.trim())) return undefined;
   return reportProblem(
     io,
@@ -167,7 +173,7 @@ async function answerSuspension(
   }
   writeLine(io.stderr, `fino: ${name} waits for an answer: ${escapeText(reason)}${details}`);
   const answer = await askLine(io, 'Answer (JSON, or text): ');
-  return answer === null ? EXIT.interrupted : { value: parseAnswer(answer) };
+  return answer === null ? interrupted(io) : { value: parseAnswer(answer) };
 }
 
 const writerFor = (mode: 'text' | 'json', io: CommandIo): Writer =>
@@ -262,8 +268,7 @@ async function execute(
     }
   } catch (error) {
     if (!interrupt.signal.aborted) throw error;
-    writeLine(io.stderr, 'fino: interrupted');
-    return EXIT.interrupted;
+    return interrupted(io);
   } finally {
     process.off('SIGINT', onInterrupt);
   }
