@@ -4,27 +4,32 @@
 
 /** The process streams and directory a command uses; tests pass their own. */
 export interface CommandIo {
-  stdin: NodeJS.ReadableStream;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
   /** The directory relative paths are resolved against. */
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Print stack traces with errors (`--verbose` or `FINO_DEBUG=1`). */
+  verbose?: boolean;
+  /**
+   * Imports a user's module by URL; `import()` when absent. `bin/fino.js` passes one
+   * that first activates the `fino:` specifiers, and TypeScript loading for `.ts` files.
+   */
+  importModule?: (url: string) => Promise<Record<string, unknown>>;
 }
 
 /**
  * A `fino` subcommand: `fino <name> …` calls `run` with the arguments after the name.
- * Listed in `src/cli/commands/index.ts`.
+ * Listed, with its one-line summary, in `src/cli/commands/index.ts`, which loads it
+ * only when it runs.
  */
 export interface Command {
   name: string;
-  /** One line for `fino --help`. */
-  summary: string;
   /** The full `fino <name> --help` text. */
   usage: string;
   /**
-   * Runs the command; resolves to the exit code: 0 success, 1 the work failed,
-   * 2 a usage or validation error.
+   * Runs the command; resolves to the exit code (see `EXIT` in `exit-codes.ts`).
    */
   run(argv: string[], io: CommandIo): Promise<number>;
 }
@@ -42,3 +47,34 @@ export interface Command {
 export const writeLine = (stream: NodeJS.WritableStream, text: string): void => {
   stream.write(text.endsWith('\n') ? text : `${text}\n`);
 };
+
+/**
+ * Whether a human can be asked: stdin and stderr are both terminals.
+ *
+ * @example
+ * ```ts
+ * import { isInteractive } from './command.ts';
+ * import { processIo } from './main.ts';
+ *
+ * isInteractive(processIo()); // → true in a terminal, false in CI or a pipe
+ * ```
+ */
+export const isInteractive = (io: CommandIo): boolean =>
+  io.stdin.isTTY === true && io.stderr.isTTY === true;
+
+/**
+ * Whether `argv` asks for help: `--help` or `-h` anywhere before a `--`.
+ *
+ * @example
+ * ```ts
+ * import { asksForHelp } from './command.ts';
+ *
+ * asksForHelp(['list', '--help']); // → true
+ * asksForHelp(['--', '--help']); // → false
+ * ```
+ */
+export function asksForHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const options = end < 0 ? argv : argv.slice(0, end);
+  return options.includes('--help') || options.includes('-h');
+}

@@ -1,13 +1,21 @@
 /**
  * The `fino` command line: `fino run`, `fino tools` and the other commands listed in
- * `commands/index.ts`; `bin/fino.js` calls `main()`. Also exports what commands share:
- * the `Command` shape and `loadTasks()` for loading a user module's tools.
+ * `commands/index.ts`; `bin/fino.js` calls `main()`. Also exports what commands and
+ * other entry points (`npm start`) share: the `Command` shape, the exit codes, the one
+ * error format and the terminal-safe escaping of stored text. Everything here loads
+ * fast: commands are imported only when they run.
  *
  * @module
  */
 
-export { type Command, type CommandIo, writeLine } from './command.ts';
-export { commands } from './commands/index.ts';
-export { loadTasks, selectTask } from './load-module.ts';
+export {
+  type Command,
+  type CommandIo,
+  isInteractive,
+  writeLine,
+} from './command.ts';
+export { type CommandEntry, commands } from './commands/index.ts';
+export { escapeText, safeJson } from './escape-text.ts';
+export { EXIT } from './exit-codes.ts';
 export { main, processIo } from './main.ts';
-export { reportError } from './report-error.ts';
+export { isVerbose, reportError, reportProblem } from './report-error.ts';

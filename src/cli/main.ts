@@ -1,9 +1,14 @@
 /**
- * Dispatches `fino <command> …` to the command table.
+ * Dispatches `fino [--verbose] <command> …` to the command table. Loads no command for
+ * `--help` and `--version`, and only the command it runs otherwise.
  */
 import { readFileSync } from 'node:fs';
 import { type CommandIo, writeLine } from './command.ts';
 import { commands } from './commands/index.ts';
+import { EXIT } from './exit-codes.ts';
+import { reportError, reportProblem } from './report-error.ts';
+
+const HINT = 'Run "fino --help" for usage.';
 
 const version = (): string =>
   (
@@ -15,7 +20,7 @@ const version = (): string =>
 const help = (): string => {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
-    'Usage: fino <command> [options]',
+    'Usage: fino [--verbose] <command> [options]',
     '',
     'Commands:',
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
@@ -23,12 +28,17 @@ const help = (): string => {
     'Options:',
     '  -h, --help     Show this help ("fino <command> --help" for a command)',
     '  -v, --version  Print the version',
+    '  --verbose      Print stack traces with errors (or set FINO_DEBUG=1)',
+    '',
+    'Exit codes: 0 success, 1 failure, 2 usage error, 3 approval not given,',
+    '4 a tool waits for an answer and there is no terminal, 130 interrupted.',
   ].join('\n');
 };
 
 /**
  * Runs the `fino` command line with `argv` (without `node` and the script) and
- * resolves to the exit code.
+ * resolves to the exit code. Never throws: every failure is printed as
+ * `fino: <message>` and a hint line.
  *
  * @example
  * ```ts
@@ -38,29 +48,55 @@ const help = (): string => {
  * ```
  */
 export async function main(argv: string[], io: CommandIo = processIo()): Promise<number> {
-  const [name, ...rest] = argv;
+  let rest = argv;
+  while (rest[0] === '--verbose') {
+    io = { ...io, verbose: true };
+    rest = rest.slice(1);
+  }
+  const [name, ...args] = rest;
   if (name === '--version' || name === '-v') {
     writeLine(io.stdout, version());
-    return 0;
+    return EXIT.ok;
   }
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    writeLine(name === undefined ? io.stderr : io.stdout, help());
-    return name === undefined ? 2 : 0;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    writeLine(io.stdout, help());
+    return EXIT.ok;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    writeLine(
-      io.stderr,
-      `error: unknown command "${name}"; expected one of ${commands.map((c) => c.name).join(', ')}`,
+  if (name === undefined) {
+    return reportProblem(
+      io,
+      `missing command; expected one of ${commands.map((c) => c.name).join(', ')}`,
+      HINT,
+      EXIT.usage,
     );
-    writeLine(io.stderr, 'Run "fino --help" for usage.');
-    return 2;
   }
-  if (rest[0] === '--help' || rest[0] === '-h') {
-    writeLine(io.stdout, command.usage);
-    return 0;
+  if (name.startsWith('-')) {
+    return reportProblem(
+      io,
+      `unknown option ${name}; expected a command (${commands.map((c) => c.name).join(', ')}) or --help, --version, --verbose`,
+      HINT,
+      EXIT.usage,
+    );
   }
-  return command.run(rest, io);
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
+    return reportProblem(
+      io,
+      `unknown command "${name}"; expected one of ${commands.map((c) => c.name).join(', ')}`,
+      HINT,
+      EXIT.usage,
+    );
+  }
+  try {
+    const command = await entry.load();
+    if (args[0] === '--help' || args[0] === '-h') {
+      writeLine(io.stdout, command.usage);
+      return EXIT.ok;
+    }
+    return await command.run(args, io);
+  } catch (error) {
+    return reportError(error, io, `Run "fino ${name} --help" for usage.`);
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
  * Turns what a task returned into what `fino run` prints.
  */
 import type { ContentPart, OutputMode } from '../task/index.ts';
+import { safeJson } from './escape-text.ts';
 
 /** The text to print and whether the task reported a failure (`isError`). */
 export interface RenderedOutput {
@@ -16,7 +17,8 @@ const partText = (part: ContentPart): string => {
 };
 
 /**
- * JSON mode prints the output as JSON. Text mode prints a string as is, a tool result's
+ * JSON mode prints the output as JSON (with DEL, C1 and bidi controls as `\u` escapes:
+ * the same value, safe on a terminal). Text mode prints a string as is, a tool result's
  * text parts (other parts as JSON lines), and anything else as JSON.
  */
 export function renderOutput(output: unknown, mode: OutputMode): RenderedOutput {
@@ -24,7 +26,7 @@ export function renderOutput(output: unknown, mode: OutputMode): RenderedOutput 
     typeof output === 'object' &&
     output !== null &&
     (output as { isError?: unknown }).isError === true;
-  if (mode === 'json') return { text: JSON.stringify(output ?? null, null, 2), isError };
+  if (mode === 'json') return { text: safeJson(output ?? null, 2), isError };
   if (output === undefined) return { text: '', isError };
   if (typeof output === 'string') return { text: output, isError };
   if (typeof output === 'object' && output !== null && 'content' in output) {

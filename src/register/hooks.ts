@@ -21,18 +21,35 @@ const root = new URL('../', import.meta.url);
 const ES_MODULE_SYNTAX = /^\s*(?:import\s*[\w{*'"]|export\s)/m;
 
 /**
- * Is this resolved file TypeScript with ES module syntax that Node would load as
- * CommonJS (a `.ts` file in a package without `"type": "module"`)? Node 22 detects such
- * syntax itself; on Node 20 the file would fail to load (`require()` of an ES module).
+ * The file a resolved URL names, without the query tsx appends when an ES module imports
+ * a file it takes for CommonJS (`b.ts%3Ftsx-commonjs-export-preparse=1?tsx-…`).
  */
-function isEsmTypeScriptInCommonJsScope(resolved: Resolved): boolean {
-  if (resolved.format !== 'commonjs' || !/\.tsx?$/.test(resolved.url)) return false;
-  if (!resolved.url.startsWith('file:')) return false;
-  try {
-    return ES_MODULE_SYNTAX.test(readFileSync(fileURLToPath(resolved.url), 'utf8'));
-  } catch {
-    return false;
+function fileUrlOf(url: string): URL {
+  const file = new URL(url);
+  for (const key of [...file.searchParams.keys()]) {
+    if (key.startsWith('tsx-')) file.searchParams.delete(key);
   }
+  file.pathname = file.pathname.replace(/%3Ftsx-[^/]*$/, '');
+  return file;
+}
+
+/**
+ * The resolved file as an ES module, when it is TypeScript with ES module syntax that
+ * Node would load as CommonJS (a `.ts` file in a package without `"type": "module"`, or
+ * in a folder without a `package.json`); `undefined` otherwise. Node 22 detects such
+ * syntax itself; on Node 20 the file would fail to load, or — one import deep, where tsx
+ * loads it as CommonJS — fail to resolve the `fino:` specifiers it imports.
+ */
+function asEsmTypeScript(resolved: Resolved): Resolved | undefined {
+  if (resolved.format !== 'commonjs' || !resolved.url.startsWith('file:')) return undefined;
+  const file = fileUrlOf(resolved.url);
+  if (!/\.tsx?$/.test(file.pathname)) return undefined;
+  try {
+    if (!ES_MODULE_SYNTAX.test(readFileSync(fileURLToPath(file), 'utf8'))) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { ...resolved, url: file.href, format: 'module' };
 }
 
 /**
@@ -43,5 +60,5 @@ export async function resolve(specifier: string, context: unknown, nextResolve: 
   const url = resolveFinoSpecifier(specifier, root);
   if (url !== undefined) return { url, format: 'module', shortCircuit: true };
   const resolved = await nextResolve(specifier, context);
-  return isEsmTypeScriptInCommonJsScope(resolved) ? { ...resolved, format: 'module' } : resolved;
+  return asEsmTypeScript(resolved) ?? resolved;
 }

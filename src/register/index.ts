@@ -14,10 +14,8 @@
  *
  * @module
  */
-import { register } from 'node:module';
-import { register as registerTypeScript } from 'tsx/esm/api';
+import { activateAll } from './activate.ts';
 
-registerTypeScript();
-register('./hooks.js', import.meta.url);
+await activateAll();
 
 export { FINO_MODULES, resolveFinoSpecifier } from './specifiers.ts';

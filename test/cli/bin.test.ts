@@ -2,19 +2,32 @@
  * The `fino` binary end to end: built CLI, `fino:` specifiers and TypeScript user
  * files through the register hook. Needs `npm run build` first (`npm test` does it).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
 
+const approval = join(import.meta.dirname, 'fixtures/approval.ts');
+
 async function fino(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return finoIn(import.meta.dirname, {}, ...args);
+}
+
+async function finoIn(
+  cwd: string,
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       [join(root, 'bin/fino.js'), ...args],
-      { cwd: import.meta.dirname },
+      { cwd, env: { ...process.env, FINO_DEBUG: '', ...env } },
     );
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -44,7 +57,7 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
     const result = await fino('run', 'fixtures/single.ts', '--a', 'one');
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'error: --a expects a number value, got "one"\nRun "fino run fixtures/single.ts --help" for usage.\n',
+      'fino: --a expects a number value, got "one"\nRun "fino run fixtures/single.ts --help" for usage.\n',
     );
   });
 
@@ -66,5 +79,123 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
         },
       },
     ]);
+  });
+
+  it('refuses a tool that requires approval without a terminal (exit 3), and runs it with --yes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fino-bin-'));
+    writeFileSync(join(dir, 'victim.txt'), 'keep me');
+    const refused = await finoIn(dir, {}, 'run', approval, 'remove_file', '--path', 'victim.txt');
+    expect(refused).toEqual({
+      code: 3,
+      stdout: '',
+      stderr:
+        'fino: remove_file (risk: destructive) requires approval, and there is no terminal to ask; it did not run\nPass --yes to approve it: fino run … --yes\n',
+    });
+    expect(existsSync(join(dir, 'victim.txt'))).toBe(true);
+    const approved = await finoIn(
+      dir,
+      {},
+      'run',
+      approval,
+      'remove_file',
+      '--path',
+      'victim.txt',
+      '--yes',
+    );
+    expect(approved).toEqual({ code: 0, stdout: 'removed victim.txt\n', stderr: '' });
+    expect(existsSync(join(dir, 'victim.txt'))).toBe(false);
+  });
+
+  it('exits 4 naming the question when a tool suspends without a terminal', async () => {
+    const result = await fino('run', approval, 'ask_colour');
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(
+      /^fino: ask_colour suspended and waits for an answer: Which colour\?\n/,
+    );
+  });
+
+  it('keeps running a tool that awaits only its signal, until Ctrl-C (never exit 13)', async () => {
+    const child = spawn(process.execPath, [join(root, 'bin/fino.js'), 'run', approval, 'idle'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await new Promise<void>((resolve) =>
+      child.stderr
+        .on('data', (chunk) => {
+          stderr += chunk;
+          if (stderr.includes('idle: still waiting')) resolve();
+        })
+        .on('end', resolve),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('idle: still waiting\nfino: interrupted\n');
+  });
+
+  it.each([
+    [
+      ['--bogus'],
+      /^fino: unknown option --bogus; expected a command \(run, tools, mcp, sessions\)/,
+    ],
+    [['serve'], /^fino: unknown command "serve"; expected one of run, tools, mcp, sessions\n/],
+    [
+      ['tools', 'fixtures/single.ts', '--bogus'],
+      /^fino: unknown option --bogus; expected --format or --help\nRun "fino tools --help" for usage.\n$/,
+    ],
+    [['run'], /^fino: missing <file>\nRun "fino run --help" for usage.\n$/],
+  ])('reports %j as a usage error in one format, exit 2', async (argv, message) => {
+    const result = await fino(...argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("names the missing module file, not fino's own loader", async () => {
+    const result = await fino('run', 'fixtures/nope.ts');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `fino: no such file: ${join(import.meta.dirname, 'fixtures/nope.ts')}\nCheck the path of the module to load.\n`,
+    );
+  });
+
+  it("prints no stack unless --verbose or FINO_DEBUG=1, which show the tool's own .ts line", async () => {
+    const throwLine =
+      readFileSync(approval, 'utf8')
+        .split('\n')
+        .findIndex((line) => line.includes("Error('the tool broke')")) + 1;
+    const quiet = await fino('run', approval, 'broken');
+    expect(quiet).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'fino: the tool broke\nRun again with --verbose (or FINO_DEBUG=1) for the stack trace.\n',
+    });
+    const verbose = await fino('--verbose', 'run', approval, 'broken');
+    const debug = await finoIn(import.meta.dirname, { FINO_DEBUG: '1' }, 'run', approval, 'broken');
+    for (const result of [verbose, debug]) {
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^fino: the tool broke\nError: the tool broke\n\s+at /);
+      expect(result.stderr).toContain(`${approval}:${throwLine}:11`);
+    }
+  });
+
+  it('prints its help and version without loading a command', async () => {
+    expect((await fino('--help')).stdout).toMatch(/^Usage: fino \[--verbose\] <command>/);
+    expect((await fino('--version')).code).toBe(0);
+  });
+
+  it('fino mcp --http on a busy port says which port and how to choose another, exit 1', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const result = await fino('mcp', 'fixtures/single.ts', '--http', `127.0.0.1:${port}`);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^fino: .*\\b${port}\\b.*in use.*\n.+\n$`));
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      busy.close();
+    }
   });
 });

@@ -8,11 +8,19 @@ describe('fino', () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     for (const command of commands) expect(help.stdout).toContain(command.name);
-    expect(help.stdout).toMatch(/^Usage: fino <command>/);
+    expect(help.stdout).toMatch(/^Usage: fino \[--verbose\] <command>/);
   });
 
   it("prints a command's usage with <command> --help", async () => {
     expect((await cli(['tools', '--help'])).stdout).toMatch(/^Usage: fino tools <file>/);
+    expect(await cli(['sessions', 'list', '--help'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Usage: fino sessions <subcommand>/),
+    });
+    expect(await cli(['mcp', 'tools.ts', '--help'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^Usage: fino mcp <file>/),
+    });
   });
 
   it('prints the package version', async () => {
@@ -20,10 +28,24 @@ describe('fino', () => {
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
-  it('exits 2 on an unknown command or none', async () => {
-    const unknown = await cli(['serve']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/unknown command "serve"; expected one of run, tools/);
-    expect((await cli([])).code).toBe(2);
+  it('exits 2 on an unknown command, an unknown option or none, in one format', async () => {
+    expect(await cli(['serve'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'fino: unknown command "serve"; expected one of run, tools, mcp, sessions\nRun "fino --help" for usage.\n',
+    });
+    expect(await cli(['--bogus'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'fino: unknown option --bogus; expected a command (run, tools, mcp, sessions) or --help, --version, --verbose\nRun "fino --help" for usage.\n',
+    });
+    expect(await cli([])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'fino: missing command; expected one of run, tools, mcp, sessions\nRun "fino --help" for usage.\n',
+    });
   });
 });

@@ -55,7 +55,7 @@ describe('fino run', () => {
     expect(await cli(['run', 'fixtures/many.ts', 'throwing'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'error: disk full\n',
+      stderr: 'fino: disk full\nRun again with --verbose (or FINO_DEBUG=1) for the stack trace.\n',
     });
   });
 
@@ -63,7 +63,7 @@ describe('fino run', () => {
     const missing = await cli(['run', 'fixtures/many.ts', 'get_weather']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe(
-      'error: missing required option --city (a string value)\nRun "fino run fixtures/many.ts get_weather --help" for usage.\n',
+      'fino: missing required option --city (a string value)\nRun "fino run fixtures/many.ts get_weather --help" for usage.\n',
     );
     const choice = await cli([
       'run',
@@ -75,17 +75,17 @@ describe('fino run', () => {
       'k',
     ]);
     expect(choice.code).toBe(2);
-    expect(choice.stderr).toMatch(/^error: --unit must be one of c, f; got "k"/);
+    expect(choice.stderr).toMatch(/^fino: --unit must be one of c, f; got "k"/);
     const unknown = await cli(['run', 'fixtures/many.ts', 'get_weather', '--town', 'x']);
     expect(unknown.stderr).toMatch(
-      /^error: unknown option --town; expected one of --city, --unit, --help\n/,
+      /^fino: unknown option --town; expected one of --city, --unit, --help\n/,
     );
     const json = await cli(['run', 'fixtures/many.ts', 'get_weather', '--city', 'x', '--json']);
     expect(json.code).toBe(2);
     expect(json.stderr).toMatch(/--json: "get_weather" supports only "text" output/);
     const badJson = await cli(['run', 'fixtures/many.ts', 'get_weather', '--input', '{']);
     expect(badJson.code).toBe(2);
-    expect(badJson.stderr).toMatch(/^error: --input expects JSON/);
+    expect(badJson.stderr).toMatch(/^fino: --input expects JSON/);
   });
 
   it('exits 2 naming the available tools when the tool is unknown or not named', async () => {
@@ -114,7 +114,7 @@ describe('fino run', () => {
     expect((await cli(['run', '--help'])).stdout).toMatch(/^Usage: fino run <file>/);
     const bare = await cli(['run']);
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toMatch(/^Usage: fino run <file>/);
+    expect(bare.stderr).toBe('fino: missing <file>\nRun "fino run --help" for usage.\n');
   });
 
   it('runs subcommands of a task, streaming JSON written through the writer', async () => {
@@ -135,7 +135,7 @@ describe('fino run', () => {
     expect(await cli(['run', 'fixtures/many.ts', 'waiting'])).toEqual({
       code: 130,
       stdout: '',
-      stderr: 'error: interrupted\n',
+      stderr: 'fino: interrupted\n',
     });
     expect(process.listenerCount('SIGINT')).toBe(listeners);
   });

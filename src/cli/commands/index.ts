@@ -1,19 +1,47 @@
 /**
  * The `fino` subcommands, in the order `fino --help` lists them. Each lives in its own
- * file in this folder and exports a `Command`; add one line here to add a command.
+ * file in this folder and exports a `Command`; the table holds its name and summary and
+ * loads the file only when the command runs, so `fino --help` and `fino --version` load
+ * no command and each command loads only what it uses. Add one entry to add a command.
  */
 import type { Command } from '../command.ts';
-import { mcp } from './mcp.ts';
-import { run } from './run.ts';
-import { sessions } from './sessions.ts';
-import { tools } from './tools.ts';
+
+/** A command as `fino --help` lists it, with the import that loads it. */
+export interface CommandEntry {
+  name: string;
+  /** One line for `fino --help`. */
+  summary: string;
+  load(): Promise<Command>;
+}
 
 /**
  * @example
  * ```ts
  * import { commands } from './index.ts';
  *
- * commands.map((c) => c.name); // → ['run', 'tools', …]
+ * commands.map((c) => c.name); // → ['run', 'tools', 'mcp', 'sessions']
+ * const run = await commands[0].load();
  * ```
  */
-export const commands: readonly Command[] = [run, tools, mcp, sessions];
+export const commands: readonly CommandEntry[] = [
+  {
+    name: 'run',
+    summary: 'Run a tool or task exported by a module',
+    load: async () => (await import('./run.ts')).run,
+  },
+  {
+    name: 'tools',
+    summary: 'Print the tool definitions a module exports (neutral, OpenAI, Anthropic or MCP)',
+    load: async () => (await import('./tools.ts')).tools,
+  },
+  {
+    name: 'mcp',
+    summary: "Serve a module's tools over MCP (stdio or Streamable HTTP)",
+    load: async () => (await import('./mcp.ts')).mcp,
+  },
+  {
+    name: 'sessions',
+    summary: 'List durable runs and approve, reject or resume their pending calls',
+    load: async () => (await import('./sessions.ts')).sessions,
+  },
+];

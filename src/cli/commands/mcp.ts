@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type ApprovalMode, mcpServer } from '../../ai/mcp/index.ts';
 import { UsageError } from '../../task/index.ts';
-import { type Command, type CommandIo, writeLine } from '../command.ts';
+import { asksForHelp, type Command, type CommandIo, writeLine } from '../command.ts';
 import { loadTasks } from '../load-module.ts';
 import { reportError } from '../report-error.ts';
 
@@ -87,12 +87,12 @@ function parseHostPort(text: string): { host: string; port: number } {
 }
 
 async function main(argv: string[], io: CommandIo): Promise<number> {
-  if (argv[0] === '--help' || argv[0] === '-h') {
+  if (asksForHelp(argv)) {
     writeLine(io.stdout, usage);
     return 0;
   }
   const args = parseArgs(argv, io.env);
-  const tools = await loadTasks(args.file, io.cwd);
+  const tools = await loadTasks(args.file, io);
   const server = mcpServer({
     name: basename(args.file, extname(args.file)),
     version: '1.0.0',
@@ -127,7 +127,6 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
 /** `fino mcp`: serves a module's tools over MCP (stdio, or Streamable HTTP). */
 export const mcp: Command = {
   name: 'mcp',
-  summary: "Serve a module's tools over MCP (stdio or Streamable HTTP)",
   usage,
   run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io)),
 };

@@ -4,7 +4,6 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   DEFAULT_SQLITE_PATH,
   type PendingRef,
@@ -19,8 +18,11 @@ import {
   sqliteStore,
 } from '../../ai/session/index.ts';
 import { UsageError } from '../../task/index.ts';
-import { type Command, type CommandIo, writeLine } from '../command.ts';
-import { reportError } from '../report-error.ts';
+import { asksForHelp, type Command, type CommandIo, writeLine } from '../command.ts';
+import { escapeText, safeJson } from '../escape-text.ts';
+import { EXIT } from '../exit-codes.ts';
+import { importUserModule } from '../load-module.ts';
+import { reportError, reportProblem } from '../report-error.ts';
 
 const usage = `Usage: fino sessions <subcommand> [options]
 
@@ -110,8 +112,7 @@ function openStore(db: string | undefined, io: CommandIo): Store {
 
 /** The agent a module exports: its default export, or the export named `agent`. */
 async function loadAgent(file: string, io: CommandIo): Promise<SessionAgent> {
-  const path = isAbsolute(file) ? file : resolve(io.cwd, file);
-  const module: Record<string, unknown> = await import(pathToFileURL(path).href);
+  const module = await importUserModule(file, io);
   const isAgent = (value: unknown): value is SessionAgent =>
     typeof (value as SessionAgent | null)?.generate === 'function' &&
     typeof (value as SessionAgent).resume === 'function';
@@ -155,8 +156,17 @@ const withoutState = ({ state: _state, ...run }: SessionRun) => run;
 
 async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean): Promise<number> {
   const { positional, options } = args;
+  // Stored text (model output, errors, notes, arguments) is escaped: one field per line,
+  // with no control sequence that could redraw the terminal or disguise another run.
   const print = (value: unknown, text: () => string[]) =>
-    writeLine(io.stdout, args.json ? JSON.stringify(value, null, 2) : text().join('\n'));
+    writeLine(
+      io.stdout,
+      args.json
+        ? safeJson(value, 2)
+        : text()
+            .map((line) => escapeText(line))
+            .join('\n'),
+    );
   const actor = { by: options.get('--by'), note: options.get('--note') };
   switch (args.subcommand) {
     case 'list': {
@@ -187,8 +197,12 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
       if (positional.length !== 1) throw new UsageError('show needs one run id', hint);
       const run = await runs.get(positional[0]);
       if (!run) {
-        writeLine(io.stderr, `error: no run with id "${positional[0]}"`);
-        return 1;
+        return reportProblem(
+          io,
+          `no run with id "${positional[0]}"`,
+          'Run "fino sessions list" for the run ids.',
+          EXIT.failure,
+        );
       }
       print(run, () => [
         ...describeRun(run),
@@ -235,6 +249,10 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
 }
 
 async function main(argv: string[], io: CommandIo): Promise<number> {
+  if (asksForHelp(argv)) {
+    writeLine(io.stdout, usage);
+    return EXIT.ok;
+  }
   const args = parseArgs(argv);
   const agentFile = args.options.get('--agent');
   const agent = agentFile === undefined ? undefined : await loadAgent(agentFile, io);
@@ -249,7 +267,6 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
 /** `fino sessions`: lists durable runs and approves, rejects or resumes their pending calls. */
 export const sessions: Command = {
   name: 'sessions',
-  summary: 'List durable runs and approve, reject or resume their pending calls',
   usage,
   run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io)),
 };

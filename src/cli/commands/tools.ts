@@ -52,7 +52,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
     return 0;
   }
   if (file === undefined) throw new UsageError('missing <file>', HINT);
-  const tasks = await loadTasks(file, io.cwd);
+  const tasks = await loadTasks(file, io);
   const defs = tasks.map((t) => formatToolDefinition(t.toToolDefinition(), format));
   writeLine(io.stdout, JSON.stringify(defs, null, 2));
   return 0;
@@ -61,7 +61,6 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
 /** `fino tools`: prints the tool definitions a module exports. */
 export const tools: Command = {
   name: 'tools',
-  summary: 'Print the tool definitions a module exports (neutral, OpenAI, Anthropic or MCP)',
   usage,
   run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io)),
 };

@@ -1,0 +1,46 @@
+/**
+ * `node --import fino/register` on TypeScript files outside an ES-module package: the
+ * `fino:` specifiers resolve in every file, not only the entry point. Runs the built
+ * hook (`npm run build` first; `npm test` does it) in a child process.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const register = pathToFileURL(join(import.meta.dirname, '../../dist/register/index.js')).href;
+
+/** A temporary folder (no package.json anywhere above it) holding `files`. */
+function folder(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fino-register-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+const run = (dir: string, file: string) =>
+  promisify(execFile)(process.execPath, ['--import', register, file], { cwd: dir });
+
+describe('fino/register in a folder without a package.json', { timeout: 60_000 }, () => {
+  it('resolves fino: specifiers one import deep (a.ts → b.ts → fino:validate)', async () => {
+    const dir = folder({
+      'a.ts': "import { kind } from './b.ts';\nconsole.log(kind);\n",
+      'b.ts':
+        "import { v } from 'fino:validate';\nexport const kind: string = typeof v.string === 'function' ? 'valid' : 'invalid';\n",
+    });
+    expect(await run(dir, 'a.ts')).toEqual({ stdout: 'valid\n', stderr: '' });
+  });
+
+  it('resolves them in a single file, and two imports deep', async () => {
+    const dir = folder({
+      'one.ts': "import { v } from 'fino:validate';\nconsole.log(typeof v.object);\n",
+      'a.ts': "import './b.ts';\n",
+      'b.ts': "import { c } from './c.ts';\nconsole.log(c);\n",
+      'c.ts': "import { task } from 'fino:task';\nexport const c = typeof task;\n",
+    });
+    expect((await run(dir, 'one.ts')).stdout).toBe('function\n');
+    expect((await run(dir, 'a.ts')).stdout).toBe('function\n');
+  });
+});
