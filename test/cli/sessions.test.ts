@@ -43,7 +43,7 @@ async function suspendedRun(db: string, runId: string) {
 }
 
 describe('fino sessions', () => {
-  it('lists runs with their pending calls: tool, arguments, risk and token', async () => {
+  it('lists runs with their pending calls: tool, arguments, risk and how to decide them', async () => {
     const run = await suspendedRun('list.db', 'run-list');
     const { code, out } = await cli(['list', '--db', 'list.db']);
     expect(code).toBe(0);
@@ -51,10 +51,15 @@ describe('fino sessions', () => {
     expect(out).toContain('thread=customer-1');
     expect(out).toContain('pending approval ship_1  tool=ship  risk=destructive');
     expect(out).toContain('args={"order":"A1"}');
-    expect(out).toContain(`token=${run.pending[0].token}`);
+    expect(out).toContain('decide: fino sessions approve run-list ship_1');
+    expect(out).not.toContain('token=');
     const json = await cli(['list', '--db', 'list.db', '--json', '--status', 'suspended']);
     expect(JSON.parse(json.out)).toEqual([
-      expect.objectContaining({ runId: 'run-list', status: 'suspended', pending: run.pending }),
+      expect.objectContaining({
+        runId: 'run-list',
+        status: 'suspended',
+        pending: run.pending.map(({ token: _token, ...call }) => call),
+      }),
     ]);
     expect(
       JSON.parse((await cli(['list', '--db', 'list.db', '--json', '--status=done'])).out),
@@ -63,7 +68,7 @@ describe('fino sessions', () => {
 
   it('approves by token and continues the run in its own process with --agent', async () => {
     const run = await suspendedRun('approve.db', 'run-approve');
-    const token = run.pending[0].token;
+    const token = run.pending[0].token!;
     const { code, out } = await cli([
       'approve',
       token,

@@ -64,7 +64,7 @@ async function approvalFlow(db: string[], inspect: boolean) {
   if (inspect) {
     const listed = await fino('sessions', 'list', '--status', 'suspended', ...db);
     expect(listed.stdout).toContain(`${runId}  suspended`);
-    expect(listed.stdout).toContain(`token=${token}`);
+    expect(listed.stdout).toContain(`decide: fino sessions approve ${runId} call_refund`);
   }
 
   const approved = await fino(

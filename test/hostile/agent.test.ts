@@ -64,7 +64,7 @@ describe('agent: hostile values thrown by a throwOnError tool', () => {
         'done',
       ]);
       const result = await agent({ model, tools: [thrower] }).generate('go');
-      expect(result.status).toBe('done');
+      if (result.status !== 'done') throw new Error(`expected done, received ${result.status}`);
       const parts = result.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : []));
       const answer = parts.find((p) => p.type === 'tool_result');
       expect(answer).toMatchObject({ toolCallId: 'c1', isError: true });

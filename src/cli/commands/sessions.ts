@@ -35,7 +35,8 @@ Inspects durable runs (fino/ai/session) and decides their pending calls.
   resume <ref> --value JSON [--by N]  answer a suspended call with a value
   cancel <runId> [--by N] [--note T]  cancel an unfinished run
 
-  <ref> is a pending call's token, or "<runId> <toolCallId>".
+  <ref> is a pending call's token (shown once, when the run suspends), or
+        "<runId> <toolCallId>" (as "list" and "show" print it).
 
 Options:
   --db <path-or-url>  a SQLite file or a postgres:// URL
@@ -146,7 +147,10 @@ const describeRun = (run: SessionRun): string[] => {
       lines.push(`  pending ${p.kind} ${p.toolCallId}  tool=${p.toolName}${risk}${reason}`);
       lines.push(`    args=${JSON.stringify(p.args)}`);
       if (p.payload !== undefined) lines.push(`    payload=${JSON.stringify(p.payload)}`);
-      lines.push(`    token=${p.token}`);
+      // Stores keep only a hash of each token (decision 062): it is printed only in the
+      // result that just suspended the run; otherwise the call is named by run and id.
+      if (p.token !== undefined) lines.push(`    token=${p.token}`);
+      else lines.push(`    decide: fino sessions approve ${run.runId} ${p.toolCallId}`);
     }
   }
   return lines;
