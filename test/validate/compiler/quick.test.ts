@@ -53,6 +53,7 @@ describe('the string-enum quick path (issue 9.16)', () => {
   it('keeps the verdict of an if that holds such a schema', () => {
     const schema = {
       if: { type: ['number', 'null'], enum: ['a'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's then keyword
       then: { const: 'never' },
     };
     expect(valid(schema, 'a')).toBe(true);
