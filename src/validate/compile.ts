@@ -5,6 +5,7 @@
 
 import { CompileContext, type SchemaNode } from './compiler/context.ts';
 import { compileDefaults } from './compiler/defaults.ts';
+import { describeValue } from './compiler/describe.ts';
 import { SchemaError } from './compiler/schema-error.ts';
 import { DepthExceeded, newState, type State, type Validate } from './compiler/state.ts';
 import { type Issue, ValidationError } from './issues.ts';
@@ -104,7 +105,7 @@ export function compile<S extends SchemaLike>(
     >;
   }
   throw new TypeError(
-    `compile: expected a schema (a v builder, a JSON Schema object or boolean, or a Standard Schema), received ${schema === null ? 'null' : Array.isArray(schema) ? 'array' : typeof schema}`,
+    `compile: expected a schema (a v builder, a JSON Schema object or boolean, or a Standard Schema), received ${describeValue(schema)}`,
   );
 }
 
