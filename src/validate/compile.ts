@@ -5,9 +5,16 @@
 
 import { CompileContext, type SchemaNode } from './compiler/context.ts';
 import { compileDefaults } from './compiler/defaults.ts';
-import { describeValue } from './compiler/describe.ts';
+import { describeError, describeValue } from './compiler/describe.ts';
+import { formatPath } from './compiler/path.ts';
 import { SchemaError } from './compiler/schema-error.ts';
-import { DepthExceeded, newState, type State, type Validate } from './compiler/state.ts';
+import {
+  DepthExceeded,
+  newState,
+  RefinementThrew,
+  type State,
+  type Validate,
+} from './compiler/state.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
 import {
@@ -53,7 +60,11 @@ export interface CompiledValidator<T> {
   readonly schema: JsonSchemaObject | boolean;
   /** Returns the value (with defaults applied) or throws a {@link ValidationError}. */
   parse(data: unknown): T;
-  /** Returns `{ success: true, value }` or `{ success: false, error, issues }`; never throws for bad data. */
+  /**
+   * Returns `{ success: true, value }` or `{ success: false, error, issues }`; never throws for
+   * bad data, even hostile data: a value whose reading throws (a throwing getter, a revoked
+   * Proxy) fails with a `read` issue at that path. Only what a refinement throws is rethrown.
+   */
   safeParse(data: unknown): SafeParseResult<T>;
   /** Like `safeParse`; needed for a foreign Standard Schema that validates asynchronously. */
   safeParseAsync(data: unknown): Promise<SafeParseResult<T>>;
@@ -156,8 +167,14 @@ function compileJsonSchema(
   };
 
   const safeParse = (data: unknown): SafeParseResult<unknown> => {
-    if (isValid(data))
-      return { success: true, value: applyDefaults === null ? data : applyDefaults(data) };
+    if (isValid(data)) {
+      if (applyDefaults === null) return { success: true, value: data };
+      try {
+        return { success: true, value: applyDefaults(data) };
+      } catch (error) {
+        return failure([unreadable('', error)]);
+      }
+    }
     const issues: Issue[] = [];
     run(validate, data, newState(maxDepth, issues));
     if (issues.length === 0)
@@ -195,21 +212,33 @@ function failure(issues: Issue[]): SafeParseResult<never> {
   };
 }
 
+/** The issue for a value whose reading threw (a throwing getter, a revoked Proxy…). */
+function unreadable(path: string, error: unknown): Issue {
+  return {
+    path,
+    message: `could not read the value at this path: ${describeError(error)}`,
+    keyword: 'read',
+  };
+}
+
 /**
  * Runs a validator. Exceeding `maxDepth` (or, as a backstop, the stack) becomes an
- * issue; after any exception the state is reset, since closures restore it only on return.
+ * issue, and so does an exception thrown while reading the value (a hostile getter or
+ * Proxy), at the path being read; what a refinement threw is rethrown. After any exception
+ * the state is reset, since closures restore it only on return.
  */
 function run(validate: Validate, data: unknown, st: State): boolean {
   const issues = st.issues;
   try {
     return validate(data, st);
   } catch (error) {
+    const at = formatPath(st.path);
     st.issues = issues;
     st.depth = 0;
     st.path.length = 0;
     st.scope.length = 0;
     st.annot = null;
-    if (error instanceof DepthExceeded) {
+    if (isInstance(error, DepthExceeded)) {
       issues?.push({
         path: error.path,
         message: `value nests deeper than the maximum depth of ${st.maxDepth}`,
@@ -217,12 +246,33 @@ function run(validate: Validate, data: unknown, st: State): boolean {
       });
       return false;
     }
-    if (!(error instanceof RangeError)) throw error;
+    if (isInstance(error, RefinementThrew)) throw error.thrown;
+    if (!isStackOverflow(error)) {
+      issues?.push(unreadable(at, error));
+      return false;
+    }
     issues?.push({
       path: '',
       message: 'the value or the schema recurses too deeply to validate',
       keyword: 'depth',
     });
+    return false;
+  }
+}
+
+/** `instanceof` that a thrown Proxy (whose `getPrototypeOf` trap throws) cannot make throw. */
+function isInstance<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+function isStackOverflow(error: unknown): boolean {
+  try {
+    return error instanceof RangeError && /call stack/i.test(error.message);
+  } catch {
     return false;
   }
 }
