@@ -148,6 +148,7 @@ function compileJsonSchema(
     const info = ctx.addRoot(schema);
     validate = ctx.validatorFor(schema, info);
     applyDefaults = compileDefaults(ctx, schema, info);
+    ctx.compileDynamicTargets();
   } catch (error) {
     if (error instanceof RangeError)
       throw new SchemaError('#', 'the schema nests too deeply to compile');
