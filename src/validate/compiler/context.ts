@@ -1,3 +1,4 @@
+import { METASCHEMAS } from '../metaschemas/index.ts';
 import { type Dialect, DRAFT_7, DRAFT_2020, dialectOf } from './dialect.ts';
 import { compileNode } from './node.ts';
 import { NodeInfo } from './node-info.ts';
@@ -230,7 +231,7 @@ export class CompileContext {
   }
 
   private load(resource: string, dialect: Dialect) {
-    const document = this.registry.get(resource);
+    const document = this.registry.get(resource) ?? METASCHEMAS.get(resource);
     if (document === undefined) return undefined;
     if (typeof document !== 'boolean' && !isObject(document)) {
       throw new SchemaError(
