@@ -81,7 +81,10 @@ const DEFAULT_MAX_DEPTH = 500;
  * input is never mutated: objects and arrays on the path to an inserted default are
  * copies, everything else is the input's own data (structurally shared, not deep-copied;
  * `structuredClone` the value if you will mutate it and the input independently). See
- * docs/decisions/012.
+ * docs/decisions/012. Whether a value is valid never depends on `default`s (they are
+ * annotations); if the value with its defaults would fail the schema (a default against
+ * `additionalProperties: false`, one that triggers a `dependentRequired`, one of the wrong
+ * type), no default is applied and the input is returned as it is (docs/decisions/056).
  *
  * @example
  * ```ts
@@ -168,19 +171,22 @@ function compileJsonSchema(
   };
 
   const safeParse = (data: unknown): SafeParseResult<unknown> => {
-    if (isValid(data)) {
-      if (applyDefaults === null) return { success: true, value: data };
-      try {
-        return { success: true, value: applyDefaults(data) };
-      } catch (error) {
-        return failure([unreadable('', error)]);
-      }
+    if (!isValid(data)) {
+      const issues: Issue[] = [];
+      run(validate, data, newState(maxDepth, issues));
+      if (issues.length === 0)
+        issues.push({ path: '', message: 'value does not match the schema', keyword: 'schema' });
+      return failure(issues);
     }
-    const issues: Issue[] = [];
-    run(validate, data, newState(maxDepth, issues));
-    if (issues.length === 0)
-      issues.push({ path: '', message: 'value does not match the schema', keyword: 'schema' });
-    return failure(issues);
+    if (applyDefaults === null) return { success: true, value: data };
+    let value: unknown;
+    try {
+      value = applyDefaults(data);
+    } catch (error) {
+      return failure([unreadable('', error)]);
+    }
+    // Defaults are all or nothing: never a value that its own schema rejects (docs/decisions/056).
+    return { success: true, value: value === data || isValid(value) ? value : data };
   };
 
   return {
