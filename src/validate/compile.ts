@@ -63,7 +63,8 @@ export interface CompiledValidator<T> {
   /**
    * Returns `{ success: true, value }` or `{ success: false, error, issues }`; never throws for
    * bad data, even hostile data: a value whose reading throws (a throwing getter, a revoked
-   * Proxy) fails with a `read` issue at that path. Only what a refinement throws is rethrown.
+   * Proxy) fails with a `read` issue at that path. Only what a refinement throws is rethrown
+   * (and, for a foreign Standard Schema, whatever its library's `validate` throws).
    */
   safeParse(data: unknown): SafeParseResult<T>;
   /** Like `safeParse`; needed for a foreign Standard Schema that validates asynchronously. */
