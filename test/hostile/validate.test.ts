@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  checkSchema,
   compile,
   type Issue,
   parse,
@@ -185,5 +186,23 @@ describe('messages about hostile values stay short', () => {
     expect(issuesOf(safeParse({ enum: [1] }, Number.NaN))[0].message).toBe(
       'expected one of 1, received number NaN',
     );
+  });
+});
+
+describe('checkSchema on hostile schemas', () => {
+  it('answers for a schema nested 100k levels deep and for a cyclic one', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) deep = { not: deep };
+    expect(checkSchema(deep).ok).toBe(false);
+    const cyclic: Record<string, unknown> = { type: 'object' };
+    cyclic.properties = { self: cyclic };
+    expect(checkSchema(cyclic).ok).toBe(false);
+  });
+
+  it('keeps issues short for a huge invalid keyword value', () => {
+    const check = checkSchema({ type: 'x'.repeat(1_000_000) });
+    expect(check.ok).toBe(false);
+    for (const issue of check.ok ? [] : check.issues)
+      expect(issue.message.length).toBeLessThan(300);
   });
 });
