@@ -132,12 +132,12 @@ function compileJsonSchema(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!Number.isInteger(maxDepth) || maxDepth < 1) {
     throw new TypeError(
-      `compile: options.maxDepth: expected a positive integer, received ${String(maxDepth)}`,
+      `compile: options.maxDepth: expected a positive integer, received ${describeValue(maxDepth)}`,
     );
   }
   if (options.draft !== undefined && options.draft !== '2020-12' && options.draft !== 'draft-07') {
     throw new TypeError(
-      `compile: options.draft: expected "2020-12" or "draft-07", received ${String(options.draft)}`,
+      `compile: options.draft: expected "2020-12" or "draft-07", received ${describeValue(options.draft)}`,
     );
   }
   const ctx = new CompileContext({

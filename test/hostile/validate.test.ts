@@ -206,3 +206,20 @@ describe('checkSchema on hostile schemas', () => {
       expect(issue.message.length).toBeLessThan(300);
   });
 });
+
+describe('compile options from a hostile caller', () => {
+  it('describe a bad maxDepth or draft without calling its toString', () => {
+    const hostile = {
+      toString() {
+        throw new Error('toString ran');
+      },
+    };
+    expect(() => compile({}, { maxDepth: hostile as never })).toThrow(
+      'compile: options.maxDepth: expected a positive integer, received object',
+    );
+    expect(() => compile({}, { draft: hostile as never })).toThrow(
+      'compile: options.draft: expected "2020-12" or "draft-07", received object',
+    );
+    expect(() => compile({}, { maxDepth: Number.NaN })).toThrow('received number NaN');
+  });
+});
