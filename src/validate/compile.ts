@@ -5,8 +5,7 @@
 
 import { CompileContext, type SchemaNode } from './compiler/context.ts';
 import { compileDefaults } from './compiler/defaults.ts';
-import { describeError, describeValue } from './compiler/describe.ts';
-import { formatPath } from './compiler/path.ts';
+import { describeValue } from './compiler/describe.ts';
 import { SchemaError } from './compiler/schema-error.ts';
 import {
   DepthExceeded,
@@ -15,6 +14,7 @@ import {
   type State,
   type Validate,
 } from './compiler/state.ts';
+import { unreadableIssue } from './compiler/unreadable.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
 import {
@@ -184,7 +184,7 @@ function compileJsonSchema(
     try {
       value = applyDefaults(data);
     } catch (error) {
-      return failure([unreadable('', error)]);
+      return failure([unreadableIssue(data, [], error)]);
     }
     // Defaults are all or nothing: never a value that its own schema rejects (docs/decisions/056).
     return { success: true, value: value === data || isValid(value) ? value : data };
@@ -220,15 +220,6 @@ function failure(issues: Issue[]): SafeParseResult<never> {
   };
 }
 
-/** The issue for a value whose reading threw (a throwing getter, a revoked Proxy…). */
-function unreadable(path: string, error: unknown): Issue {
-  return {
-    path,
-    message: `could not read the value at this path: ${describeError(error)}`,
-    keyword: 'read',
-  };
-}
-
 /**
  * Runs a validator. Exceeding `maxDepth` (or, as a backstop, the stack) becomes an
  * issue, and so does an exception thrown while reading the value (a hostile getter or
@@ -240,7 +231,7 @@ function run(validate: Validate, data: unknown, st: State): boolean {
   try {
     return validate(data, st);
   } catch (error) {
-    const at = formatPath(st.path);
+    const at = [...st.path];
     st.issues = issues;
     st.depth = 0;
     st.path.length = 0;
@@ -256,7 +247,7 @@ function run(validate: Validate, data: unknown, st: State): boolean {
     }
     if (isInstance(error, RefinementThrew)) throw error.thrown;
     if (!isStackOverflow(error)) {
-      issues?.push(unreadable(at, error));
+      issues?.push(unreadableIssue(data, at, error));
       return false;
     }
     issues?.push({

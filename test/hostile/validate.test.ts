@@ -49,12 +49,30 @@ const objectSchema = {
 };
 
 describe('safeParse on values whose reading throws (issue 9.10)', () => {
-  it('returns a read issue at the object whose getter throws', () => {
+  it('returns a read issue at the property whose getter throws', () => {
     const issues = issuesOf(safeParse(objectSchema, { user: throwingGetter('name') }));
     expect(issues).toEqual([
       {
-        path: 'user',
+        path: 'user.name',
         message: 'could not read the value at this path: TypeError: no access',
+        keyword: 'read',
+      },
+    ]);
+  });
+
+  it('names an array index whose getter throws', () => {
+    const array = [1, 2];
+    Object.defineProperty(array, 1, {
+      enumerable: true,
+      get() {
+        throw new RangeError('index');
+      },
+    });
+    const schema = { properties: { list: { items: { type: 'number' } } } };
+    expect(issuesOf(safeParse(schema, { list: array }))).toEqual([
+      {
+        path: 'list[1]',
+        message: 'could not read the value at this path: RangeError: index',
         keyword: 'read',
       },
     ]);
