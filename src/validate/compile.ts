@@ -5,8 +5,16 @@
 
 import { CompileContext, type SchemaNode } from './compiler/context.ts';
 import { compileDefaults } from './compiler/defaults.ts';
+import { describeValue } from './compiler/describe.ts';
 import { SchemaError } from './compiler/schema-error.ts';
-import { DepthExceeded, newState, type State, type Validate } from './compiler/state.ts';
+import {
+  DepthExceeded,
+  newState,
+  RefinementThrew,
+  type State,
+  type Validate,
+} from './compiler/state.ts';
+import { unreadableIssue } from './compiler/unreadable.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
 import {
@@ -52,7 +60,12 @@ export interface CompiledValidator<T> {
   readonly schema: JsonSchemaObject | boolean;
   /** Returns the value (with defaults applied) or throws a {@link ValidationError}. */
   parse(data: unknown): T;
-  /** Returns `{ success: true, value }` or `{ success: false, error, issues }`; never throws for bad data. */
+  /**
+   * Returns `{ success: true, value }` or `{ success: false, error, issues }`; never throws for
+   * bad data, even hostile data: a value whose reading throws (a throwing getter, a revoked
+   * Proxy) fails with a `read` issue at that path. Only what a refinement throws is rethrown
+   * (and, for a foreign Standard Schema, whatever its library's `validate` throws).
+   */
   safeParse(data: unknown): SafeParseResult<T>;
   /** Like `safeParse`; needed for a foreign Standard Schema that validates asynchronously. */
   safeParseAsync(data: unknown): Promise<SafeParseResult<T>>;
@@ -69,7 +82,10 @@ const DEFAULT_MAX_DEPTH = 500;
  * input is never mutated: objects and arrays on the path to an inserted default are
  * copies, everything else is the input's own data (structurally shared, not deep-copied;
  * `structuredClone` the value if you will mutate it and the input independently). See
- * docs/decisions/012.
+ * docs/decisions/012. Whether a value is valid never depends on `default`s (they are
+ * annotations); if the value with its defaults would fail the schema (a default against
+ * `additionalProperties: false`, one that triggers a `dependentRequired`, one of the wrong
+ * type), no default is applied and the input is returned as it is (docs/decisions/056).
  *
  * @example
  * ```ts
@@ -104,7 +120,7 @@ export function compile<S extends SchemaLike>(
     >;
   }
   throw new TypeError(
-    `compile: expected a schema (a v builder, a JSON Schema object or boolean, or a Standard Schema), received ${schema === null ? 'null' : Array.isArray(schema) ? 'array' : typeof schema}`,
+    `compile: expected a schema (a v builder, a JSON Schema object or boolean, or a Standard Schema), received ${describeValue(schema)}`,
   );
 }
 
@@ -116,12 +132,12 @@ function compileJsonSchema(
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (!Number.isInteger(maxDepth) || maxDepth < 1) {
     throw new TypeError(
-      `compile: options.maxDepth: expected a positive integer, received ${String(maxDepth)}`,
+      `compile: options.maxDepth: expected a positive integer, received ${describeValue(maxDepth)}`,
     );
   }
   if (options.draft !== undefined && options.draft !== '2020-12' && options.draft !== 'draft-07') {
     throw new TypeError(
-      `compile: options.draft: expected "2020-12" or "draft-07", received ${String(options.draft)}`,
+      `compile: options.draft: expected "2020-12" or "draft-07", received ${describeValue(options.draft)}`,
     );
   }
   const ctx = new CompileContext({
@@ -136,6 +152,7 @@ function compileJsonSchema(
     const info = ctx.addRoot(schema);
     validate = ctx.validatorFor(schema, info);
     applyDefaults = compileDefaults(ctx, schema, info);
+    ctx.compileDynamicTargets();
   } catch (error) {
     if (error instanceof RangeError)
       throw new SchemaError('#', 'the schema nests too deeply to compile');
@@ -155,13 +172,22 @@ function compileJsonSchema(
   };
 
   const safeParse = (data: unknown): SafeParseResult<unknown> => {
-    if (isValid(data))
-      return { success: true, value: applyDefaults === null ? data : applyDefaults(data) };
-    const issues: Issue[] = [];
-    run(validate, data, newState(maxDepth, issues));
-    if (issues.length === 0)
-      issues.push({ path: '', message: 'value does not match the schema', keyword: 'schema' });
-    return failure(issues);
+    if (!isValid(data)) {
+      const issues: Issue[] = [];
+      run(validate, data, newState(maxDepth, issues));
+      if (issues.length === 0)
+        issues.push({ path: '', message: 'value does not match the schema', keyword: 'schema' });
+      return failure(issues);
+    }
+    if (applyDefaults === null) return { success: true, value: data };
+    let value: unknown;
+    try {
+      value = applyDefaults(data);
+    } catch (error) {
+      return failure([unreadableIssue(data, [], error)]);
+    }
+    // Defaults are all or nothing: never a value that its own schema rejects (docs/decisions/056).
+    return { success: true, value: value === data || isValid(value) ? value : data };
   };
 
   return {
@@ -196,19 +222,22 @@ function failure(issues: Issue[]): SafeParseResult<never> {
 
 /**
  * Runs a validator. Exceeding `maxDepth` (or, as a backstop, the stack) becomes an
- * issue; after any exception the state is reset, since closures restore it only on return.
+ * issue, and so does an exception thrown while reading the value (a hostile getter or
+ * Proxy), at the path being read; what a refinement threw is rethrown. After any exception
+ * the state is reset, since closures restore it only on return.
  */
 function run(validate: Validate, data: unknown, st: State): boolean {
   const issues = st.issues;
   try {
     return validate(data, st);
   } catch (error) {
+    const at = [...st.path];
     st.issues = issues;
     st.depth = 0;
     st.path.length = 0;
     st.scope.length = 0;
     st.annot = null;
-    if (error instanceof DepthExceeded) {
+    if (isInstance(error, DepthExceeded)) {
       issues?.push({
         path: error.path,
         message: `value nests deeper than the maximum depth of ${st.maxDepth}`,
@@ -216,12 +245,33 @@ function run(validate: Validate, data: unknown, st: State): boolean {
       });
       return false;
     }
-    if (!(error instanceof RangeError)) throw error;
+    if (isInstance(error, RefinementThrew)) throw error.thrown;
+    if (!isStackOverflow(error)) {
+      issues?.push(unreadableIssue(data, at, error));
+      return false;
+    }
     issues?.push({
       path: '',
       message: 'the value or the schema recurses too deeply to validate',
       keyword: 'depth',
     });
+    return false;
+  }
+}
+
+/** `instanceof` that a thrown Proxy (whose `getPrototypeOf` trap throws) cannot make throw. */
+function isInstance<T>(value: unknown, type: abstract new (...args: never[]) => T): value is T {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
+}
+
+function isStackOverflow(error: unknown): boolean {
+  try {
+    return error instanceof RangeError && /call stack/i.test(error.message);
+  } catch {
     return false;
   }
 }

@@ -4,6 +4,7 @@
  * @module
  */
 
+export * from './check-schema.ts';
 export * from './compile.ts';
 export * from './issues.ts';
 export type * from './json-schema.ts';

@@ -1,8 +1,9 @@
 /**
  * What fino accepts wherever a schema is expected, and how each kind becomes JSON Schema.
  */
+
+import { describeValue } from './compiler/describe.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
-import { describeValue } from './standard/describe-value.ts';
 import { isStandardSchema } from './standard/is-standard-schema.ts';
 import { jsonSchemaOf } from './standard/json-schema-of.ts';
 import type { StandardSchemaV1 } from './standard/types.ts';

@@ -2,8 +2,8 @@
  * The official JSON Schema Test Suite: every required test of draft 2020-12 and draft-07,
  * and the optional format tests of the formats fino asserts (with `formats: true`).
  * Remote documents (`http://localhost:1234/…`) come from the suite's `remotes/` folder
- * through the registry; the metaschemas a few tests reference come from Ajv's package
- * (data files, used as an oracle-free fixture), since fino does not bundle metaschemas.
+ * through the registry; the metaschemas a few tests reference are fino's own bundled
+ * copies (no registry entry), as a plain `compile(schema)` would find them.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -5,8 +5,7 @@
  * tests share it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 /** The suite's folder. */
 export const suiteRoot = resolve(
@@ -41,9 +40,9 @@ export function jsonFiles(folder: string): string[] {
 }
 
 /**
- * The documents `$ref`s may name, by URI: the suite's `remotes/` (served as
- * `http://localhost:1234/…`) and the draft-07 and 2020-12 metaschemas a few cases
- * reference, taken from Ajv's package (data files), since fino bundles no metaschemas.
+ * The documents the suite's `$ref`s name, by URI: its `remotes/`, served as
+ * `http://localhost:1234/…`. The metaschemas some cases reference are not here: fino
+ * bundles them.
  */
 export function suiteDocuments(): Record<string, unknown> {
   const byUri: Record<string, unknown> = {};
@@ -52,16 +51,6 @@ export function suiteDocuments(): Record<string, unknown> {
     byUri[`http://localhost:1234/${relative(remotes, file).split('\\').join('/')}`] = JSON.parse(
       readFileSync(file, 'utf8'),
     );
-  }
-  const ajvRefs = dirname(
-    createRequire(import.meta.url).resolve('ajv/dist/refs/json-schema-draft-07.json'),
-  );
-  for (const file of [
-    join(ajvRefs, 'json-schema-draft-07.json'),
-    ...jsonFiles(join(ajvRefs, 'json-schema-2020-12')),
-  ]) {
-    const document = JSON.parse(readFileSync(file, 'utf8'));
-    byUri[document.$id] = document;
   }
   return byUri;
 }

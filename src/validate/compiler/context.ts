@@ -1,9 +1,10 @@
+import { METASCHEMAS } from '../metaschemas/index.ts';
 import { type Dialect, DRAFT_7, DRAFT_2020, dialectOf } from './dialect.ts';
 import { compileNode } from './node.ts';
 import { NodeInfo } from './node-info.ts';
 import { escapeToken, pointerTokens } from './pointer.ts';
 import { SchemaError } from './schema-error.ts';
-import type { Validate } from './state.ts';
+import { guarded, type Validate } from './state.ts';
 
 export { NodeInfo } from './node-info.ts';
 
@@ -68,6 +69,8 @@ export class CompileContext {
   private readonly anchors = new Map<string, SchemaNode>();
   private readonly infos = new Map<object, NodeInfo>();
   private readonly cells = new Map<object, Cell>();
+  /** The guarded closure of every `$dynamicAnchor` schema, compiled by {@link compileDynamicTargets}. */
+  private readonly dynamicTargets = new Map<SchemaNode, Validate>();
 
   constructor(options: CompilerOptions) {
     this.options = options;
@@ -105,6 +108,34 @@ export class CompileContext {
     this.cells.set(node, fresh);
     fresh.validate = compileNode(this, node, this.infos.get(node) ?? info);
     return fresh.validate;
+  }
+
+  /**
+   * Compiles every schema that declares a `$dynamicAnchor` in every resource loaded so far,
+   * until compiling them loads no more: a `$dynamicRef` may land on any of them at
+   * validation time, so their schema errors must surface now, at `compile()`.
+   */
+  compileDynamicTargets(): void {
+    let added = true;
+    while (added) {
+      added = false;
+      for (const names of [...this.dynamicAnchors.values()]) {
+        for (const node of [...names.values()]) {
+          if (this.dynamicTargets.has(node)) continue;
+          added = true;
+          const info = this.infoOf(node as object) as NodeInfo;
+          this.dynamicTargets.set(node, guarded(this.validatorFor(node, info)));
+        }
+      }
+    }
+  }
+
+  /**
+   * The closure of a `$dynamicAnchor` schema. Only the resources entered while validating are
+   * searched, and each was loaded at compile time, so {@link compileDynamicTargets} compiled it.
+   */
+  dynamicTarget(node: SchemaNode): Validate {
+    return this.dynamicTargets.get(node) as Validate;
   }
 
   /** Does a resource declare `$dynamicAnchor`s (so entering it extends the dynamic scope)? */
@@ -200,7 +231,7 @@ export class CompileContext {
   }
 
   private load(resource: string, dialect: Dialect) {
-    const document = this.registry.get(resource);
+    const document = this.registry.get(resource) ?? METASCHEMAS.get(resource);
     if (document === undefined) return undefined;
     if (typeof document !== 'boolean' && !isObject(document)) {
       throw new SchemaError(

@@ -16,7 +16,7 @@ import { typed } from './keywords/typed.ts';
 import { withUnevaluated } from './keywords/unevaluated.ts';
 import { compileValues } from './keywords/values.ts';
 import { SchemaError } from './schema-error.ts';
-import { allOf, alwaysValid, report, type Validate } from './state.ts';
+import { allOf, alwaysValid, RefinementThrew, report, type Validate } from './state.ts';
 
 const falseSchema: Validate = (data, st) =>
   st.issues !== null &&
@@ -140,7 +140,12 @@ function withRefinements(
     if (!inner(data, st)) return false;
     let ok = true;
     for (const refine of refinements) {
-      const message = refine(data);
+      let message: string | undefined;
+      try {
+        message = refine(data);
+      } catch (error) {
+        throw new RefinementThrew(error);
+      }
       if (message === undefined) continue;
       if (st.issues === null) return false;
       report(st, 'refine', message, data);

@@ -102,6 +102,17 @@ export class DepthExceeded extends Error {
 }
 
 /**
+ * Carries what a refinement function threw out of the closures, so that `safeParse` passes it
+ * on to the caller (a refinement that throws is a bug in it) instead of reading it as a value
+ * whose contents could not be read.
+ */
+export class RefinementThrew extends Error {
+  constructor(readonly thrown: unknown) {
+    super('a refinement threw');
+  }
+}
+
+/**
  * Guards a schema reference: recursion (through data or not) can only happen through
  * references, so counting nested references bounds the stack.
  */

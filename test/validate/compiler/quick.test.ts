@@ -41,3 +41,21 @@ describe('quick accept paths', () => {
     ]);
   });
 });
+
+describe('the string-enum quick path (issue 9.16)', () => {
+  it('keeps a type array that excludes strings', () => {
+    expect(valid({ type: ['number', 'null'], enum: ['a'] }, 'a')).toBe(false);
+    expect(valid({ type: ['number', 'null'], enum: ['a'] }, null)).toBe(false);
+    expect(valid({ type: ['string', 'null'], enum: ['a'] }, 'a')).toBe(true);
+    expect(valid({ type: 'number', enum: ['a'] }, 'a')).toBe(false);
+  });
+
+  it('keeps the verdict of an if that holds such a schema', () => {
+    const schema = {
+      if: { type: ['number', 'null'], enum: ['a'] },
+      // biome-ignore lint/suspicious/noThenProperty: JSON Schema's then keyword
+      then: { const: 'never' },
+    };
+    expect(valid(schema, 'a')).toBe(true);
+  });
+});

@@ -24,7 +24,8 @@ const numberOr = (value: unknown, fallback: number) =>
 /**
  * A one-call fast path for the leaf schemas tool arguments are made of — a string with
  * length bounds, a number or integer with bounds, an enum of strings: an inline test
- * that is a sufficient condition for validity, falling back to the full closure `full`
+ * that is a sufficient condition for validity (a string enum accepts its members only
+ * when `type` is absent or allows strings), falling back to the full closure `full`
  * (which also reports issues) whenever it does not hold. Undefined for any other schema.
  * Call only on schema objects whose keywords compiled without error.
  */
@@ -41,7 +42,7 @@ export function quickAccept(
   const only = (allowed: ReadonlySet<string>) =>
     keys.some((key) => allowed.has(key)) &&
     keys.every((key) => allowed.has(key) || isAnnotation(key));
-  if (Array.isArray(schema.enum) && (type === undefined || type === 'string')) {
+  if (Array.isArray(schema.enum) && (types === undefined || types.includes('string'))) {
     const values = schema.enum;
     if (!values.every((value) => typeof value === 'string') || !only(new Set(['enum'])))
       return undefined;

@@ -31,19 +31,10 @@ export function compileRefs(scope: NodeScope, checks: Checks): void {
     checks.any.push(fallback);
     return;
   }
-  const compiled = new Map<SchemaNode, Validate>();
-  const validatorOf = (node: SchemaNode) => {
-    let validate = compiled.get(node);
-    if (validate === undefined) {
-      validate = guarded(ctx.validatorFor(node, ctx.infoOf(node as object) as NodeInfo));
-      compiled.set(node, validate);
-    }
-    return validate;
-  };
   checks.any.push((data, st) => {
     for (const resource of st.scope) {
       const node = ctx.dynamicAnchors.get(resource)?.get(name);
-      if (node !== undefined) return validatorOf(node)(data, st);
+      if (node !== undefined) return ctx.dynamicTarget(node)(data, st);
     }
     return fallback(data, st);
   });
