@@ -145,3 +145,14 @@ describe('uniqueItems is linear on objects and arrays', () => {
     expect(unique.safeParse(items).success).toBe(true);
   });
 });
+
+describe('patterns run natively stay linear on their worst inputs', () => {
+  it.each([
+    ['^[a-z]+[0-9]*$', `${'a'.repeat(50_000)}!`],
+    ['^[^\\s@]+@[^\\s@]+$', `${'a'.repeat(50_000)}@${'b'.repeat(50_000)} `],
+    ['^.*$', `${'a'.repeat(50_000)}\n`],
+    ['^[A-Z]{3}-[0-9]+$', `ABC-${'1'.repeat(50_000)}x`],
+  ])('%s', (pattern, input) => {
+    expect(compile({ pattern }).safeParse(input).success).toBe(false);
+  });
+});

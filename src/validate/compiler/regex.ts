@@ -3,9 +3,19 @@
  * linear in the input: the ECMAScript pattern is translated to RE2 syntax and run on
  * re2js, a pure-JS port of RE2 (an automaton, no backtracking), so `^(a+)+$` cannot hold
  * the process on a hostile string. Syntax only backtracking can do (backreferences,
- * lookaround) is refused when the schema compiles. See docs/decisions/054.
+ * lookaround) is refused when the schema compiles. A pattern of a shape the native engine
+ * provably matches in linear time runs natively, for speed (native-pattern.ts). See
+ * docs/decisions/054.
  */
 import { RE2JS } from 're2js';
+import {
+  complement,
+  LINE_TERMINATORS,
+  MAX_CODE_POINT,
+  type Range,
+  SPACE,
+} from './code-point-ranges.ts';
+import { linearNative } from './native-pattern.ts';
 
 /** A compiled pattern: `test` finds a match anywhere in the text, as `RegExp.prototype.test` does. */
 export interface SchemaPattern {
@@ -31,6 +41,8 @@ export class PatternError extends Error {
  */
 export function compilePattern(source: string): SchemaPattern {
   const unicode = syntaxMode(source);
+  const native = unicode ? linearNative(source) : undefined;
+  if (native !== undefined) return native;
   const translated = new Translator(source, unicode).translate();
   try {
     return RE2JS.compile(translated);
@@ -55,42 +67,6 @@ function syntaxMode(source: string): boolean {
       throw new PatternError('invalid', (unicodeError as Error).message);
     }
   }
-}
-
-type Range = readonly [number, number];
-
-const MAX_CODE_POINT = 0x10ffff;
-
-/** ECMAScript `\s`: WhiteSpace and LineTerminator (RE2's `\s` is ASCII only). */
-const SPACE: readonly Range[] = [
-  [0x09, 0x0d],
-  [0x20, 0x20],
-  [0xa0, 0xa0],
-  [0x1680, 0x1680],
-  [0x2000, 0x200a],
-  [0x2028, 0x2029],
-  [0x202f, 0x202f],
-  [0x205f, 0x205f],
-  [0x3000, 0x3000],
-  [0xfeff, 0xfeff],
-];
-
-/** What ECMAScript `.` excludes without the `s` flag (RE2's `.` excludes only `\n`). */
-const LINE_TERMINATORS: readonly Range[] = [
-  [0x0a, 0x0a],
-  [0x0d, 0x0d],
-  [0x2028, 0x2029],
-];
-
-function complement(ranges: readonly Range[]): Range[] {
-  const result: Range[] = [];
-  let next = 0;
-  for (const [low, high] of ranges) {
-    if (low > next) result.push([next, low - 1]);
-    next = high + 1;
-  }
-  if (next <= MAX_CODE_POINT) result.push([next, MAX_CODE_POINT]);
-  return result;
 }
 
 const hex = (code: number) => `\\x{${code.toString(16)}}`;
