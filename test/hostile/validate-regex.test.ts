@@ -138,6 +138,13 @@ describe('uniqueItems is linear on objects and arrays', () => {
     );
   });
 
+  it('an item nested 200,000 levels deep is an issue, not a crash', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    const result = unique.safeParse([deep, { a: 1 }]);
+    expect(result.success ? '' : result.issues[0].keyword).toBe('depth');
+  });
+
   it('20,000 objects with the same keys in different orders', () => {
     const items = Array.from({ length: 20_000 }, (_, i) =>
       i % 2 === 0 ? { a: i, b: -i, c: [i] } : { c: [i], b: -i, a: i },
