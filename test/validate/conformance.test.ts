@@ -1,6 +1,8 @@
 /**
  * The official JSON Schema Test Suite: every required test of draft 2020-12 and draft-07,
- * and the optional format tests of the formats fino asserts (with `formats: true`).
+ * the optional format tests of the formats fino asserts (with `formats: true`), and the
+ * optional ECMAScript-regex and non-BMP-regex tests (patterns run on a linear-time engine:
+ * docs/decisions/054).
  * Remote documents (`http://localhost:1234/…`) come from the suite's `remotes/` folder
  * through the registry; the metaschemas a few tests reference are fino's own bundled
  * copies (no registry entry), as a plain `compile(schema)` would find them.
@@ -74,6 +76,9 @@ if (!suitePresent) {
     const folder = join(root, 'tests', draft);
     for (const name of readdirSync(folder).filter((entry) => entry.endsWith('.json'))) {
       runFile(draft, join(folder, name), false, documents);
+    }
+    for (const name of ['ecmascript-regex.json', 'non-bmp-regex.json']) {
+      runFile(`${draft} regex`, join(folder, 'optional', name), false, documents);
     }
     for (const format of FORMATS) {
       const file = join(folder, 'optional', 'format', `${format}.json`);

@@ -212,6 +212,8 @@ describe('bad builder arguments fail with a clear error', () => {
     [() => v.number().min(Number.NaN), 'min: expected a finite number, received NaN'],
     [() => v.string().pattern(/a/i), 'remove "i"'],
     [() => v.string().pattern('('), 'pattern:'],
+    [() => v.string().pattern(/(\w)\1/), 'pattern: "(\\\\w)\\\\1" uses the backreference `\\1`'],
+    [() => v.string().pattern('a(?=b)'), 'pattern: "a(?=b)" uses lookahead'],
     [() => v.literal(undefined as never), 'literal: expected a string, finite number'],
     [() => v.enum([] as never), 'enum: expected a non-empty array'],
     [

@@ -1,5 +1,6 @@
 import { showValue, typeName } from './describe.ts';
 import type { NodeInfo } from './node-info.ts';
+import { compilePattern, PatternError, type SchemaPattern } from './regex.ts';
 import { SchemaError } from './schema-error.ts';
 
 /** Reads keyword values of a schema object, failing with the keyword's schema path when one has the wrong type. */
@@ -78,27 +79,22 @@ export class KeywordReader {
     return value as Record<string, unknown>;
   }
 
-  /** Compiles a regular expression as the ECMAScript dialect JSON Schema names (Unicode mode first). */
-  regex(source: string, keyword: string): RegExp {
-    const regex = toRegExp(source);
-    if (regex === undefined)
+  /**
+   * Compiles a pattern (ECMAScript, Unicode mode first) for matching in linear time; fails
+   * with the keyword's schema path when it is not a regular expression or needs
+   * backtracking (backreferences, lookaround).
+   */
+  regex(source: string, keyword: string): SchemaPattern {
+    try {
+      return compilePattern(source);
+    } catch (error) {
+      if (!(error instanceof PatternError)) throw error;
       throw new SchemaError(
         this.info.child(keyword).path,
-        `expected a regular expression, received ${showValue(source)}`,
+        error.kind === 'invalid'
+          ? `expected a regular expression, received ${showValue(source)} (${error.message})`
+          : `pattern ${showValue(source)} ${error.message}; fino matches patterns with a linear-time engine so that validation time stays linear in the input (see "Patterns" in docs/validate.md)`,
       );
-    return regex;
-  }
-}
-
-/** A JSON Schema `pattern` as a RegExp: Unicode mode, or legacy mode for patterns only it accepts. */
-export function toRegExp(source: string): RegExp | undefined {
-  try {
-    return new RegExp(source, 'u');
-  } catch {
-    try {
-      return new RegExp(source);
-    } catch {
-      return undefined;
     }
   }
 }

@@ -1,3 +1,5 @@
+import { showValue } from '../compiler/describe.ts';
+import { compilePattern, PatternError } from '../compiler/regex.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
 import { Builder, requireCount, requireString } from './builder.ts';
 
@@ -52,6 +54,7 @@ export class StringBuilder extends Builder<string> {
   /**
    * Matches a regular expression somewhere in the string (`pattern`, unanchored as in JSON
    * Schema). A `RegExp` is accepted without flags, or with `u`, since JSON Schema has none.
+   * Backreferences and lookaround are refused here: patterns match in linear time.
    *
    * @example
    * ```ts
@@ -62,9 +65,13 @@ export class StringBuilder extends Builder<string> {
     const source = pattern instanceof RegExp ? regExpSource(pattern) : pattern;
     requireString('pattern', source);
     try {
-      new RegExp(source, 'u');
+      compilePattern(source);
     } catch (error) {
-      throw new SyntaxError(`pattern: ${(error as Error).message}`);
+      if (!(error instanceof PatternError) || error.kind === 'invalid')
+        throw new SyntaxError(`pattern: ${(error as Error).message}`);
+      throw new SyntaxError(
+        `pattern: ${showValue(source)} ${error.message}; fino matches patterns in linear time (see "Patterns" in docs/validate.md)`,
+      );
     }
     return this.withKeyword({ pattern: source });
   }

@@ -1,3 +1,4 @@
+import { canonicalKey } from '../canonical-key.ts';
 import { jsonEqual } from '../equal.ts';
 import { child, report, type Validate } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
@@ -53,7 +54,10 @@ function prefix(validators: Validate[]): Validate {
   };
 }
 
-/** Index of the first item equal to an earlier one, as `[earlier, later]`, or undefined. */
+/**
+ * Index of the first item equal to an earlier one, as `[earlier, later]`, or undefined.
+ * Items are bucketed by canonical key (linear in the data), then compared within a bucket.
+ */
 function firstDuplicate(array: readonly unknown[]): [number, number] | undefined {
   if (array.every((item) => item === null || typeof item !== 'object')) {
     const seen = new Map<unknown, number>();
@@ -64,8 +68,16 @@ function firstDuplicate(array: readonly unknown[]): [number, number] | undefined
     }
     return undefined;
   }
-  for (let i = 1; i < array.length; i++) {
-    for (let j = 0; j < i; j++) if (jsonEqual(array[i], array[j])) return [j, i];
+  const buckets = new Map<string, number[]>();
+  for (let i = 0; i < array.length; i++) {
+    const key = canonicalKey(array[i]);
+    const bucket = buckets.get(key);
+    if (bucket === undefined) {
+      buckets.set(key, [i]);
+      continue;
+    }
+    for (const j of bucket) if (jsonEqual(array[j], array[i])) return [j, i];
+    bucket.push(i);
   }
   return undefined;
 }

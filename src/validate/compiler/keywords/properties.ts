@@ -1,5 +1,6 @@
 import { showList } from '../describe.ts';
 import { escapeToken } from '../pointer.ts';
+import type { SchemaPattern } from '../regex.ts';
 import { child, report, type Validate } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
 import type { JsonType } from './type.ts';
@@ -21,7 +22,7 @@ interface Slot {
 
 interface Pattern {
   source: string;
-  regex: RegExp;
+  regex: SchemaPattern;
   validate: Validate;
 }
 
@@ -68,7 +69,7 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
   }
   const patterns: Pattern[] = Object.keys(patternSchemas).map((source) => ({
     source,
-    regex: read.regex(source, 'patternProperties'),
+    regex: read.regex(source, `patternProperties/${escapeToken(source)}`),
     validate: sub(patternSchemas[source], `patternProperties/${escapeToken(source)}`),
   }));
   const additional = hasAdditional ? read.schema.additionalProperties : undefined;
