@@ -7,7 +7,7 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allSnippets, docCommentSnippets, markdownSnippets, type Snippet } from './snippets.ts';
@@ -105,7 +105,10 @@ async function typeCheck(snippets: readonly Snippet[]): Promise<string[]> {
   );
   return parseErrors(output).map((error) => {
     const index = names.indexOf(error.file.replace(/^.*[\\/]/, ''));
-    if (index === -1) return `${error.file}:${error.line}:${error.column}: ${error.message}`;
+    if (index === -1) {
+      const file = relative(root, resolve(dir, error.file)); // a module a snippet imports
+      return `${file}:${error.line}:${error.column}: ${error.message}`;
+    }
     const snippet = snippets[index];
     return `${snippet.file}:${snippet.line + error.line - 1}:${error.column}: ${error.message}`;
   });
