@@ -293,6 +293,7 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
 );
 
 if (npmMissing !== undefined && process.env.CI !== 'true') {
+  console.warn(`test/consumer: skipped, ${npmMissing} (with CI=true this fails)`);
   describe('the packed package in a fresh project', () => {
     it.skip(`is not tested: ${npmMissing}`, () => {});
   });
