@@ -10,7 +10,7 @@
  * when npm cannot run, and fails instead when `CI=true`.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -72,8 +72,8 @@ const readmeMcpEntry = readmeBlocks('json')
   .flatMap((config) => Object.values<any>(config.mcpServers ?? {}))
   .find((server) => server.args?.[0]?.endsWith('node_modules/fino/bin/fino.js'));
 
-const work = mkdtempSync(join(tmpdir(), 'fino-consumer-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+/** Created by the tests that run, outside the repository, and removed after them. */
+const work = join(tmpdir(), `fino-consumer-${process.pid}-${Date.now().toString(36)}`);
 
 interface Project {
   kind: 'module' | 'commonjs';
@@ -118,8 +118,10 @@ async function typeCheck(project: Project, version: string): Promise<void> {
 describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
   'the packed package in a fresh project',
   () => {
+    afterAll(() => rmSync(work, { recursive: true, force: true }));
     beforeAll(async () => {
       if (npmMissing) throw new Error(`${npmMissing}; CI=true, so this fails instead of skipping`);
+      mkdirSync(work);
       if (!existsSync(join(root, 'dist', 'ai', 'tool', 'index.js'))) {
         await run(root, 'npm', ['run', 'build']);
       }
