@@ -269,14 +269,21 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
             arg.replace('/path/to/your-project', project.dir),
           );
           const client = new Client({ name: 'consumer-test', version: '1.0.0' });
-          await client.connect(
-            new StdioClientTransport({
-              command: readmeMcpEntry.command,
-              args,
-              env,
-              stderr: 'pipe',
-            }),
-          );
+          const transport = new StdioClientTransport({
+            command: readmeMcpEntry.command,
+            args,
+            env,
+            stderr: 'pipe',
+          });
+          let stderr = '';
+          transport.stderr?.on('data', (chunk) => {
+            stderr += chunk;
+          });
+          await client.connect(transport).catch((error: Error) => {
+            throw new Error(
+              `${readmeMcpEntry.command} ${args.join(' ')}: ${error.message}\n${stderr}`,
+            );
+          });
           try {
             const { tools } = await client.listTools();
             expect(tools.map((tool) => tool.name)).toEqual(['get_weather']);
