@@ -18,6 +18,8 @@ export type DurationFloor = 'positive' | 'nonNegative';
  *
  * @example
  * ```ts
+ * import { checkDuration } from './duration.ts';
+ *
  * checkDuration('timeoutMs', 5_000); // 5000
  * checkDuration('timeoutMs', 2 ** 31); // RangeError: timeoutMs: expected …
  * ```

@@ -28,8 +28,10 @@ export type SessionErrorCode =
  *
  * @example
  * ```ts
- * import { SessionError } from 'fino/ai/session';
+ * import { memoryStore, SessionError, session } from 'fino/ai/session';
  *
+ * const runs = session({ store: memoryStore() });
+ * const token = process.argv[2]; // a pending call's token
  * try {
  *   await runs.approve(token, { by: 'ana' });
  * } catch (error) {

@@ -73,6 +73,8 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.string().optional().optionality; // → 'optional'
    * ```
    */
@@ -105,6 +107,8 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.string().describe('Workspace-relative path').toJSON();
    * // → { type: 'string', description: 'Workspace-relative path' }
    * ```
@@ -118,6 +122,8 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.number().title('Amount').toJSON(); // → { type: 'number', title: 'Amount' }
    * ```
    */
@@ -130,6 +136,8 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.string().examples('Lisbon', 'Porto').toJSON();
    * // → { type: 'string', examples: ['Lisbon', 'Porto'] }
    * ```
@@ -144,6 +152,8 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * const args = v.object({ a: v.string(), b: v.number().optional() });
    * args.toJSON().required; // → ['a']
    * ```
@@ -158,6 +168,8 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.string().nullable().toJSON(); // → { type: ['string', 'null'] }
    * ```
    */
@@ -213,6 +225,8 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.object({ city: v.string() }).toJSON();
    * // → { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }
    * ```
@@ -232,8 +246,10 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
    *
    * @example
    * ```ts
-   * v.string()['~standard'].validate(42).issues?.[0].message;
-   * // → 'expected string, received number 42'
+   * import { v } from 'fino:validate';
+   *
+   * const result = await v.string()['~standard'].validate(42);
+   * result.issues?.[0].message; // → 'expected string, received number 42'
    * ```
    */
   get '~standard'(): BuilderStandardProps<In, Out> {

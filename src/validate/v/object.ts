@@ -59,6 +59,8 @@ export class ObjectBuilder<S extends Shape> extends Builder<ObjectOutput<S>, Obj
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.object({ id: v.string() }).additionalProperties(v.number()).toJSON().additionalProperties;
    * // → { type: 'number' }
    * ```
@@ -73,6 +75,8 @@ export class ObjectBuilder<S extends Shape> extends Builder<ObjectOutput<S>, Obj
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.object({ id: v.string() }).strict().toJSON().additionalProperties; // → false
    * ```
    */

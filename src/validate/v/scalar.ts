@@ -42,6 +42,8 @@ export class AnyValueBuilder extends Builder<unknown> {
  *
  * @example
  * ```ts
+ * import { v } from 'fino:validate';
+ *
  * v.boolean().toJSON(); // → { type: 'boolean' }
  * ```
  */
@@ -56,6 +58,8 @@ export class BooleanBuilder extends Builder<boolean> {
  *
  * @example
  * ```ts
+ * import { v } from 'fino:validate';
+ *
  * v.null().toJSON(); // → { type: 'null' }
  * ```
  */
@@ -70,6 +74,8 @@ export class NullBuilder extends Builder<null> {
  *
  * @example
  * ```ts
+ * import { v } from 'fino:validate';
+ *
  * v.literal('circle').toJSON(); // → { type: 'string', const: 'circle' }
  * ```
  */
@@ -88,6 +94,8 @@ export class LiteralBuilder<T extends Primitive> extends Builder<T> {
  *
  * @example
  * ```ts
+ * import { v } from 'fino:validate';
+ *
  * v.enum(['asc', 'desc']).toJSON(); // → { type: 'string', enum: ['asc', 'desc'] }
  * ```
  */

@@ -58,6 +58,8 @@ export class StringBuilder extends Builder<string> {
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.string().pattern(/^[a-z]+$/).toJSON(); // → { type: 'string', pattern: '^[a-z]+$' }
    * ```
    */
@@ -81,6 +83,8 @@ export class StringBuilder extends Builder<string> {
    *
    * @example
    * ```ts
+   * import { v } from 'fino:validate';
+   *
    * v.string().format('email').toJSON(); // → { type: 'string', format: 'email' }
    * ```
    */

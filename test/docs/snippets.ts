@@ -1,0 +1,116 @@
+/**
+ * The TypeScript snippets of the documentation: every fenced ```ts / ```typescript block
+ * in README.md and docs/*.md, and every fenced block of an `@example` in a doc comment
+ * under src/. Decision 069: each one is a complete program that type-checks on its own,
+ * unless the line just before its fence is `<!-- not-checked: reason -->` (in a doc
+ * comment too, after the ` * `).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+export interface Snippet {
+  /** The file it comes from, relative to the repository root (`docs/tool.md`). */
+  file: string;
+  /** The 1-based line of the file where the snippet's first code line sits. */
+  line: number;
+  /** The code, without the fence or the doc comment's ` * ` prefixes. */
+  code: string;
+  /** The marker's reason when the snippet is exempt from checking, else undefined. */
+  notChecked?: string;
+}
+
+const FENCE_OPEN = /^(\s*)```(ts|typescript)(?:\s.*)?$/;
+const FENCE_CLOSE = /^\s*```\s*$/;
+const NOT_CHECKED = /^\s*<!--\s*not-checked:(.*?)-->\s*$/;
+/** A marker without a reason is an error: the reason is the point of the marker. */
+const MARKER_LIKE = /<!--\s*not-checked/;
+
+/**
+ * The ts/typescript blocks of a list of lines. `prefix` is stripped from each line first
+ * (the doc comment's ` * `); `lineOf` maps an index back to the file's 1-based line.
+ */
+function fencedBlocks(
+  file: string,
+  lines: readonly string[],
+  lineOf: (index: number) => number,
+): Snippet[] {
+  const snippets: Snippet[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE_OPEN.exec(lines[i]);
+    if (!open) continue;
+    const indent = open[1].length;
+    let end = i + 1;
+    while (end < lines.length && !FENCE_CLOSE.test(lines[end])) end++;
+    if (end === lines.length) {
+      throw new Error(`${file}:${lineOf(i)}: the \`\`\`${open[2]} fence is never closed`);
+    }
+    const code = lines
+      .slice(i + 1, end)
+      .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
+      .join('\n');
+    const before = i > 0 ? lines[i - 1] : '';
+    const marker = NOT_CHECKED.exec(before);
+    if (!marker && MARKER_LIKE.test(before)) {
+      throw new Error(
+        `${file}:${lineOf(i - 1)}: expected \`<!-- not-checked: reason -->\`, received ${JSON.stringify(before.trim())}`,
+      );
+    }
+    const reason = marker?.[1].trim();
+    if (marker && !reason) {
+      throw new Error(`${file}:${lineOf(i - 1)}: a not-checked marker needs a reason`);
+    }
+    snippets.push({ file, line: lineOf(i + 1), code, ...(reason ? { notChecked: reason } : {}) });
+    i = end;
+  }
+  return snippets;
+}
+
+/** The ts blocks of a Markdown file. */
+export function markdownSnippets(file: string, text: string): Snippet[] {
+  return fencedBlocks(file, text.split('\n'), (i) => i + 1);
+}
+
+/** The fenced blocks inside the doc comments (`/** … *\/`) of a TypeScript source file. */
+export function docCommentSnippets(file: string, text: string): Snippet[] {
+  const lines = text.split('\n');
+  const snippets: Snippet[] = [];
+  for (let start = 0; start < lines.length; start++) {
+    if (!/^\s*\/\*\*/.test(lines[start])) continue;
+    let end = start;
+    while (end < lines.length && !lines[end].includes('*/')) end++;
+    const body = lines.slice(start, end + 1).map((l) =>
+      l
+        .replace(/^\s*\/\*\*\s?/, '')
+        .replace(/\s*\*\/.*$/, '')
+        .replace(/^\s*\* ?/, ''),
+    );
+    snippets.push(...fencedBlocks(file, body, (i) => start + i + 1));
+    start = end;
+  }
+  return snippets;
+}
+
+function walk(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** Every snippet of the repository at `root`: README.md, docs/*.md, then src/**\/*.ts. */
+export function allSnippets(root: string): Snippet[] {
+  const read = (path: string) => readFileSync(path, 'utf8');
+  const docs = readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => join(root, 'docs', name));
+  const sources = walk(join(root, 'src'))
+    .filter((path) => path.endsWith('.ts'))
+    .sort();
+  return [
+    ...[join(root, 'README.md'), ...docs].flatMap((path) =>
+      markdownSnippets(relative(root, path), read(path)),
+    ),
+    ...sources.flatMap((path) => docCommentSnippets(relative(root, path), read(path))),
+  ];
+}
