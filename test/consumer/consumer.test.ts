@@ -243,7 +243,7 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
 
         it('answers npx fino --help', async () => {
           const { stdout } = await run(project.dir, 'npx', ['--no', '--', 'fino', '--help']);
-          expect(stdout).toMatch(/^Usage: fino <command>/);
+          expect(stdout).toMatch(/^Usage: fino (\[--verbose\] )?<command>/);
           expect(stdout).toMatch(/^ {2}mcp /m);
         });
 
