@@ -10,6 +10,14 @@
 export { RUN_STATUSES } from './codec.ts';
 export { SessionError, type SessionErrorCode } from './errors.ts';
 export {
+  type InboxOptions,
+  type InboxServer,
+  inbox,
+  MAX_BODY_BYTES,
+  type ServeInboxOptions,
+  serveInbox,
+} from './inbox/index.ts';
+export {
   type PgClientLike,
   type PgPoolLike,
   type PgResultLike,

@@ -21,6 +21,7 @@ import {
 import { UsageError } from '../../task/index.ts';
 import { type Command, type CommandIo, writeLine } from '../command.ts';
 import { reportError } from '../report-error.ts';
+import { serve } from './sessions-serve.ts';
 
 const usage = `Usage: fino sessions <subcommand> [options]
 
@@ -235,6 +236,7 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
 }
 
 async function main(argv: string[], io: CommandIo): Promise<number> {
+  if (argv[0] === 'serve') return serve(argv.slice(1), io, { openStore, loadAgent });
   const args = parseArgs(argv);
   const agentFile = args.options.get('--agent');
   const agent = agentFile === undefined ? undefined : await loadAgent(agentFile, io);
