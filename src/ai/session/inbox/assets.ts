@@ -63,6 +63,8 @@ button.answer { background: var(--accent); border-color: var(--accent); color: #
 .risk { font-weight: 700; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem; margin: 0.5rem 0; max-height: 24rem; overflow: auto; font-size: 0.875rem; }
 details summary { cursor: pointer; color: var(--accent); }
+dl.args { margin: 0.5rem 0; } dl.args dt { font-weight: 600; font-family: ui-monospace, monospace; } dl.args dd { margin: 0 0 0.25rem; } dl.args pre { margin: 0.25rem 0; }
+.filters button { align-self: end; }
 .decide { display: grid; gap: 0.5rem; margin-top: 0.5rem; }
 .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }
 .notice { border-left: 4px solid var(--accent); padding: 0.5rem 0.75rem; background: var(--card); margin: 0.75rem 0; }

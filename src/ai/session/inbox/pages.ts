@@ -157,9 +157,9 @@ function pendingCard(
 ${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
 <li>risk <span class="risk">${call.risk ?? 'not declared'}</span></li><li>side effects ${effects}</li>
 <li>waiting since <time datetime="${run.updatedAt}">${run.updatedAt}</time></li>
-<li>asked of whoever can open this inbox</li></ul>
+<li>asked of anyone with access to this inbox</li></ul>
 ${argsBlock(call.args)}
-${call.payload === undefined ? '' : html`<p>Payload</p>${jsonBlock(call.payload, 'Payload')}`}
+${call.payload === undefined ? '' : html`<details><summary>Payload</summary><pre>${pretty(call.payload)}</pre></details>`}
 ${context}${decideForm(ctx, run.runId, call)}</article>`;
 }
 
@@ -180,8 +180,10 @@ export function listFragment(
   tool: string,
   status: StatusFilter,
 ): Html {
+  // `list` is oldest first: reversed, runs updated in the same millisecond stay newest first.
   const readable = runs
     .filter((r): r is SessionRun => r.status !== 'corrupt')
+    .reverse()
     .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
   const corrupt = runs.filter((r): r is CorruptRun => r.status === 'corrupt');
   const broken =
@@ -220,7 +222,6 @@ export function page(ctx: Pick<PageContext, 'base'>, title: string, body: Html):
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${title}</title><link rel="stylesheet" href="${ctx.base}/inbox.css">
 <script src="${ctx.base}/inbox.js" defer></script></head>
 <body><header><h1><a href="${ctx.base}/">Approval inbox</a></h1><span>${title === 'Approval inbox' ? '' : title}</span></header>

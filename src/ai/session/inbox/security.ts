@@ -14,7 +14,9 @@ export function securityHeaders(contentType: string): Headers {
     'content-type': contentType,
     'content-security-policy': CONTENT_SECURITY_POLICY,
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: under it Chromium sends `Origin: null` with the page's own form
+    // posts, and the same-origin check could not tell them from forged ones (decision 073).
+    'referrer-policy': 'same-origin',
     'x-frame-options': 'DENY',
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',

@@ -56,6 +56,19 @@ describe('inbox handler', () => {
     expect(text).toContain('action="/runs/run-1/calls/refund_1"');
   });
 
+  it('lists the newest suspension first', async () => {
+    const { runs, get } = await setup();
+    for (const id of ['run-old', 'run-mid', 'run-new']) {
+      await suspendOn(runs, 'refund', { orderId: id }, id);
+    }
+    const text = await (await get('/')).text();
+    expect([...text.matchAll(/<article[^>]* data-run="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'run-new',
+      'run-mid',
+      'run-old',
+    ]);
+  });
+
   it('sends a strict Content-Security-Policy and the other security headers on every page', async () => {
     const { get } = await setup();
     for (const path of ['/', '/nope', '/inbox.js', '/inbox.css']) {
@@ -64,7 +77,7 @@ describe('inbox handler', () => {
       expect(headers.get('content-security-policy')).toContain("script-src 'self'");
       expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(headers.get('x-content-type-options')).toBe('nosniff');
-      expect(headers.get('referrer-policy')).toBe('no-referrer');
+      expect(headers.get('referrer-policy')).toBe('same-origin');
     }
     expect((await get('/inbox.js')).headers.get('content-type')).toMatch(/^text\/javascript/);
     const page = await (await get('/')).text();
