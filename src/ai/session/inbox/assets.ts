@@ -10,30 +10,54 @@
  */
 export const INBOX_JS = `'use strict';
 (function () {
-  var list = document.getElementById('inbox-list');
-  if (list && window.EventSource) {
-    var source = new EventSource('events');
+  // Keeps one element in step with the store: refetches it when the event stream opens
+  // (so nothing that changed before it did is missed) and at every "changed" event.
+  function follow(element, extract) {
+    if (!element || !window.EventSource || !window.fetch) return;
+    var source = new EventSource(element.getAttribute('data-events'));
     var busy = false;
-    source.addEventListener('changed', function () {
-      if (busy) return;
+    var again = false;
+    function refresh() {
+      if (busy) { again = true; return; }
       busy = true;
-      fetch('fragment' + window.location.search, { credentials: 'same-origin' })
+      fetch(element.getAttribute('data-src') + extract.query(), { credentials: 'same-origin' })
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (text) {
-          if (text !== null) list.innerHTML = text;
-          document.body.setAttribute('data-updated', String(Date.now()));
+          if (text !== null && extract.apply(text) === 'final') source.close();
         })
         .catch(function () {})
-        .then(function () { busy = false; });
+        .then(function () {
+          busy = false;
+          if (again) { again = false; refresh(); }
+        });
+    }
+    source.addEventListener('open', refresh);
+    source.addEventListener('changed', refresh);
+  }
+
+  var list = document.getElementById('inbox-list');
+  follow(list, {
+    query: function () { return window.location.search; },
+    apply: function (text) { list.innerHTML = text; }
+  });
+
+  var run = document.getElementById('run-body');
+  if (run && run.getAttribute('data-final') !== 'true') {
+    follow(run, {
+      query: function () { return ''; },
+      apply: function (text) {
+        var fresh = new DOMParser().parseFromString(text, 'text/html').getElementById('run-body');
+        if (!fresh) return;
+        run.innerHTML = fresh.innerHTML;
+        run.setAttribute('data-final', fresh.getAttribute('data-final'));
+        return fresh.getAttribute('data-final') === 'true' ? 'final' : undefined;
+      }
     });
   }
-  var run = document.getElementById('run-status');
-  if (run && window.EventSource && run.getAttribute('data-final') !== 'true') {
-    var runSource = new EventSource('../events?run=' + encodeURIComponent(run.getAttribute('data-run')));
-    runSource.addEventListener('changed', function () { window.location.reload(); });
-  }
+
   document.addEventListener('submit', function (event) {
     var form = event.target;
+    if (form.getAttribute('method') !== 'post') return;
     if (form.getAttribute('data-sent') === 'true') { event.preventDefault(); return; }
     form.setAttribute('data-sent', 'true');
   });

@@ -238,7 +238,7 @@ export function inboxPage(
   return page(
     ctx,
     'Approval inbox',
-    html`${filters(ctx, tool, status)}<section id="inbox-list" aria-live="polite">${listFragment(ctx, runs, tool, status)}</section>`,
+    html`${filters(ctx, tool, status)}<section id="inbox-list" aria-live="polite" data-src="${ctx.base}/fragment" data-events="${ctx.base}/events">${listFragment(ctx, runs, tool, status)}</section>`,
   );
 }
 
@@ -278,12 +278,13 @@ export function runPage(
     ctx,
     `Run ${run.runId}`,
     html`${notice ? html`<p class="notice${notice.warn ? ' warn' : ''}" role="status">${notice.text}</p>` : ''}
-<section class="card"><h2>Run <span id="run-status" data-run="${run.runId}" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">${run.status}</span></h2>
+<div id="run-body" data-src="${runUrl(ctx, run.runId)}" data-events="${ctx.base}/events" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">
+<section class="card"><h2>Run <span id="run-status">${run.status}</span></h2>
 <ul class="meta"><li>id ${run.runId}</li>${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
 <li>started <time datetime="${run.createdAt}">${run.createdAt}</time></li><li>updated <time datetime="${run.updatedAt}">${run.updatedAt}</time></li>
 ${usage ? html`<li>tokens ${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total</li>` : ''}
 ${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}</ul></section>
-${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}<h2>Audit trail</h2>${auditTable}`,
+${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}<h2>Audit trail</h2>${auditTable}</div>`,
   );
 }
 

@@ -312,7 +312,10 @@ describe('inbox handler', () => {
       note: 'fine <b>',
     });
     const text = await (await get('/runs/run-11')).text();
-    expect(text).toContain('data-final="true">done</span>');
+    expect(text).toContain(
+      '<div id="run-body" data-src="/runs/run-11" data-events="/events" data-final="true">',
+    );
+    expect(text).toContain('<span id="run-status">done</span>');
     expect(text).toContain('tokens ');
     expect(text).toContain('→ refund(');
     expect(text).toContain('← refunded o-11');
