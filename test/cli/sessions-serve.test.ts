@@ -46,7 +46,14 @@ async function started(argv: string[], db: string) {
   }
   const url = /(http:\/\/\S+)/.exec(text.err)?.[1];
   if (!url) throw new Error(`no address printed: ${text.err}`);
-  return { url, text, stop: () => (stop(), code) };
+  return {
+    url,
+    text,
+    stop: () => {
+      stop();
+      return code;
+    },
+  };
 }
 
 describe('fino sessions serve', () => {

@@ -149,8 +149,8 @@ const optionalText = (value: string | null) => {
  * ```ts
  * import { inbox, memoryStore, session } from 'fino/ai/session';
  *
- * const handle = inbox({ session: session({ store: memoryStore() }), token: 'secret', basePath: '/inbox' });
- * const response = await handle(new Request('http://127.0.0.1:8080/inbox/?token=secret'));
+ * const handle = inbox({ session: session({ store: memoryStore() }), token: 'secret-token', basePath: '/inbox' });
+ * const response = await handle(new Request('http://127.0.0.1:8080/inbox/?token=secret-token'));
  * console.log(response.status, response.headers.get('location')); // 303 /inbox/
  * ```
  */

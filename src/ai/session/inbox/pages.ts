@@ -2,6 +2,7 @@
  * The inbox's pages, rendered on the server with {@link html}: every stored or
  * model-written string is escaped on the way in.
  */
+import { createHash } from 'node:crypto';
 import type { ContentPart, ModelMessage } from '../../../task/index.ts';
 import type { AuditEntry, CorruptRun, PendingApproval, SessionRun } from '../types.ts';
 import { type Html, html } from './html.ts';
@@ -100,7 +101,8 @@ const callUrl = (ctx: PageContext, runId: string, toolCallId: string) =>
 
 /** The decision form of one pending call: Approve/Reject, or an answer for a suspension. */
 function decideForm(ctx: PageContext, runId: string, call: PendingApproval): Html {
-  const id = `${runId}-${call.toolCallId}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  // Unique per call whatever characters the ids hold, so every label names its own field.
+  const id = `c${createHash('sha256').update(`${runId}\u0000${call.toolCallId}`).digest('hex').slice(0, 16)}`;
   const name = ctx.askName
     ? html`<label for="by-${id}">Your name (optional)<input id="by-${id}" name="by" autocomplete="name" maxlength="200"></label>`
     : '';

@@ -210,7 +210,7 @@ for (const [name, makeStore] of STORES) {
             await a.locator('.notice').textContent(),
             await b.locator('.notice').textContent(),
           ];
-          const winner = notices.findIndex((n) => n === 'Approved. The run is now done.');
+          const winner = notices.indexOf('Approved. The run is now done.');
           expect(winner).not.toBe(-1);
           const loser = notices[1 - winner];
           const winnerName = winner === 0 ? 'ana' : 'bo';

@@ -35,6 +35,13 @@ describe('listFragment', () => {
   });
 });
 
+it('gives every form field its own label target, even for ids that differ only in punctuation', () => {
+  const text = listFragment(ctx, [suspended('a.b'), suspended('a_b')], '', 'suspended').toString();
+  const ids = [...text.matchAll(/ id="([^"]+)"/g)].map((m) => m[1]);
+  expect(ids.length).toBe(4);
+  expect(new Set(ids).size).toBe(ids.length);
+});
+
 describe('html', () => {
   it('escapes interpolated text and attributes, keeps nested fragments, drops nullish', () => {
     const evil = `"><script>x</script>'&`;
