@@ -63,6 +63,14 @@ describe('hostile requests to the inbox', () => {
     expect(executions.refund).toBe(0);
   });
 
+  it('never redirects off-site after taking the token, whatever the path', async () => {
+    const { runs } = await setup();
+    const handle = inbox({ session: runs, token: 'sesame-123' });
+    const entry = await handle(new Request(`${ORIGIN}//evil.example/x?token=sesame-123`));
+    expect(entry.status).toBe(303);
+    expect(entry.headers.get('location')).toBe('/evil.example/x');
+  });
+
   it('caps live-update streams and closes them when the client leaves', async () => {
     const { handle } = await setup();
     const clients = Array.from({ length: 100 }, () => new AbortController());

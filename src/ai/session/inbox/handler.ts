@@ -195,7 +195,8 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
       return respond('', {
         status: 303,
         headers: {
-          location: `${url.pathname}${query ? `?${query}` : ''}`,
+          // One leading slash: "//evil.example/" would be a protocol-relative redirect.
+          location: `/${url.pathname.replace(/^\/+/, '')}${query ? `?${query}` : ''}`,
           'set-cookie': tokenCookie(token, base === '' ? '/' : base, url.protocol === 'https:'),
         },
       });

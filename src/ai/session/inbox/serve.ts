@@ -145,7 +145,7 @@ export async function serveInbox(options: ServeInboxOptions): Promise<InboxServe
   const base = (options.basePath ?? '').replace(/\/+$/, '');
   const token = options.token === undefined ? '' : `?token=${encodeURIComponent(options.token)}`;
   return {
-    url: `http://${hostPart(host === 'localhost' ? '127.0.0.1' : host)}:${bound}${base}/${token}`,
+    url: `http://${hostPart(host)}:${bound}${base}/${token}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
