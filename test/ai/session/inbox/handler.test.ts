@@ -165,6 +165,20 @@ describe('inbox handler', () => {
     expect(await good.text()).toContain('Finished: size M');
   });
 
+  it('declines a suspension with Reject and a reason', async () => {
+    const { runs, post, csrfOf } = await setup();
+    await suspendOn(runs, 'ask_size', {}, 'run-decline');
+    const response = await post('/runs/run-decline/calls/ask_size_1', {
+      csrf: await csrfOf(),
+      action: 'reject',
+      note: 'customer left',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Rejected. The run is now done.');
+    const run = await runs.get('run-decline');
+    expect(run?.status === 'done' && run.text).toContain('customer left');
+  });
+
   it('refuses a POST from another origin, or without one, with 403 and decides nothing', async () => {
     const { runs, post, csrfOf, executions } = await setup();
     await suspendOn(runs, 'refund', { orderId: 'o-5' }, 'run-5');
