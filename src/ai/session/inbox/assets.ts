@@ -17,13 +17,32 @@ export const INBOX_JS = `'use strict';
     var source = new EventSource(element.getAttribute('data-events'));
     var busy = false;
     var again = false;
+    var waiting = false;
+    // Someone typing a note or an answer here: do not replace the form under them.
+    function editing() {
+      var fields = element.querySelectorAll('input:not([type=hidden]), textarea');
+      for (var i = 0; i < fields.length; i++) {
+        if (fields[i].value !== '' || fields[i] === document.activeElement) return true;
+      }
+      return false;
+    }
     function refresh() {
+      if (editing()) {
+        element.setAttribute('data-stale', 'true');
+        if (!waiting) {
+          waiting = true;
+          setTimeout(function () { waiting = false; refresh(); }, 2000);
+        }
+        return;
+      }
       if (busy) { again = true; return; }
       busy = true;
       fetch(element.getAttribute('data-src') + extract.query(), { credentials: 'same-origin' })
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (text) {
-          if (text !== null && extract.apply(text) === 'final') source.close();
+          if (text === null) return;
+          element.removeAttribute('data-stale');
+          if (extract.apply(text) === 'final') source.close();
         })
         .catch(function () {})
         .then(function () {
@@ -99,5 +118,6 @@ dl.args { margin: 0.5rem 0; } dl.args dt { font-weight: 600; font-family: ui-mon
 table { border-collapse: collapse; width: 100%; font-size: 0.9rem; }
 th, td { text-align: left; border-bottom: 1px solid var(--line); padding: 0.3rem 0.4rem; vertical-align: top; overflow-wrap: anywhere; }
 .empty { color: var(--muted); }
+[data-stale="true"]::before { content: "Newer changes are waiting: they appear when the fields here are empty again."; display: block; color: var(--muted); font-size: 0.875rem; margin-bottom: 0.5rem; }
 @media (max-width: 40rem) { body { font-size: 15px; } .buttons button { flex: 1 1 auto; } }
 `;

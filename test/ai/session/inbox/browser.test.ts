@@ -81,7 +81,7 @@ interface Setup {
   /** The server's origin, e.g. http://127.0.0.1:40123. */
   origin: string;
   /** A new page already holding the token cookie, on the inbox. */
-  open(path?: string, options?: { ownBrowser?: boolean }): Promise<Page>;
+  open(path?: string, options?: { ownBrowser?: boolean; javaScript?: boolean }): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -96,8 +96,11 @@ async function setup(
   const server = await serveInbox({ session: inboxSession, token: TOKEN, pollMs: 100 });
   const origin = new URL(server.url).origin;
   const contexts: BrowserContext[] = [];
-  const newContext = async () => {
-    const context = await browser!.newContext({ viewport: { width: 1000, height: 700 } });
+  const newContext = async (javaScriptEnabled = true) => {
+    const context = await browser!.newContext({
+      viewport: { width: 1000, height: 700 },
+      javaScriptEnabled,
+    });
     await context.addCookies([
       { name: 'fino_inbox_token', value: TOKEN, url: origin, httpOnly: true, sameSite: 'Strict' },
     ]);
@@ -110,8 +113,11 @@ async function setup(
     server,
     shopped,
     origin,
-    async open(path = '/', options: { ownBrowser?: boolean } = {}) {
-      const page = await (options.ownBrowser ? await newContext() : context).newPage();
+    async open(path = '/', options: { ownBrowser?: boolean; javaScript?: boolean } = {}) {
+      const page = await (options.ownBrowser
+        ? await newContext(options.javaScript)
+        : context
+      ).newPage();
       await page.goto(`${origin}${path}`);
       return page;
     },
@@ -198,7 +204,10 @@ for (const [name, makeStore] of STORES) {
         if (!s) return ctx.skip();
         try {
           await suspendOn(s.shopped.runs, 'refund', { orderId: 'o-102' }, 'run-race');
-          const [a, b] = await Promise.all([s.open(), s.open('/', { ownBrowser: true })]);
+          const [a, b] = await Promise.all([
+            s.open(),
+            s.open('/', { ownBrowser: true, javaScript: false }),
+          ]);
           await a.locator('input[name=by]').first().fill('ana');
           await b.locator('input[name=by]').first().fill('bo');
           await Promise.all([
@@ -291,6 +300,30 @@ describe('the inbox in Chromium', () => {
         await s.shopped.runs.approve({ runId: 'run-live', toolCallId: 'refund_1' }, { by: 'cli' });
         await card(page, 'run-live').waitFor({ state: 'detached', timeout: 10_000 });
         expect(await page.locator('#inbox-list').textContent()).toContain('Nothing waits');
+      } finally {
+        await s.close();
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    'does not replace a form someone is typing in; the update waits until the fields are empty',
+    async (ctx) => {
+      const s = await setup(sqlite);
+      if (!s) return ctx.skip();
+      try {
+        await suspendOn(s.shopped.runs, 'refund', { orderId: 'o-typing' }, 'run-typing');
+        const page = await s.open();
+        const note = card(page, 'run-typing').getByLabel('Note or reason (optional)');
+        await note.fill('half a thought');
+        await suspendOn(s.shopped.runs, 'refund', { orderId: 'o-new' }, 'run-new');
+        await page.locator('#inbox-list[data-stale="true"]').waitFor({ timeout: 10_000 });
+        expect(await note.inputValue()).toBe('half a thought');
+        expect(await card(page, 'run-new').count()).toBe(0);
+        await note.fill('');
+        await note.blur();
+        await card(page, 'run-new').waitFor({ timeout: 10_000 });
+        expect(await page.locator('#inbox-list[data-stale]').count()).toBe(0);
       } finally {
         await s.close();
       }
