@@ -26,21 +26,24 @@ export const INBOX_JS = `'use strict';
       }
       return false;
     }
-    function refresh() {
-      if (editing()) {
-        element.setAttribute('data-stale', 'true');
-        if (!waiting) {
-          waiting = true;
-          setTimeout(function () { waiting = false; refresh(); }, 2000);
-        }
-        return;
+    // True (and a retry scheduled) when the element must not be replaced now.
+    function postpone() {
+      if (!editing()) return false;
+      element.setAttribute('data-stale', 'true');
+      if (!waiting) {
+        waiting = true;
+        setTimeout(function () { waiting = false; refresh(); }, 2000);
       }
+      return true;
+    }
+    function refresh() {
+      if (postpone()) return;
       if (busy) { again = true; return; }
       busy = true;
       fetch(element.getAttribute('data-src') + extract.query(), { credentials: 'same-origin' })
         .then(function (response) { return response.ok ? response.text() : null; })
         .then(function (text) {
-          if (text === null) return;
+          if (text === null || postpone()) return; // typing may have begun meanwhile
           element.removeAttribute('data-stale');
           if (extract.apply(text) === 'final') source.close();
         })
