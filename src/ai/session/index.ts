@@ -2,13 +2,22 @@
  * `fino:ai/session`: durable runs that suspend today and resume tomorrow, in this
  * process or another, on one machine or many. A session stores every checkpoint of an
  * agent's run, hands out one single-use token per pending call, records who decided
- * what, and continues the run exactly once when the decisions are in.
+ * what, and continues the run exactly once when the decisions are in. `inbox()` is a web
+ * page over the store to decide pending calls in a browser (`serveInbox()` on Node).
  *
  * @module
  */
 
 export { RUN_STATUSES } from './codec.ts';
 export { SessionError, type SessionErrorCode } from './errors.ts';
+export {
+  type InboxOptions,
+  type InboxServer,
+  inbox,
+  MAX_BODY_BYTES,
+  type ServeInboxOptions,
+  serveInbox,
+} from './inbox/index.ts';
 export {
   type PgClientLike,
   type PgPoolLike,

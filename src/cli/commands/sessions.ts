@@ -23,6 +23,7 @@ import { escapeText, safeJson } from '../escape-text.ts';
 import { EXIT } from '../exit-codes.ts';
 import { importUserModule } from '../load-module.ts';
 import { reportError, reportProblem } from '../report-error.ts';
+import { serve } from './sessions-serve.ts';
 
 const usage = `Usage: fino sessions <subcommand> [options]
 
@@ -34,6 +35,9 @@ Inspects durable runs (fino/ai/session) and decides their pending calls.
   reject <ref> --reason T [--by N]    reject it; the model reads the reason
   resume <ref> --value JSON [--by N]  answer a suspended call with a value
   cancel <runId> [--by N] [--note T]  cancel an unfinished run
+  serve [--port N] [--host H] [--token T]
+                                      the approval inbox in a browser
+                                      ("fino sessions serve --help")
 
   <ref> is a pending call's token (shown once, when the run suspends), or
         "<runId> <toolCallId>" (as "list" and "show" print it).
@@ -253,6 +257,7 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
 }
 
 async function main(argv: string[], io: CommandIo): Promise<number> {
+  if (argv[0] === 'serve') return serve(argv.slice(1), io, { openStore, loadAgent });
   if (asksForHelp(argv)) {
     writeLine(io.stdout, usage);
     return EXIT.ok;

@@ -1,0 +1,425 @@
+/**
+ * The approval inbox as a web-standard request handler: `(request) => Promise<Response>`.
+ */
+
+import { checkDuration } from '../../../internal/duration.ts';
+import { compile, formatIssues } from '../../../validate/index.ts';
+import { SessionError } from '../errors.ts';
+import type { Session } from '../session.ts';
+import type { PendingRef, SessionRun } from '../types.ts';
+import { INBOX_CSS, INBOX_JS } from './assets.ts';
+import { eventStream, storeWatcher } from './events.ts';
+import type { Html } from './html.ts';
+import {
+  declaredSchema,
+  inboxPage,
+  listFragment,
+  messagePage,
+  type PageContext,
+  runPage,
+  STATUS_FILTERS,
+  type StatusFilter,
+} from './pages.ts';
+import {
+  csrfTokens,
+  readCookie,
+  sameSecret,
+  securityHeaders,
+  TOKEN_COOKIE,
+  tokenCookie,
+} from './security.ts';
+
+/** Options of {@link inbox}. */
+export interface InboxOptions {
+  /** The session whose runs the inbox shows and decides (with an agent, decisions continue the run). */
+  session: Session;
+  /**
+   * The access token. When set, a browser must arrive once with `?token=…`; the token
+   * then lives in an HttpOnly, SameSite=Strict cookie. Required by `fino sessions serve`
+   * on any address other than loopback.
+   */
+  token?: string;
+  /** Where the handler is mounted, e.g. `/inbox` (default: the root). */
+  basePath?: string;
+  /**
+   * Who decides, as recorded in the audit trail: a fixed name, or a function of the
+   * request (e.g. your own authentication). Without it the forms ask for a name.
+   */
+  by?: string | ((request: Request) => string | undefined);
+  /** How often the live updates look at the store, in milliseconds (default 1 000). */
+  pollMs?: number;
+  /** Told of unexpected failures, which the browser sees as a plain 500 page (default `console.error`). */
+  onError?: (error: unknown) => void;
+}
+
+/** A request body larger than this is refused with 413. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** Run and call ids longer than this, or with control characters, are refused with 400. */
+const MAX_ID_LENGTH = 256;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const textOf = (body: Html | string) => body.toString();
+
+function respond(
+  body: Html | string | ReadableStream<Uint8Array>,
+  init: { status?: number; type?: string; headers?: Record<string, string> } = {},
+): Response {
+  const headers = securityHeaders(init.type ?? 'text/html; charset=utf-8');
+  for (const [name, value] of Object.entries(init.headers ?? {})) headers.append(name, value);
+  return new Response(body instanceof ReadableStream ? body : textOf(body), {
+    status: init.status ?? 200,
+    headers,
+  });
+}
+
+/** A path segment decoded, or a 400 when it is malformed or not a plausible id. */
+function decodeId(segment: string, what: string): string {
+  let id: string;
+  try {
+    id = decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `The ${what} in the address is not valid percent-encoding.`);
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+  if (id === '' || id.length > MAX_ID_LENGTH || /[\u0000-\u001f\u007f]/.test(id)) {
+    throw new HttpError(
+      400,
+      `Expected a ${what} of 1 to ${MAX_ID_LENGTH} printable characters, received ${id.length} characters.`,
+    );
+  }
+  return id;
+}
+
+/** Reads a form body of at most {@link MAX_BODY_BYTES}, without buffering more. */
+async function readForm(request: Request): Promise<URLSearchParams> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    throw new HttpError(
+      415,
+      `Expected a form (application/x-www-form-urlencoded), received ${type === '' ? 'no content type' : type}.`,
+    );
+  }
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    throw new HttpError(413, `The form is larger than ${MAX_BODY_BYTES} bytes.`);
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw new HttpError(413, `The form is larger than ${MAX_BODY_BYTES} bytes.`);
+      }
+      chunks.push(value);
+    }
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+const optionalText = (value: string | null) => {
+  const text = value?.trim();
+  return text ? text : undefined;
+};
+
+/**
+ * The approval inbox as a web-standard request handler, `(request: Request) =>
+ * Promise<Response>`, to mount in any server that speaks `Request`/`Response` (Node
+ * through `serveInbox`, Hono, Deno, Bun, …). It lists every pending approval and
+ * suspension of the session's store, newest first, updates live (server-sent events),
+ * and decides calls through the session (`approve`, `reject`, `resume`), exactly once:
+ * the loser of a race is told who decided and when. Pages are server-rendered with
+ * every stored string escaped, under a strict Content-Security-Policy; every POST must
+ * come from the handler's own origin and carry the form's CSRF token. Put it behind
+ * your own authentication, or set `token`.
+ *
+ * @example
+ * ```ts
+ * import { inbox, memoryStore, session } from 'fino/ai/session';
+ *
+ * const handle = inbox({ session: session({ store: memoryStore() }), token: 'secret-token', basePath: '/inbox' });
+ * const response = await handle(new Request('http://127.0.0.1:8080/inbox/?token=secret-token'));
+ * console.log(response.status, response.headers.get('location')); // 303 /inbox/
+ * ```
+ */
+export function inbox(options: InboxOptions): (request: Request) => Promise<Response> {
+  const { session, token } = options ?? ({} as InboxOptions);
+  if (!session || typeof session.list !== 'function' || typeof session.approve !== 'function') {
+    throw new TypeError('inbox({ session }): session must be a Session (from session({ store }))');
+  }
+  if (token !== undefined && (typeof token !== 'string' || token.length < 8)) {
+    throw new TypeError(
+      `inbox({ token }): expected a string of at least 8 characters, received ${typeof token === 'string' ? `${token.length} characters` : typeof token}`,
+    );
+  }
+  const base = (options.basePath ?? '').replace(/\/+$/, '');
+  if (base !== '' && !/^\/[A-Za-z0-9._~/-]*$/.test(base)) {
+    throw new TypeError(
+      `inbox({ basePath }): expected a path such as "/inbox", received ${JSON.stringify(options.basePath)}`,
+    );
+  }
+  const pollMs = checkDuration('inbox: pollMs', options.pollMs ?? 1_000);
+  const csrf = csrfTokens(token);
+  const watcher = storeWatcher(session, pollMs);
+  const ctx: PageContext = { base, csrf: csrf.value, askName: options.by === undefined };
+  const deciderOf = (request: Request, form: URLSearchParams) =>
+    typeof options.by === 'function'
+      ? options.by(request)
+      : (options.by ?? optionalText(form.get('by'))?.slice(0, 200));
+
+  const failure = (status: number, title: string, text: string) =>
+    respond(messagePage(ctx, title, text), { status });
+
+  /** `undefined` when the request may proceed, else the response that stops it. */
+  function authenticate(request: Request, url: URL): Response | undefined {
+    if (token === undefined) return undefined;
+    const given = url.searchParams.get('token');
+    if (given !== null && request.method === 'GET') {
+      if (!sameSecret(given, token)) {
+        return failure(401, 'Wrong token', 'That token does not open this inbox.');
+      }
+      url.searchParams.delete('token');
+      const query = url.searchParams.toString();
+      return respond('', {
+        status: 303,
+        headers: {
+          // One leading slash: "//evil.example/" would be a protocol-relative redirect.
+          location: `/${url.pathname.replace(/^\/+/, '')}${query ? `?${query}` : ''}`,
+          'set-cookie': tokenCookie(token, base === '' ? '/' : base, url.protocol === 'https:'),
+        },
+      });
+    }
+    const cookie = readCookie(request.headers.get('cookie'), TOKEN_COOKIE);
+    if (cookie !== undefined && sameSecret(cookie, token)) return undefined;
+    return failure(
+      401,
+      'Token required',
+      'This inbox needs its token: open the address that "fino sessions serve" printed (it ends in ?token=…).',
+    );
+  }
+
+  async function inboxView(url: URL, fragmentOnly: boolean): Promise<Response> {
+    const tool = (url.searchParams.get('tool') ?? '').trim().slice(0, 200);
+    const statusParam = url.searchParams.get('status') ?? 'suspended';
+    if (!STATUS_FILTERS.includes(statusParam as StatusFilter)) {
+      throw new HttpError(
+        400,
+        `Expected status to be one of ${STATUS_FILTERS.join(', ')}, received "${statusParam.slice(0, 40)}".`,
+      );
+    }
+    const status = statusParam as StatusFilter;
+    const runs = await session.list(status === 'all' ? {} : { status });
+    return respond(
+      fragmentOnly ? listFragment(ctx, runs, tool, status) : inboxPage(ctx, runs, tool, status),
+    );
+  }
+
+  async function runView(runId: string, notice?: { text: string; warn?: boolean }, status = 200) {
+    const run = await session.get(runId);
+    if (!run) throw new HttpError(404, `No run with id "${runId}".`);
+    return respond(runPage(ctx, run, notice), { status });
+  }
+
+  /** Why a decision was refused, in words for the person who clicked. */
+  async function refusal(error: SessionError, ref: { runId: string; toolCallId: string }) {
+    if (error.code === 'ALREADY_DECIDED') {
+      const run = await session.get(ref.runId);
+      const last = run?.audit?.filter((a) => a.toolCallId === ref.toolCallId).at(-1);
+      const who = last?.by ? `by ${last.by}` : 'by someone else';
+      return last
+        ? `Already decided ${who} at ${last.at} (${last.action}${last.note ? `: ${last.note}` : ''}). Nothing was changed.`
+        : 'Already decided by someone else. Nothing was changed.';
+    }
+    if (error.code === 'NOT_PENDING') {
+      return 'This call no longer waits for a decision (the run was cancelled or has moved on). Nothing was changed.';
+    }
+    return undefined;
+  }
+
+  async function decide(request: Request, url: URL, runId: string, toolCallId: string) {
+    const origin = request.headers.get('origin');
+    if (origin !== url.origin) {
+      throw new HttpError(
+        403,
+        `Refused: a decision must come from this inbox's own page (expected origin ${url.origin}, received ${origin ?? 'none'}).`,
+      );
+    }
+    const form = await readForm(request);
+    if (!csrf.check(form.get('csrf') ?? undefined)) {
+      throw new HttpError(
+        403,
+        'Refused: the form is stale or forged (bad CSRF token). Reload the page and try again.',
+      );
+    }
+    const ref: PendingRef = { runId, toolCallId };
+    const by = deciderOf(request, form);
+    const note = optionalText(form.get('note'))?.slice(0, 2000);
+    const action = form.get('action');
+    let run: SessionRun;
+    try {
+      if (action === 'approve') run = await session.approve(ref, { by, note });
+      else if (action === 'reject') {
+        const reason = note ?? `Rejected${by ? ` by ${by}` : ''} in the approval inbox`;
+        run = await session.reject(ref, reason, { by, note: reason });
+      } else if (action === 'answer') {
+        const value = await answerValue(runId, toolCallId, form.get('answer') ?? '');
+        run = await session.resume(ref, value, { by, note });
+      } else {
+        throw new HttpError(
+          400,
+          `Expected action to be approve, reject or answer, received ${JSON.stringify(action?.slice(0, 40) ?? null)}.`,
+        );
+      }
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      if (error.code === 'NOT_FOUND') throw new HttpError(404, error.message);
+      if (error.code === 'INVALID_ARGUMENT') throw new HttpError(400, error.message);
+      const text = await refusal(error, ref);
+      if (text === undefined) throw error;
+      return runView(runId, { text, warn: true }, 409);
+    }
+    const verb = action === 'approve' ? 'Approved' : action === 'reject' ? 'Rejected' : 'Answered';
+    return respond(
+      runPage(ctx, await fresh(run), {
+        text: `${verb}. The run is now ${run.status}.`,
+      }),
+    );
+  }
+
+  /** The run as stored now, with its audit trail (the decision's result lacks it). */
+  const fresh = async (run: SessionRun) => (await session.get(run.runId)) ?? run;
+
+  /** The answer to a suspension: JSON checked against its schema when it declares one, else the text. */
+  async function answerValue(runId: string, toolCallId: string, text: string): Promise<unknown> {
+    const run = await session.get(runId);
+    const call =
+      run?.status === 'suspended'
+        ? run.pending.find((p) => p.toolCallId === toolCallId)
+        : undefined;
+    const schema = call && declaredSchema(call.payload);
+    if (schema === undefined) {
+      if (text.trim() === '')
+        throw new HttpError(400, 'Expected an answer, received an empty field.');
+      return text;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new HttpError(
+        400,
+        `Expected the answer as JSON (quote strings: "M"), received ${text.slice(0, 200)}`,
+      );
+    }
+    let check: ReturnType<typeof compile>;
+    try {
+      check = compile(schema);
+    } catch {
+      return value; // the tool declared a schema we cannot compile: JSON is all we can check
+    }
+    const result = check.safeParse(value);
+    if (!result.success) {
+      throw new HttpError(
+        400,
+        `The answer does not match the schema: ${formatIssues(result.issues)}`,
+      );
+    }
+    return value;
+  }
+
+  async function route(request: Request, url: URL): Promise<Response> {
+    if (!url.pathname.startsWith(`${base}/`) && url.pathname !== base) {
+      throw new HttpError(404, 'No such page.');
+    }
+    const path = url.pathname.slice(base.length) || '/';
+    const method = request.method;
+    if (method === 'GET' && path === '/inbox.css')
+      return respond(INBOX_CSS, { type: 'text/css; charset=utf-8' });
+    if (method === 'GET' && path === '/inbox.js') {
+      return respond(INBOX_JS, { type: 'text/javascript; charset=utf-8' });
+    }
+    const denied = authenticate(request, url);
+    if (denied) return denied;
+    const segments = path.split('/').slice(1);
+    if (method === 'GET' || method === 'HEAD') {
+      if (path === '/') return inboxView(url, false);
+      if (path === '/fragment') return inboxView(url, true);
+      if (path === '/events') {
+        const stream = eventStream(watcher, request.signal);
+        if (!stream) throw new HttpError(503, 'Too many live connections; reload later.');
+        return respond(stream, { type: 'text/event-stream; charset=utf-8' });
+      }
+      if (segments.length === 2 && segments[0] === 'runs') {
+        return runView(decodeId(segments[1], 'run id'));
+      }
+      throw new HttpError(404, 'No such page.');
+    }
+    if (method === 'POST') {
+      if (segments.length === 4 && segments[0] === 'runs' && segments[2] === 'calls') {
+        return decide(
+          request,
+          url,
+          decodeId(segments[1], 'run id'),
+          decodeId(segments[3], 'tool call id'),
+        );
+      }
+      throw new HttpError(404, 'No such form.');
+    }
+    return respond(
+      messagePage(
+        ctx,
+        'Method not allowed',
+        `Expected GET or POST, received ${method.slice(0, 20)}.`,
+      ),
+      {
+        status: 405,
+        headers: { allow: 'GET, HEAD, POST' },
+      },
+    );
+  }
+
+  return async (request) => {
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return failure(400, 'Bad request', 'The request has no valid address.');
+    }
+    try {
+      return await route(request, url);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        const titles: Record<number, string> = {
+          400: 'Bad request',
+          403: 'Forbidden',
+          404: 'Not found',
+          413: 'Too large',
+          415: 'Unsupported form',
+          503: 'Busy',
+        };
+        return failure(error.status, titles[error.status] ?? 'Refused', error.message);
+      }
+      if (error instanceof SessionError && error.code === 'CORRUPT_RUN') {
+        return failure(500, 'Unreadable run', error.message);
+      }
+      (options.onError ?? console.error)(error);
+      return failure(
+        500,
+        'Something went wrong',
+        'The inbox could not answer; the server log has the details.',
+      );
+    }
+  };
+}

@@ -1,0 +1,300 @@
+/**
+ * The inbox's pages, rendered on the server with {@link html}: every stored or
+ * model-written string is escaped on the way in.
+ */
+import { createHash } from 'node:crypto';
+import type { ContentPart, ModelMessage } from '../../../task/index.ts';
+import type { AuditEntry, CorruptRun, PendingApproval, SessionRun } from '../types.ts';
+import { type Html, html } from './html.ts';
+
+/** What every page needs to link and post back: the mount point and the form secret. */
+export interface PageContext {
+  /** The handler's path prefix, without a trailing slash ('' at the root). */
+  base: string;
+  csrf: string;
+  /** Ask for the decider's name in the forms (false when the server names them). */
+  askName: boolean;
+}
+
+/** The statuses the filter offers; `suspended` lists pending calls, the others list runs. */
+export const STATUS_FILTERS = [
+  'suspended',
+  'ready',
+  'running',
+  'done',
+  'error',
+  'cancelled',
+  'all',
+] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
+
+/** A value longer than this many characters of JSON is folded into a `<details>`. */
+const FOLD_CHARS = 300;
+/** How many of the run's last messages a pending call shows for context. */
+const CONTEXT_MESSAGES = 3;
+
+const pretty = (value: unknown): string => {
+  if (value === undefined) return 'undefined';
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+};
+
+/** A JSON value in a `<pre>`, folded when long. */
+function jsonBlock(value: unknown, label: string): Html {
+  const text = pretty(value);
+  return text.length > FOLD_CHARS
+    ? html`<details><summary>${label} (${text.length} characters)</summary><pre>${text}</pre></details>`
+    : html`<pre>${text}</pre>`;
+}
+
+/** Arguments one value per key, each folded when long. */
+function argsBlock(args: unknown): Html {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    return jsonBlock(args, 'Arguments');
+  }
+  const entries = Object.entries(args as Record<string, unknown>);
+  if (entries.length === 0) return html`<p class="empty">No arguments.</p>`;
+  return html`<dl class="args">${entries.map(
+    ([key, value]) => html`<dt>${key}</dt><dd>${jsonBlock(value, key)}</dd>`,
+  )}</dl>`;
+}
+
+const partText = (part: ContentPart): string => {
+  switch (part.type) {
+    case 'text':
+      return part.text;
+    case 'tool_use':
+      return `→ ${part.name}(${pretty(part.args)})`;
+    case 'tool_result': {
+      const body =
+        typeof part.content === 'string' ? part.content : part.content.map(partText).join('\n');
+      return `← ${part.isError ? 'error: ' : ''}${body}`;
+    }
+    case 'resource':
+      return `[resource ${part.uri}]`;
+    default:
+      return `[${part.type} ${part.mediaType}]`;
+  }
+};
+
+const messageText = (message: ModelMessage): string =>
+  typeof message.content === 'string' ? message.content : message.content.map(partText).join('\n');
+
+function messageList(messages: readonly ModelMessage[]): Html {
+  if (messages.length === 0) return html`<p class="empty">No messages yet.</p>`;
+  return html`<ol class="messages">${messages.map((m) => {
+    const text = messageText(m);
+    const body =
+      text.length > FOLD_CHARS * 4
+        ? html`<details><summary>${text.slice(0, 120)}…</summary><pre>${text}</pre></details>`
+        : html`<pre>${text}</pre>`;
+    return html`<li><span class="role">${m.role}</span>${body}</li>`;
+  })}</ol>`;
+}
+
+const runUrl = (ctx: PageContext, runId: string) => `${ctx.base}/runs/${encodeURIComponent(runId)}`;
+const callUrl = (ctx: PageContext, runId: string, toolCallId: string) =>
+  `${runUrl(ctx, runId)}/calls/${encodeURIComponent(toolCallId)}`;
+
+/** The decision form of one pending call: Approve/Reject, or an answer for a suspension. */
+function decideForm(ctx: PageContext, runId: string, call: PendingApproval): Html {
+  // Unique per call whatever characters the ids hold, so every label names its own field.
+  const id = `c${createHash('sha256').update(`${runId}\u0000${call.toolCallId}`).digest('hex').slice(0, 16)}`;
+  const name = ctx.askName
+    ? html`<label for="by-${id}">Your name (optional)<input id="by-${id}" name="by" autocomplete="name" maxlength="200"></label>`
+    : '';
+  const hidden = html`<input type="hidden" name="csrf" value="${ctx.csrf}">`;
+  if (call.kind === 'suspend') {
+    const schema = declaredSchema(call.payload);
+    const hint = schema === undefined ? 'Answer' : 'Answer (JSON matching the schema)';
+    return html`<form class="decide" method="post" action="${callUrl(ctx, runId, call.toolCallId)}">
+${hidden}<input type="hidden" name="action" value="answer">
+<label for="answer-${id}">${hint}<textarea id="answer-${id}" name="answer" required></textarea></label>
+${name}<div class="buttons"><button class="answer" type="submit">Send answer</button></div></form>
+<form class="decide" method="post" action="${callUrl(ctx, runId, call.toolCallId)}">${hidden}
+<input type="hidden" name="action" value="reject">
+<label for="reason-${id}">Reason for declining (optional)<input id="reason-${id}" name="note" maxlength="2000"></label>
+${ctx.askName ? html`<input type="hidden" name="by" value="">` : ''}
+<div class="buttons"><button class="reject" type="submit">Reject</button></div></form>`;
+  }
+  return html`<form class="decide" method="post" action="${callUrl(ctx, runId, call.toolCallId)}">
+${hidden}<label for="note-${id}">Note or reason (optional)<input id="note-${id}" name="note" maxlength="2000"></label>
+${name}<div class="buttons"><button class="approve" type="submit" name="action" value="approve">Approve</button>
+<button class="reject" type="submit" name="action" value="reject">Reject</button></div></form>`;
+}
+
+/** The JSON Schema a suspension declares for its answer: `payload.schema`, when it is one. */
+export function declaredSchema(payload: unknown): object | boolean | undefined {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return undefined;
+  const schema = (payload as { schema?: unknown }).schema;
+  return typeof schema === 'boolean' || (schema !== null && typeof schema === 'object')
+    ? (schema as object | boolean)
+    : undefined;
+}
+
+/** One pending call: what it wants, why, in what context, and the form to decide it. */
+function pendingCard(
+  ctx: PageContext,
+  run: SessionRun,
+  call: PendingApproval,
+  withContext: boolean,
+): Html {
+  const asks =
+    call.kind === 'suspend'
+      ? html`asks for an answer: <strong>${call.reason ?? 'Suspended'}</strong>`
+      : html`asks for approval`;
+  const effects =
+    call.sideEffects === undefined ? 'not declared' : call.sideEffects ? 'yes' : 'none';
+  const context = withContext
+    ? html`<details><summary>Last messages</summary>${messageList(
+        (run.state?.messages ?? []).slice(-CONTEXT_MESSAGES),
+      )}</details>`
+    : '';
+  return html`<article class="card pending" data-run="${run.runId}" data-call="${call.toolCallId}">
+<h3><span class="tool">${call.toolName}</span> ${asks}</h3>
+<ul class="meta"><li>run <a href="${runUrl(ctx, run.runId)}">${run.runId}</a></li>
+${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
+<li>risk <span class="risk">${call.risk ?? 'not declared'}</span></li><li>side effects ${effects}</li>
+<li>waiting since <time datetime="${run.updatedAt}">${run.updatedAt}</time></li>
+<li>asked of anyone with access to this inbox</li></ul>
+${argsBlock(call.args)}
+${call.payload === undefined ? '' : html`<details><summary>Payload</summary><pre>${pretty(call.payload)}</pre></details>`}
+${context}${decideForm(ctx, run.runId, call)}</article>`;
+}
+
+/** The filter form: a plain GET, so it works without JavaScript. */
+function filters(ctx: PageContext, tool: string, status: StatusFilter): Html {
+  return html`<form class="filters" method="get" action="${ctx.base}/">
+<label for="filter-tool">Tool<input id="filter-tool" name="tool" value="${tool}" maxlength="200"></label>
+<label for="filter-status">Status<select id="filter-status" name="status">${STATUS_FILTERS.map(
+    (s) =>
+      html`<option value="${s}"${s === status ? html` selected` : ''}>${s === 'suspended' ? 'pending' : s}</option>`,
+  )}</select></label><button type="submit">Filter</button></form>`;
+}
+
+/** The list part of the inbox, reloaded by the script when the store changes. */
+export function listFragment(
+  ctx: PageContext,
+  runs: Array<SessionRun | CorruptRun>,
+  tool: string,
+  status: StatusFilter,
+): Html {
+  // `list` is oldest first: reversed, runs updated in the same millisecond stay newest first.
+  const readable = runs
+    .filter((r): r is SessionRun => r.status !== 'corrupt')
+    .reverse()
+    .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+  const corrupt = runs.filter((r): r is CorruptRun => r.status === 'corrupt');
+  const broken =
+    corrupt.length === 0
+      ? ''
+      : html`<p class="notice warn">${corrupt.length} stored run(s) cannot be read: ${corrupt.map((r) => r.runId).join(', ')}</p>`;
+  if (status === 'suspended') {
+    const cards = readable.flatMap((run) =>
+      run.status === 'suspended'
+        ? run.pending
+            .filter((call) => tool === '' || call.toolName === tool)
+            .map((call) => pendingCard(ctx, run, call, true))
+        : [],
+    );
+    return html`${broken}${
+      cards.length === 0 ? html`<p class="empty">Nothing waits for a decision.</p>` : cards
+    }`;
+  }
+  const rows = readable.filter(
+    (run) =>
+      tool === '' ||
+      (run.status === 'suspended' && run.pending.some((c) => c.toolName === tool)) ||
+      (run.state?.steps ?? []).some((step) =>
+        (step.toolCalls ?? []).some((c: { name: string }) => c.name === tool),
+      ),
+  );
+  if (rows.length === 0) return html`${broken}<p class="empty">No runs.</p>`;
+  return html`${broken}<table><thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Updated</th><th scope="col">Thread</th></tr></thead><tbody>${rows.map(
+    (run) =>
+      html`<tr><td><a href="${runUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.status}</td><td><time datetime="${run.updatedAt}">${run.updatedAt}</time></td><td>${run.threadId ?? ''}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/** A whole page around `body`. */
+export function page(ctx: Pick<PageContext, 'base'>, title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><link rel="stylesheet" href="${ctx.base}/inbox.css">
+<script src="${ctx.base}/inbox.js" defer></script></head>
+<body><header><h1><a href="${ctx.base}/">Approval inbox</a></h1><span>${title === 'Approval inbox' ? '' : title}</span></header>
+<main>${body}</main></body></html>`;
+}
+
+/** The inbox: filters and the list of pending calls (or runs). */
+export function inboxPage(
+  ctx: PageContext,
+  runs: Array<SessionRun | CorruptRun>,
+  tool: string,
+  status: StatusFilter,
+): Html {
+  return page(
+    ctx,
+    'Approval inbox',
+    html`${filters(ctx, tool, status)}<section id="inbox-list" aria-live="polite" data-src="${ctx.base}/fragment" data-events="${ctx.base}/events">${listFragment(ctx, runs, tool, status)}</section>`,
+  );
+}
+
+const FINAL = new Set(['done', 'error', 'cancelled']);
+
+const auditAction = (a: AuditEntry) =>
+  ({ approve: 'approved', reject: 'rejected', resume: 'answered', cancel: 'cancelled' })[
+    a.action
+  ] ?? a.action;
+
+/** A run: status, usage, pending calls, transcript and audit trail; `notice` reports a decision. */
+export function runPage(
+  ctx: PageContext,
+  run: SessionRun,
+  notice?: { text: string; warn?: boolean },
+): Html {
+  const usage = run.state?.usage;
+  const outcome =
+    run.status === 'done'
+      ? html`<h2>Answer</h2><pre>${run.text}</pre>`
+      : run.status === 'error'
+        ? html`<h2>Error</h2><pre>${run.error}</pre>`
+        : '';
+  const pending =
+    run.status === 'suspended'
+      ? html`<h2>Pending calls</h2>${run.pending.map((call) => pendingCard(ctx, run, call, false))}`
+      : '';
+  const audit = run.audit ?? [];
+  const auditTable =
+    audit.length === 0
+      ? html`<p class="empty">No decisions yet.</p>`
+      : html`<table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Call</th><th scope="col">Who</th><th scope="col">Note</th></tr></thead><tbody>${audit.map(
+          (a) =>
+            html`<tr><td><time datetime="${a.at}">${a.at}</time></td><td>${auditAction(a)}</td><td>${a.toolName ?? ''} ${a.toolCallId ?? ''}</td><td>${a.by ?? ''}</td><td>${a.note ?? ''}</td></tr>`,
+        )}</tbody></table>`;
+  return page(
+    ctx,
+    `Run ${run.runId}`,
+    html`${notice ? html`<p class="notice${notice.warn ? ' warn' : ''}" role="status">${notice.text}</p>` : ''}
+<div id="run-body" data-src="${runUrl(ctx, run.runId)}" data-events="${ctx.base}/events" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">
+<section class="card"><h2>Run <span id="run-status">${run.status}</span></h2>
+<ul class="meta"><li>id ${run.runId}</li>${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
+<li>started <time datetime="${run.createdAt}">${run.createdAt}</time></li><li>updated <time datetime="${run.updatedAt}">${run.updatedAt}</time></li>
+${usage ? html`<li>tokens ${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total</li>` : ''}
+${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}</ul></section>
+${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}<h2>Audit trail</h2>${auditTable}</div>`,
+  );
+}
+
+/** A page that says what went wrong and how to go on. */
+export function messagePage(ctx: Pick<PageContext, 'base'>, title: string, text: string): Html {
+  return page(
+    ctx,
+    title,
+    html`<p class="notice warn" role="alert">${text}</p><p><a href="${ctx.base}/">Back to the inbox</a></p>`,
+  );
+}

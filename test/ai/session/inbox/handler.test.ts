@@ -1,0 +1,352 @@
+/**
+ * The inbox handler with plain `Request` objects, no browser: escaping, the token and
+ * its cookie, CSRF, Origin, bad requests and decisions.
+ */
+import { describe, expect, it } from 'vitest';
+import { inbox, memoryStore } from '../../../../src/ai/session/index.ts';
+import { shop, suspendOn } from './fixtures.ts';
+
+const ORIGIN = 'http://127.0.0.1:9999';
+const HOSTILE = '<img src=x onerror=window.__pwned=1></script><script>window.__pwned=2</script>';
+
+async function setup(options: { token?: string; by?: string } = {}) {
+  const store = memoryStore();
+  const shopped = shop(store);
+  const handle = inbox({ session: shopped.runs, ...options });
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    handle(new Request(`${ORIGIN}${path}`, { headers }));
+  const csrfOf = async (path = '/', headers: Record<string, string> = {}) => {
+    const text = await (await get(path, headers)).text();
+    return /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
+  };
+  const post = (
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) =>
+    handle(
+      new Request(`${ORIGIN}${path}`, {
+        method: 'POST',
+        headers: {
+          origin: ORIGIN,
+          'content-type': 'application/x-www-form-urlencoded',
+          ...headers,
+        },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
+  return { ...shopped, store, handle, get, post, csrfOf };
+}
+
+describe('inbox handler', () => {
+  it('lists pending calls with their tool, arguments, risk and effects, escaped', async () => {
+    const { runs, get } = await setup();
+    await suspendOn(runs, 'refund', { orderId: HOSTILE }, 'run-1');
+    const response = await get('/');
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('refund');
+    expect(text).toContain('destructive');
+    expect(text).toContain('side effects yes');
+    expect(text).toContain(
+      '&lt;img src=x onerror=window.__pwned=1&gt;&lt;/script&gt;&lt;script&gt;',
+    );
+    expect(text).not.toContain('<img');
+    expect(text).not.toMatch(/<script>/);
+    expect(text).toContain('action="/runs/run-1/calls/refund_1"');
+  });
+
+  it('lists the newest suspension first', async () => {
+    const { runs, get } = await setup();
+    for (const id of ['run-old', 'run-mid', 'run-new']) {
+      await suspendOn(runs, 'refund', { orderId: id }, id);
+    }
+    const text = await (await get('/')).text();
+    expect([...text.matchAll(/<article[^>]* data-run="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'run-new',
+      'run-mid',
+      'run-old',
+    ]);
+  });
+
+  it('sends a strict Content-Security-Policy and the other security headers on every page', async () => {
+    const { get } = await setup();
+    for (const path of ['/', '/nope', '/inbox.js', '/inbox.css']) {
+      const { headers } = await get(path);
+      expect(headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(headers.get('content-security-policy')).toContain("script-src 'self'");
+      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+      expect(headers.get('referrer-policy')).toBe('same-origin');
+    }
+    expect((await get('/inbox.js')).headers.get('content-type')).toMatch(/^text\/javascript/);
+    const page = await (await get('/')).text();
+    expect(page).not.toMatch(/<script>|<script [^>]*>[^<]|\son[a-z]+=/);
+  });
+
+  it('filters by tool and status with query parameters', async () => {
+    const { runs, get } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-1' }, 'run-r');
+    await suspendOn(runs, 'ask_size', {}, 'run-a');
+    const onlyAsk = await (await get('/?tool=ask_size')).text();
+    expect(onlyAsk).toContain('Which size?');
+    expect(onlyAsk).not.toContain('o-1');
+    const none = await (await get('/?status=done')).text();
+    expect(none).toContain('No runs.');
+    expect((await get('/?status=bogus')).status).toBe(400);
+  });
+
+  it('approves with a valid form from its own origin, and continues the run', async () => {
+    const { runs, post, csrfOf, executions } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-2' }, 'run-2');
+    const csrf = await csrfOf();
+    const response = await post('/runs/run-2/calls/refund_1', {
+      csrf,
+      action: 'approve',
+      by: 'ana',
+      note: 'ok',
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain('Approved. The run is now done.');
+    expect(text).toContain('Finished: refunded o-2');
+    expect(executions.refund).toBe(1);
+    const second = await post('/runs/run-2/calls/refund_1', { csrf, action: 'approve', by: 'bo' });
+    expect(second.status).toBe(409);
+    expect(await second.text()).toMatch(
+      /Already decided by ana at \d{4}-\d\d-\d\dT[^ ]+ \(approve: ok\)/,
+    );
+    expect(executions.refund).toBe(1);
+  });
+
+  it('rejects with a reason, or a default one when the field is empty', async () => {
+    const { runs, post, csrfOf } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-3' }, 'run-3');
+    const text = await (
+      await post('/runs/run-3/calls/refund_1', {
+        csrf: await csrfOf(),
+        action: 'reject',
+        by: 'ana',
+      })
+    ).text();
+    expect(text).toContain('Rejected. The run is now done.');
+    const run = await runs.get('run-3');
+    expect(run?.audit?.[0]).toMatchObject({
+      action: 'reject',
+      by: 'ana',
+      note: 'Rejected by ana in the approval inbox',
+    });
+  });
+
+  it('answers a suspension, checking the answer against its declared schema', async () => {
+    const { runs, post, csrfOf } = await setup();
+    await suspendOn(runs, 'ask_size', {}, 'run-4');
+    const csrf = await csrfOf();
+    const bad = await post('/runs/run-4/calls/ask_size_1', {
+      csrf,
+      action: 'answer',
+      answer: '"XL"',
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('does not match the schema');
+    const notJson = await post('/runs/run-4/calls/ask_size_1', {
+      csrf,
+      action: 'answer',
+      answer: 'M',
+    });
+    expect(notJson.status).toBe(400);
+    expect(await notJson.text()).toContain('Expected the answer as JSON');
+    const good = await post('/runs/run-4/calls/ask_size_1', {
+      csrf,
+      action: 'answer',
+      answer: '"M"',
+    });
+    expect(good.status).toBe(200);
+    expect(await good.text()).toContain('Finished: size M');
+  });
+
+  it('declines a suspension with Reject and a reason', async () => {
+    const { runs, post, csrfOf } = await setup();
+    await suspendOn(runs, 'ask_size', {}, 'run-decline');
+    const response = await post('/runs/run-decline/calls/ask_size_1', {
+      csrf: await csrfOf(),
+      action: 'reject',
+      note: 'customer left',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Rejected. The run is now done.');
+    const run = await runs.get('run-decline');
+    expect(run?.status === 'done' && run.text).toContain('customer left');
+  });
+
+  it('refuses a POST from another origin, or without one, with 403 and decides nothing', async () => {
+    const { runs, post, csrfOf, executions } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-5' }, 'run-5');
+    const csrf = await csrfOf();
+    const evil = await post(
+      '/runs/run-5/calls/refund_1',
+      { csrf, action: 'approve' },
+      { origin: 'http://evil.example' },
+    );
+    expect(evil.status).toBe(403);
+    expect(await evil.text()).toContain(
+      'expected origin http://127.0.0.1:9999, received http://evil.example',
+    );
+    const handle = inbox({ session: runs });
+    const none = await handle(
+      new Request(`${ORIGIN}/runs/run-5/calls/refund_1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `csrf=${csrf}&action=approve`,
+      }),
+    );
+    expect(none.status).toBe(403);
+    expect(executions.refund).toBe(0);
+    expect((await runs.get('run-5'))?.status).toBe('suspended');
+  });
+
+  it('refuses a POST with a missing or forged CSRF token', async () => {
+    const { runs, post, executions } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-6' }, 'run-6');
+    expect((await post('/runs/run-6/calls/refund_1', { action: 'approve' })).status).toBe(403);
+    const forged = await post('/runs/run-6/calls/refund_1', {
+      csrf: 'x'.repeat(43),
+      action: 'approve',
+    });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('bad CSRF token');
+    const otherInbox = inbox({ session: runs });
+    const foreign = /name="csrf" value="([^"]+)"/.exec(
+      await (await otherInbox(new Request(`${ORIGIN}/`))).text(),
+    )?.[1];
+    expect(
+      (await post('/runs/run-6/calls/refund_1', { csrf: foreign ?? '', action: 'approve' })).status,
+    ).toBe(403);
+    expect(executions.refund).toBe(0);
+  });
+
+  it('answers unknown paths, malformed ids, bad methods and huge bodies with 4xx pages', async () => {
+    const { runs, get, post, handle, csrfOf } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-7' }, 'run-7');
+    const csrf = await csrfOf();
+    expect((await get('/nope')).status).toBe(404);
+    expect((await get('/runs/unknown')).status).toBe(404);
+    expect((await get('/runs/%E0%A4%A')).status).toBe(400);
+    expect((await get(`/runs/${'a'.repeat(300)}`)).status).toBe(400);
+    expect((await get('/runs/a%00b')).status).toBe(400);
+    expect((await get('/runs/a/b/c')).status).toBe(404);
+    expect((await post('/runs/run-7/calls/nope', { csrf, action: 'approve' })).status).toBe(404);
+    expect((await post('/runs/run-7/calls/refund_1', { csrf, action: 'explode' })).status).toBe(
+      400,
+    );
+    expect((await post('/elsewhere', { csrf })).status).toBe(404);
+    const huge = await post('/runs/run-7/calls/refund_1', {
+      csrf,
+      action: 'approve',
+      note: 'x'.repeat(70_000),
+    });
+    expect(huge.status).toBe(413);
+    const json = await handle(
+      new Request(`${ORIGIN}/runs/run-7/calls/refund_1`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    );
+    expect(json.status).toBe(415);
+    expect((await handle(new Request(`${ORIGIN}/`, { method: 'DELETE' }))).status).toBe(405);
+    expect((await runs.get('run-7'))?.status).toBe('suspended');
+  });
+
+  it('stops a streamed body once it passes 64 KB, without reading the rest', async () => {
+    const { runs, handle } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-8' }, 'run-8');
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new Uint8Array(16 * 1024).fill(97));
+      },
+    });
+    const response = await handle(
+      new Request(`${ORIGIN}/runs/run-8/calls/refund_1`, {
+        method: 'POST',
+        headers: { origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(10);
+  });
+
+  it('requires the token: a 401 page without it, a cookie and a clean URL with it', async () => {
+    const { get } = await setup({ token: 'sesame-123' });
+    const denied = await get('/');
+    expect(denied.status).toBe(401);
+    expect(await denied.text()).toContain('needs its token');
+    expect((await get('/?token=wrong-token')).status).toBe(401);
+    const entry = await get('/?token=sesame-123&tool=refund');
+    expect(entry.status).toBe(303);
+    expect(entry.headers.get('location')).toBe('/?tool=refund');
+    const cookie = entry.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^fino_inbox_token=sesame-123; Path=\/; HttpOnly; SameSite=Strict$/);
+    const inside = await get('/?tool=refund', { cookie: 'other=1; fino_inbox_token=sesame-123' });
+    expect(inside.status).toBe(200);
+    expect((await get('/', { cookie: 'fino_inbox_token=sesame-124' })).status).toBe(401);
+    expect((await get('/inbox.css')).status).toBe(200);
+  });
+
+  it('serves under a base path', async () => {
+    const { runs } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-9' }, 'run-9');
+    const handle = inbox({ session: runs, basePath: '/inbox/' });
+    const text = await (await handle(new Request(`${ORIGIN}/inbox/`))).text();
+    expect(text).toContain('href="/inbox/inbox.css"');
+    expect(text).toContain('action="/inbox/runs/run-9/calls/refund_1"');
+    expect((await handle(new Request(`${ORIGIN}/`))).status).toBe(404);
+    expect((await handle(new Request(`${ORIGIN}/inboxes/`))).status).toBe(404);
+  });
+
+  it('names the decider from the `by` option instead of asking', async () => {
+    const { runs, post, csrfOf } = await setup({ by: 'ops-team' });
+    await suspendOn(runs, 'refund', { orderId: 'o-10' }, 'run-10');
+    const csrf = await csrfOf();
+    await post('/runs/run-10/calls/refund_1', { csrf, action: 'approve', by: 'mallory' });
+    expect((await runs.get('run-10'))?.audit?.[0].by).toBe('ops-team');
+  });
+
+  it('shows a run: transcript, status, usage and audit trail', async () => {
+    const { runs, get, post, csrfOf } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-11' }, 'run-11');
+    await post('/runs/run-11/calls/refund_1', {
+      csrf: await csrfOf(),
+      action: 'approve',
+      by: 'ana',
+      note: 'fine <b>',
+    });
+    const text = await (await get('/runs/run-11')).text();
+    expect(text).toContain(
+      '<div id="run-body" data-src="/runs/run-11" data-events="/events" data-final="true">',
+    );
+    expect(text).toContain('<span id="run-status">done</span>');
+    expect(text).toContain('tokens ');
+    expect(text).toContain('→ refund(');
+    expect(text).toContain('← refunded o-11');
+    expect(text).toMatch(
+      /<td>approved<\/td><td>refund refund_1<\/td><td>ana<\/td><td>fine &lt;b&gt;<\/td>/,
+    );
+  });
+
+  it('rejects bad options with clear errors', () => {
+    expect(() => inbox({} as never)).toThrow('session must be a Session');
+    const runs = shop(memoryStore()).runs;
+    expect(() => inbox({ session: runs, token: 'short' })).toThrow(
+      'at least 8 characters, received 5 characters',
+    );
+    expect(() => inbox({ session: runs, basePath: 'x"><' })).toThrow(
+      'expected a path such as "/inbox"',
+    );
+    expect(() => inbox({ session: runs, pollMs: 0 })).toThrow(RangeError);
+  });
+});

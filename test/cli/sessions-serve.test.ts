@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { session, sqliteStore } from '../../src/ai/session/index.ts';
+import type { CommandIo } from '../../src/cli/command.ts';
+import { sessions } from '../../src/cli/commands/sessions.ts';
+import { type ServeHelpers, serve } from '../../src/cli/commands/sessions-serve.ts';
+import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'fino-cli-serve-'));
+const log = join(dir, 'log.jsonl');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function io() {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const text = { out: '', err: '' };
+  stdout.on('data', (c) => {
+    text.out += c;
+  });
+  stderr.on('data', (c) => {
+    text.err += c;
+  });
+  const value: CommandIo = { stdin: new PassThrough(), stdout, stderr, cwd: dir, env: {} };
+  return { io: value, text };
+}
+
+/** Helpers like `fino sessions`'s own, over one SQLite file and the shop agent. */
+const helpers = (db: string): ServeHelpers => ({
+  openStore: () => sqliteStore(join(dir, db)),
+  loadAgent: async () => shopAgent('order', log),
+});
+
+/** Starts `serve`, waits for the printed address, and returns it with how to stop. */
+async function started(argv: string[], db: string) {
+  const { io: cliIo, text } = io();
+  let stop!: () => void;
+  const until = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const code = serve(argv, cliIo, helpers(db), until);
+  for (let i = 0; i < 200 && !text.err.includes('http://'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const url = /(http:\/\/\S+)/.exec(text.err)?.[1];
+  if (!url) throw new Error(`no address printed: ${text.err}`);
+  return {
+    url,
+    text,
+    stop: () => {
+      stop();
+      return code;
+    },
+  };
+}
+
+describe('fino sessions serve', () => {
+  it('is dispatched from fino sessions: --help prints its usage', async () => {
+    const { io: cliIo, text } = io();
+    expect(await sessions.run(['serve', '--help'], cliIo)).toBe(0);
+    expect(text.out).toContain('Usage: fino sessions serve');
+  });
+
+  it('refuses bad options with usage errors', async () => {
+    const bad = async (argv: string[]) => {
+      const { io: cliIo, text } = io();
+      return { code: await sessions.run(['serve', ...argv], cliIo), err: text.err };
+    };
+    expect(await bad(['--port', 'eighty'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--port must be an integer from 0 to 65535; got "eighty"'),
+    });
+    expect((await bad(['--token', 'short'])).err).toContain(
+      '--token must have at least 8 characters',
+    );
+    expect((await bad(['--verbose'])).err).toContain('unexpected argument --verbose');
+    expect((await bad(['--db', join(dir, 'missing.db')])).err).toContain('no session database at');
+  });
+
+  it('serves the inbox; approving there continues the run with --agent', async () => {
+    const store = sqliteStore(join(dir, 'serve.db'));
+    await session({ store, agent: shopAgent('order', log) }).start('Ship', { runId: 'run-serve' });
+    await store.close();
+    const server = await started(
+      ['--db', 'serve.db', '--port', '0', '--agent', 'x.ts'],
+      'serve.db',
+    );
+    expect(server.text.err).toContain('(decisions continue runs here)');
+    const origin = new URL(server.url).origin;
+    const page = await (await fetch(server.url)).text();
+    expect(page).toContain('run-serve');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    const response = await fetch(`${origin}/runs/run-serve/calls/ship_1`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, action: 'approve', by: 'ana' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Approved. The run is now done.');
+    expect(readLog(log).filter((e) => e.key === 'run-serve:ship_1')).toHaveLength(1);
+    expect(await server.stop()).toBe(0);
+    await expect(fetch(server.url)).rejects.toThrow();
+  });
+
+  it('makes up a token when bound beyond loopback without one', async () => {
+    const store = sqliteStore(join(dir, 'wide.db'));
+    await session({ store }).list();
+    await store.close();
+    const server = await started(
+      ['--db', 'wide.db', '--port', '0', '--host', '0.0.0.0'],
+      'wide.db',
+    );
+    expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+\/\?token=[\w-]{32}$/);
+    const port = new URL(server.url).port;
+    expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(401);
+    const entry = await fetch(`http://127.0.0.1:${port}/${new URL(server.url).search}`, {
+      redirect: 'manual',
+    });
+    expect(entry.status).toBe(303);
+    expect(entry.headers.get('set-cookie')).toContain('HttpOnly; SameSite=Strict');
+    expect(await server.stop()).toBe(0);
+  });
+});
