@@ -206,7 +206,7 @@ describe('anthropic: generate', () => {
       ],
       stopReason: 'tool_calls',
       rawStopReason: 'tool_use',
-      usage: { inputTokens: 12, outputTokens: 4, totalTokens: 16 },
+      usage: { inputTokens: 12, outputTokens: 4, totalTokens: 16, cachedInputTokens: 2 },
     });
     expect(model.id).toBe('anthropic:claude-test');
   });

@@ -82,7 +82,7 @@ describe('openai: generate', () => {
             {
               type: 'tool_result',
               toolCallId: 'call_2',
-              content: [{ type: 'text', text: 'error: down' }],
+              content: [{ type: 'text', text: 'down' }],
               isError: true,
             },
             { type: 'image', mediaType: 'image/png', data: 'iVBOR' },
@@ -122,7 +122,7 @@ describe('openai: generate', () => {
           ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: '4 °C' },
-        { role: 'tool', tool_call_id: 'call_2', content: 'error: down' },
+        { role: 'tool', tool_call_id: 'call_2', content: 'Error: down' },
         {
           role: 'user',
           content: [
@@ -136,7 +136,7 @@ describe('openai: generate', () => {
       ],
       tools: [{ type: 'function', function: weatherTool }],
       tool_choice: { type: 'function', function: { name: 'weather' } },
-      max_tokens: 100,
+      max_completion_tokens: 100,
       temperature: 0.2,
     });
   });
