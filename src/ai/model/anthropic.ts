@@ -181,6 +181,12 @@ function thinkingOf(request: GenerateRequest, maxTokens: number) {
       `${PROVIDER}: request.reasoning.budgetTokens: expected at least 1024 and less than max_tokens (${maxTokens}), received ${budget}`,
     );
   }
+  const choice = request.toolChoice;
+  if (request.tools?.length && (choice === 'required' || typeof choice === 'object')) {
+    throw new TypeError(
+      `${PROVIDER}: request.toolChoice: extended thinking (reasoning.budgetTokens) takes only 'auto' or 'none', received ${JSON.stringify(choice)}`,
+    );
+  }
   if (temperature !== undefined && temperature !== 1) {
     throw new RangeError(
       `${PROVIDER}: request.temperature: extended thinking (reasoning.budgetTokens) takes only temperature 1 or none, received ${temperature}`,

@@ -512,6 +512,16 @@ describe('anthropic: extended thinking', () => {
     await expect(model.generate({ ...ask, reasoning: { budgetTokens: 500 } })).rejects.toThrow(
       'anthropic: request.reasoning.budgetTokens: expected at least 1024 and less than max_tokens (4096), received 500',
     );
+    await expect(
+      model.generate({
+        ...ask,
+        tools: [weatherTool],
+        toolChoice: 'required',
+        reasoning: { budgetTokens: 2000 },
+      }),
+    ).rejects.toThrow(
+      `anthropic: request.toolChoice: extended thinking (reasoning.budgetTokens) takes only 'auto' or 'none', received "required"`,
+    );
     await expect(model.generate({ ...ask, temperature: 1.5 })).rejects.toThrow(
       'anthropic: request.temperature: expected a number from 0 to 1, received 1.5',
     );
