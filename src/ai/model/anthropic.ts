@@ -79,7 +79,12 @@ export function anthropic(options: AnthropicOptions): Model {
   const retry = retryOptionsOf(options);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
 
-  const send = async (request: GenerateRequest, stream: boolean, warnings: ModelWarning[]) => {
+  const send = async (
+    request: GenerateRequest,
+    stream: boolean,
+    warnings: ModelWarning[],
+    paused: Block[],
+  ) => {
     const key = apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true);
     return postJson({
       ...retry,
@@ -90,7 +95,7 @@ export function anthropic(options: AnthropicOptions): Model {
         'anthropic-version': options.version ?? '2023-06-01',
         ...options.headers,
       },
-      body: bodyOf(options, request, stream, warnings),
+      body: bodyOf(options, request, stream, warnings, paused),
       signal: request.signal,
       requestIdHeader: REQUEST_ID,
     });
@@ -103,12 +108,14 @@ export function anthropic(options: AnthropicOptions): Model {
       const builder = builderFor(request);
       let usage = usageOf();
       let warnings: ModelWarning[] = [];
+      const paused: Block[] = [];
       for (let pauses = 0; ; pauses++) {
         warnings = [];
-        const response = await send(continued(request, builder, pauses), false, warnings);
+        const response = await send(request, false, warnings, paused);
         const body = await readJson(response, PROVIDER, REQUEST_ID);
         const turn = readMessage(body, builder);
         usage = addUsage(usage, turn.usage);
+        paused.push(...turn.blocks);
         if (turn.raw !== 'pause_turn' || pauses === MAX_PAUSE_CONTINUATIONS) {
           return finish(builder, turn.raw, usage, warnings);
         }
@@ -120,11 +127,13 @@ export function anthropic(options: AnthropicOptions): Model {
         const builder = builderFor(request);
         let usage = usageOf();
         let warnings: ModelWarning[] = [];
+        const paused: Block[] = [];
         for (let pauses = 0; ; pauses++) {
           warnings = [];
-          const response = await send(continued(request, builder, pauses), true, warnings);
+          const response = await send(request, true, warnings, paused);
           const turn = yield* streamMessage(response, builder);
           usage = addUsage(usage, turn.usage);
+          paused.push(...turn.blocks);
           if (turn.raw !== 'pause_turn' || pauses === MAX_PAUSE_CONTINUATIONS) {
             yield { type: 'usage', usage };
             yield { type: 'stop', result: finish(builder, turn.raw, usage, warnings) };
@@ -140,16 +149,6 @@ function builderFor(request: GenerateRequest): TurnBuilder {
   const builder = new TurnBuilder();
   if (request.output) builder.parseOutput();
   return builder;
-}
-
-/**
- * The request that continues a paused turn: the conversation with the turn so far as the
- * last assistant message, which the API takes as the turn to go on with (docs/decisions/076).
- */
-function continued(request: GenerateRequest, builder: TurnBuilder, pauses: number) {
-  if (pauses === 0) return request;
-  const partial = { role: 'assistant' as const, content: builder.contentSoFar() };
-  return { ...request, messages: [...request.messages, partial] };
 }
 
 function finish(
@@ -195,11 +194,17 @@ function thinkingOf(request: GenerateRequest, maxTokens: number) {
   return { type: 'enabled', budget_tokens: budget };
 }
 
+/**
+ * The request body. `paused` holds the blocks of a turn the API paused so far, exactly as
+ * received (server tool blocks included): they go last as the assistant turn to continue
+ * (docs/decisions/076).
+ */
 function bodyOf(
   options: AnthropicOptions,
   request: GenerateRequest,
   stream: boolean,
   warnings: ModelWarning[],
+  paused: Block[],
 ): Record<string, unknown> {
   const maxTokens = request.maxTokens ?? options.maxTokens ?? 4096;
   const thinking = thinkingOf(request, maxTokens);
@@ -209,6 +214,11 @@ function bodyOf(
     body.system = options.cacheControl
       ? [{ type: 'text', text: system, cache_control: EPHEMERAL }]
       : system;
+  }
+  if (paused.length > 0) {
+    const last = messages.at(-1);
+    if (last?.role === 'assistant') last.content.push(...paused);
+    else messages.push({ role: 'assistant', content: paused.slice() });
   }
   body.messages = messages;
   if (request.tools?.length) {
@@ -240,8 +250,17 @@ function toolChoiceOf(choice: ToolChoice): Record<string, string> {
   return { type: choice === 'required' ? 'any' : choice };
 }
 
-/** Adds one response's blocks to the turn; returns its raw stop reason and usage. */
-function readMessage(body: unknown, builder: TurnBuilder): { raw?: string; usage: Usage } {
+/** What one response added to a turn: its raw stop reason, usage and blocks as received. */
+interface ReadTurn {
+  raw?: string;
+  usage: Usage;
+  blocks: Block[];
+}
+
+type Block = Record<string, unknown>;
+
+/** Adds one response's blocks to the turn; returns its raw stop reason, usage and blocks. */
+function readMessage(body: unknown, builder: TurnBuilder): ReadTurn {
   if (!isRecord(body) || !Array.isArray(body.content)) {
     throw new ModelError(`${PROVIDER}: the response has no content array`, {
       provider: PROVIDER,
@@ -261,7 +280,7 @@ function readMessage(body: unknown, builder: TurnBuilder): { raw?: string; usage
     }
   });
   const raw = typeof body.stop_reason === 'string' ? body.stop_reason : undefined;
-  return { raw, usage: usageFrom(body.usage) };
+  return { raw, usage: usageFrom(body.usage), blocks: body.content.filter(isRecord) };
 }
 
 /** A thinking or redacted_thinking block as a reasoning part, its fields unchanged. */
@@ -280,13 +299,15 @@ function reasoningOf(block: Record<string, unknown>): ReasoningPart {
 async function* streamMessage(
   response: Response,
   builder: TurnBuilder,
-): AsyncGenerator<StreamEvent, { raw?: string; usage: Usage }> {
+): AsyncGenerator<StreamEvent, ReadTurn> {
   const requestId = response.headers.get(REQUEST_ID) ?? undefined;
   let usage = usageOf();
   let raw: string | undefined;
   const wholeInputs = new Map<number, string>();
+  const blocks = new StreamedBlocks();
   for await (const { data } of parseServerSentEvents(responseChunks(response))) {
     const event = parseEvent(data);
+    blocks.apply(event);
     switch (event.type) {
       case 'message_start':
         if (isRecord(event.message)) usage = usageFrom(event.message.usage, usage);
@@ -343,7 +364,7 @@ async function* streamMessage(
         break;
       case 'message_stop':
         yield* builder.endOpenToolCalls();
-        return { raw, usage };
+        return { raw, usage, blocks: blocks.done() };
       case 'error':
         throw streamError(PROVIDER, event, requestId);
     }
@@ -352,6 +373,51 @@ async function* streamMessage(
     provider: PROVIDER,
     retryable: true,
   });
+}
+
+/**
+ * The content blocks of a streamed response rebuilt as the API would have sent them whole:
+ * each `content_block_start` block with its text, thinking, signature and input JSON deltas
+ * applied. Only a paused turn needs them (to send it back as received).
+ */
+class StreamedBlocks {
+  private readonly blocks = new Map<number, Block>();
+  private readonly inputs = new Map<number, string>();
+
+  apply(event: Record<string, unknown>): void {
+    const index = Number(event.index);
+    if (event.type === 'content_block_start' && isRecord(event.content_block)) {
+      this.blocks.set(index, { ...event.content_block });
+      return;
+    }
+    const block = this.blocks.get(index);
+    if (event.type !== 'content_block_delta' || !block || !isRecord(event.delta)) return;
+    const { delta } = event;
+    const append = (field: string, value: unknown) => {
+      if (typeof value === 'string') block[field] = String(block[field] ?? '') + value;
+    };
+    if (delta.type === 'text_delta') append('text', delta.text);
+    else if (delta.type === 'thinking_delta') append('thinking', delta.thinking);
+    else if (delta.type === 'signature_delta') append('signature', delta.signature);
+    else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
+      this.inputs.set(index, (this.inputs.get(index) ?? '') + delta.partial_json);
+    }
+  }
+
+  /** The blocks in index order, streamed input JSON parsed (left as sent when malformed). */
+  done(): Block[] {
+    return [...this.blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, block]) => {
+        const json = this.inputs.get(index);
+        if (json === undefined) return block;
+        try {
+          return { ...block, input: JSON.parse(json) };
+        } catch {
+          return block;
+        }
+      });
+  }
 }
 
 function parseEvent(data: string): Record<string, unknown> {

@@ -48,11 +48,6 @@ export class TurnBuilder {
     return { type: 'text-delta', text };
   }
 
-  /** A copy of the parts so far, e.g. to send a paused turn back for its continuation. */
-  contentSoFar(): ContentPart[] {
-    return this.content.slice();
-  }
-
   /** Appends a whole reasoning part (e.g. a thinking block of a non-streamed answer). */
   addReasoning(part: ReasoningPart): void {
     this.content.push(part);

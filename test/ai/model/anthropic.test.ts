@@ -664,15 +664,30 @@ describe('anthropic: extended thinking', () => {
 });
 
 describe('anthropic: pause_turn, caching and usage', () => {
-  it('continues a paused turn with the turn so far and returns one merged turn', async () => {
+  // A web search the server ran before pausing, as the Messages API documents it.
+  const search = {
+    type: 'server_tool_use',
+    id: 'srvtoolu_1',
+    name: 'web_search',
+    input: { query: 'Oslo weather' },
+  };
+  const found = {
+    type: 'web_search_tool_result',
+    tool_use_id: 'srvtoolu_1',
+    content: [
+      { type: 'web_search_result', url: 'https://yr.no', title: 'Oslo', encrypted_content: 'Eq' },
+    ],
+  };
+
+  it('continues a paused turn with its blocks sent back verbatim and returns one merged turn', async () => {
     const model = await start(
-      { json: message([{ type: 'text', text: 'Searching. ' }], 'pause_turn') },
+      { json: message([{ type: 'text', text: 'Searching. ' }, search, found], 'pause_turn') },
       { json: message([{ type: 'text', text: 'Found it.' }], 'end_turn') },
     );
     const result = await model.generate(ask);
     expect(server!.requests[1].body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] },
-      { role: 'assistant', content: [{ type: 'text', text: 'Searching. ' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Searching. ' }, search, found] },
     ]);
     expect(result).toMatchObject({
       text: 'Searching. Found it.',
@@ -682,17 +697,32 @@ describe('anthropic: pause_turn, caching and usage', () => {
     });
   });
 
-  it('continues a paused streamed turn, with one usage and one stop event', async () => {
+  it('continues a paused streamed turn, rebuilding its blocks, with one usage and one stop event', async () => {
     const model = await start(
       {
         sse: [
           messageStart,
+          sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
           sse({
-            type: 'content_block_start',
+            type: 'content_block_delta',
             index: 0,
-            content_block: { type: 'text', text: 'Searching. ' },
+            delta: { type: 'text_delta', text: 'Searching. ' },
           }),
           sse({ type: 'content_block_stop', index: 0 }),
+          sse({ type: 'content_block_start', index: 1, content_block: { ...search, input: {} } }),
+          sse({
+            type: 'content_block_delta',
+            index: 1,
+            delta: { type: 'input_json_delta', partial_json: '{"query":' },
+          }),
+          sse({
+            type: 'content_block_delta',
+            index: 1,
+            delta: { type: 'input_json_delta', partial_json: '"Oslo weather"}' },
+          }),
+          sse({ type: 'content_block_stop', index: 1 }),
+          sse({ type: 'content_block_start', index: 2, content_block: found }),
+          sse({ type: 'content_block_stop', index: 2 }),
           ...stopWith('pause_turn', 3),
         ],
       },
@@ -719,7 +749,7 @@ describe('anthropic: pause_turn, caching and usage', () => {
     });
     expect(server!.requests[1].body.messages.at(-1)).toEqual({
       role: 'assistant',
-      content: [{ type: 'text', text: 'Searching. ' }],
+      content: [{ type: 'text', text: 'Searching. ' }, search, found],
     });
   });
 
