@@ -1,4 +1,4 @@
-import { formatIssues } from '../../validate/index.ts';
+import { formatIssues, type Issue } from '../../validate/index.ts';
 import type { GenerateResult } from '../model/index.ts';
 import type { AgentConfig } from './options.ts';
 
@@ -54,7 +54,19 @@ export async function checkOutput(
   const checked = await config.output!.safeParseAsync(value);
   return checked.success
     ? { ok: true, value: checked.value }
-    : { ok: false, issues: formatIssues(checked.issues) };
+    : { ok: false, issues: issuesText(checked.issues) };
+}
+
+/** The most issues a repair message lists: enough to repair from, never a huge message. */
+export const MAX_REPAIR_ISSUES = 20;
+
+function issuesText(issues: readonly Issue[]): string {
+  const listed = formatIssues(issues.slice(0, MAX_REPAIR_ISSUES));
+  const more = issues.length - MAX_REPAIR_ISSUES;
+  return more > 0
+    ? `${listed}
+… and ${more} more issues`
+    : listed;
 }
 
 /** The user message of the repair turn: what was wrong, and what to send instead. */
