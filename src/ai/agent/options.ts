@@ -1,3 +1,4 @@
+import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import {
   type CompiledValidator,
   compile,
@@ -212,9 +213,6 @@ function readOutputSchema(output: SchemaLike) {
   }
   return schema;
 }
-
-/** The tool-name rule of OpenAI and Anthropic, checked for every tool (docs/decisions/078). */
-export const TOOL_NAME_RULE = /^[a-zA-Z0-9_-]{1,64}$/;
 
 function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
   if (!Array.isArray(tools)) {

@@ -56,7 +56,7 @@ export interface AnthropicOptions extends RetryOptions {
 const PROVIDER = 'anthropic';
 const REQUEST_ID = 'request-id';
 /** How many times one turn paused by the API (`pause_turn`) is continued before giving up. */
-export const MAX_PAUSE_CONTINUATIONS = 8;
+const MAX_PAUSE_CONTINUATIONS = 8;
 
 /**
  * A {@link Model} over the Anthropic Messages API. Retries 429, 5xx and 529 (overloaded)

@@ -73,7 +73,7 @@ function userMessages(message: ModelMessage, i: number, warnings: ModelWarning[]
 }
 
 /** The error marker that stands in for the `isError` flag tool messages lack (docs/decisions/077). */
-export const TOOL_ERROR_PREFIX = 'Error: ';
+const TOOL_ERROR_PREFIX = 'Error: ';
 
 /** A tool result's text; a failed result starts with {@link TOOL_ERROR_PREFIX}. */
 function toolText(part: Extract<ContentPart, { type: 'tool_result' }>): string {

@@ -1,3 +1,4 @@
+import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import { abortError } from './abort.ts';
 import { ModelError } from './model-error.ts';
 import type {
@@ -105,9 +106,9 @@ function checkOptionalFields(
     if (typeof output.schema !== 'object' || output.schema === null) {
       fail('request.output.schema', 'a JSON Schema object', output.schema);
     }
-    if (output.name !== undefined && !TOOL_NAME.test(output.name)) {
+    if (output.name !== undefined && !TOOL_NAME_RULE.test(output.name)) {
       throw new TypeError(
-        `${provider}: request.output.name: expected a name matching ${TOOL_NAME}, received ${JSON.stringify(output.name)}`,
+        `${provider}: request.output.name: expected a name matching ${TOOL_NAME_RULE}, received ${JSON.stringify(output.name)}`,
       );
     }
   }
@@ -125,9 +126,6 @@ function checkOptionalFields(
 }
 
 const EFFORTS = new Set(['low', 'medium', 'high']);
-
-/** The tool-name rule of OpenAI and Anthropic (and the output schema name's). */
-export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * Merges a request's `providerOptions[provider]` into the body, last, so its fields win.
