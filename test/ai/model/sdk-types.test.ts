@@ -127,6 +127,17 @@ const anthropicBody: Anthropic.MessageCreateParamsNonStreaming = {
   metadata: { user_id: 'u-1' },
 };
 
+const openaiStreamBody: OpenAI.ChatCompletionCreateParamsStreaming = {
+  ...openaiBody,
+  stream: true,
+  stream_options: { include_usage: true },
+};
+
+const anthropicStreamBody: Anthropic.MessageCreateParamsStreaming = {
+  ...anthropicBody,
+  stream: true,
+};
+
 const openaiReply = {
   id: 'chatcmpl-1',
   object: 'chat.completion',
@@ -174,5 +185,29 @@ describe('request bodies typed as the official SDKs’ request params', () => {
     const result = await model.generate({ ...request, reasoning: { budgetTokens: 1024 } });
     expect(server.requests[0].body).toEqual(anthropicBody);
     expect(result.output).toEqual({ summary: '4 °C' });
+  });
+
+  it('streamed requests add exactly the typed streaming fields', async () => {
+    server = await replayServer([
+      {
+        sse: ['data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}', 'data: [DONE]'],
+      },
+      { sse: ['event: message_stop\ndata: {"type":"message_stop"}'] },
+    ]);
+    const gpt = openai({ model: 'gpt-test', apiKey: 'k', baseURL: server.url });
+    for await (const _ of gpt.stream({ ...request, reasoning: { effort: 'low' } })) {
+      // drain
+    }
+    const claude = anthropic({
+      model: 'claude-test',
+      apiKey: 'k',
+      baseURL: server.url,
+      cacheControl: true,
+    });
+    for await (const _ of claude.stream({ ...request, reasoning: { budgetTokens: 1024 } })) {
+      // drain
+    }
+    expect(server.requests[0].body).toEqual(openaiStreamBody);
+    expect(server.requests[1].body).toEqual(anthropicStreamBody);
   });
 });
