@@ -75,6 +75,8 @@ const partText = (part: ContentPart): string => {
     }
     case 'resource':
       return `[resource ${part.uri}]`;
+    case 'reasoning':
+      return part.redacted !== undefined ? '[reasoning, redacted]' : `(reasoning) ${part.text}`;
     default:
       return `[${part.type} ${part.mediaType}]`;
   }
