@@ -5,6 +5,7 @@
 import type { SchemaLike } from '../validate/index.ts';
 import type { CliSpec } from './cli-spec.ts';
 import type { JsonSchemaObject, ModelMessage } from './content.ts';
+import type { Isolation } from './isolation/options.ts';
 import type { Task } from './task.ts';
 
 /** An output format a caller can ask for. */
@@ -150,6 +151,13 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   timeoutMs?: number;
   /** When true, `invoke()` rethrows validation and executor errors instead of returning `isError`. */
   throwOnError?: boolean;
+  /**
+   * `'worker'` runs the executor in a worker thread, terminated at `timeoutMs` or on
+   * abort: hard cancellation. The task must be constructed at the top level of an ES
+   * module, which the worker imports; input and output cross by structured clone.
+   * Decision 082, docs/tool.md "Hard cancellation".
+   */
+  isolation?: Isolation;
   /** The executor. */
   run(input: Input, ctx: TaskContext): Output | Promise<Output>;
 }
