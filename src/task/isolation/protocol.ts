@@ -37,6 +37,7 @@ export type ToWorker =
 
 /** Worker → caller. */
 export type ToCaller =
+  | { type: 'started' }
   | { type: 'write'; text: string }
   | { type: 'writeJson'; value: unknown }
   | { type: 'done'; value: unknown }

@@ -64,6 +64,10 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
     };
 
     const onMessage = (message: ToCaller): void => {
+      if (message.type === 'started') {
+        startDeadline();
+        return;
+      }
       if (message.type === 'write' || message.type === 'writeJson') {
         if (!settled) write(context, message);
         return;
@@ -92,6 +96,15 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
         reject(new Error(`Tool "${name}": its worker exited with code ${code} before returning`)),
       );
     };
+    /** The deadline counts from the executor's start: not the worker's start or the module's import. */
+    const startDeadline = (): void => {
+      const { timeoutMs } = call;
+      if (timeoutMs === undefined || settled) return;
+      timer = setTimeout(() => {
+        end(false);
+        settle(() => reject(new TaskTimeoutError(name, timeoutMs)));
+      }, timeoutMs);
+    };
     const onAbort = (): void => {
       const reason: unknown = signal.reason;
       try {
@@ -112,13 +125,6 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
     worker.on('error', onError);
     worker.on('exit', onExit);
     signal.addEventListener('abort', onAbort, { once: true });
-    if (call.timeoutMs !== undefined) {
-      const { timeoutMs } = call;
-      timer = setTimeout(() => {
-        end(false);
-        settle(() => reject(new TaskTimeoutError(name, timeoutMs)));
-      }, timeoutMs);
-    }
     try {
       worker.postMessage({
         type: 'call',

@@ -56,7 +56,9 @@ async function call(name: string, input: unknown, data: CallData): Promise<void>
   };
   let value: unknown;
   try {
-    value = await (await executorFor(name))(input, ctx);
+    const run = await executorFor(name);
+    send({ type: 'started' });
+    value = await run(input, ctx);
   } catch (error) {
     return failed(error);
   }
