@@ -20,8 +20,8 @@ const ENTRY = new URL(`./worker-main${EXTENSION}`, import.meta.url).href;
 const FINO_HOOKS = new URL(`../../register/hooks${EXTENSION}`, import.meta.url).href;
 
 /**
- * The worker's first code (a CommonJS script): registers tsx for TypeScript unless the
- * worker inherited a loader that already handles it, then fino's `fino:` resolve hook,
+ * The worker's first code (a CommonJS script): registers tsx when fino or the defining
+ * module is TypeScript, then fino's `fino:` resolve hook,
  * then imports the entry. Hooks registered later run first, as in `fino/register`.
  */
 const BOOTSTRAP = `
@@ -45,10 +45,6 @@ function tsxRegisterUrl(): string {
   ).href;
   return tsxApi;
 }
-
-/** Whether this process was started with a loader that already runs TypeScript. */
-const inheritsTypeScript = (): boolean =>
-  process.execArgv.some((arg) => /tsx|fino\/register/.test(arg));
 
 const idle = new Map<string, Worker[]>();
 
@@ -79,9 +75,9 @@ export function releaseWorker(isolation: ResolvedIsolation, worker: Worker): voi
 }
 
 function createWorker(isolation: ResolvedIsolation): Worker {
-  const typeScript =
-    (EXTENSION === '.ts' || TYPESCRIPT.test(new URL(isolation.moduleUrl).pathname)) &&
-    !inheritsTypeScript();
+  // Registered even when the worker inherits `--import tsx`: the hooks of an inherited
+  // `--import` do not load fino's own TypeScript hook module, tsx registered again does.
+  const typeScript = EXTENSION === '.ts' || TYPESCRIPT.test(new URL(isolation.moduleUrl).pathname);
   const workerData: WorkerData = {
     entry: ENTRY,
     moduleUrl: isolation.moduleUrl,

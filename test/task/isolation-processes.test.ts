@@ -1,7 +1,8 @@
 /**
- * `fino run` on a module with isolated tools, through the built binary (needs
- * `npm run build` first; `npm test` does it): a runaway tool ends with the timeout
- * error, and an idle worker does not keep the process alive after a successful call.
+ * Isolated tools in processes of their own: `fino run` through the built binary (needs
+ * `npm run build` first; `npm test` does it) — a runaway tool ends with the timeout
+ * error, and an idle worker does not keep the process alive after a successful call —
+ * and a TypeScript program run with `node --import tsx`.
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
@@ -40,5 +41,19 @@ describe.concurrent('fino run with isolated tools', { timeout: 120_000 }, () => 
       stdout: 'Hello, Ada!\n',
       stderr: '',
     });
+  });
+});
+
+describe('node --import tsx with isolated tools', { timeout: 120_000 }, () => {
+  it('loads TypeScript in the workers and exits when the calls are done', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'fixtures/run-under-tsx.ts')],
+      { cwd: root, timeout: 60_000 },
+    );
+    expect(JSON.parse(stdout)).toEqual([
+      { content: '3' },
+      { content: 'Tool "spin" timed out after 200 ms', isError: true },
+    ]);
   });
 });
