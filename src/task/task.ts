@@ -170,7 +170,16 @@ export class Task<Input = unknown, Output = unknown> {
     if (this.#isolation) registerExecutor(this.#isolation.moduleUrl, name, run);
   }
 
-  /** Whether the executor runs in a worker thread (`isolation: 'worker'`). */
+  /**
+   * Whether the executor runs in a worker thread (`isolation: 'worker'`).
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * task({ name: 'hello', run: () => 'Hello!' }).isolated; // → false
+   * ```
+   */
   get isolated(): boolean {
     return this.#isolation !== undefined;
   }

@@ -146,7 +146,8 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   /**
    * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
    * At the deadline the call settles and `ctx.signal` aborts; code that ignores the
-   * signal, or runs synchronously, is not stopped and keeps running in the background.
+   * signal, or runs synchronously, is not stopped and keeps running in the background —
+   * unless `isolation: 'worker'`, which terminates it at the deadline.
    */
   timeoutMs?: number;
   /** When true, `invoke()` rethrows validation and executor errors instead of returning `isError`. */

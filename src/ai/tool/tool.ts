@@ -76,7 +76,7 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
    * Deadline for one call, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`). At the
    * deadline the call fails with an `isError` result and `ctx.signal` aborts; an executor
    * that ignores the signal, or runs synchronously, is not stopped: it keeps running in
-   * the background until it returns.
+   * the background until it returns — unless `isolation: 'worker'`, which terminates it.
    */
   timeoutMs?: number;
   /** Rethrow validation and executor errors from `invoke()` instead of returning `isError`. */

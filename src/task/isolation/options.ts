@@ -26,7 +26,23 @@ export interface WorkerIsolation {
 /**
  * Where a task's executor runs: in the caller's thread (the default), or — `'worker'` —
  * in a worker thread that is terminated at `timeoutMs` or on abort, so that even a
- * synchronous loop is stopped (hard cancellation). Decision 082.
+ * synchronous loop is stopped (hard cancellation). The task must be created at the top
+ * level of an ES module, which the worker imports. Decision 082.
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'fino:ai/tool';
+ *
+ * export const spin = tool({
+ *   name: 'spin',
+ *   timeoutMs: 100,
+ *   isolation: { type: 'worker', module: import.meta.url, resourceLimits: { maxOldGenerationSizeMb: 64 } },
+ *   execute: () => {
+ *     for (;;) {}
+ *   },
+ * });
+ * await spin.invoke({}); // → { content: 'Tool "spin" timed out after 100 ms', isError: true }
+ * ```
  */
 export type Isolation = 'worker' | WorkerIsolation;
 

@@ -117,7 +117,10 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
         // The worker is gone: nothing to tell.
       }
       clearTimeout(timer);
+      // Nobody waits for the worker any more: it must not keep the process alive.
+      worker.unref();
       graceTimer = setTimeout(() => end(false), ABORT_GRACE_MS);
+      graceTimer.unref();
       settle(() => reject(reason));
     };
 
