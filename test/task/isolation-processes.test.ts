@@ -45,7 +45,7 @@ describe.concurrent('fino run with isolated tools', { timeout: 120_000 }, () => 
 });
 
 describe('node --import tsx with isolated tools', { timeout: 120_000 }, () => {
-  it('loads TypeScript in the workers and exits when the calls are done', async () => {
+  it('loads TypeScript in the workers and exits when the calls are done or aborted', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', join(import.meta.dirname, 'fixtures/run-under-tsx.ts')],
@@ -54,6 +54,7 @@ describe('node --import tsx with isolated tools', { timeout: 120_000 }, () => {
     expect(JSON.parse(stdout)).toEqual([
       { content: '3' },
       { content: 'Tool "spin" timed out after 200 ms', isError: true },
+      'AbortError',
     ]);
   });
 });

@@ -1,11 +1,13 @@
-// An isolated runaway tool is stopped at its deadline whichever surface calls it: an
-// agent run (scripted model) and an MCP server (in-memory transport).
+// Isolated tools on every surface: a runaway call is stopped at its deadline in an
+// agent run (scripted model) and an MCP server (in-memory transport); a suspension in a
+// worker pauses an agent run and a session run, and their resume reaches the worker.
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { mcpClient, mcpServer } from '../../src/ai/mcp/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
-import { busy, spin } from './fixtures/isolated-tools.ts';
+import { memoryStore, session } from '../../src/ai/session/index.ts';
+import { ask, busy, spin } from './fixtures/isolated-tools.ts';
 
 describe('isolated tools on every surface', () => {
   it('an agent gets a timeout result for a runaway call and goes on', async () => {
@@ -49,5 +51,39 @@ describe('isolated tools on every surface', () => {
       isError: true,
     });
     await client.close();
+  });
+
+  it('an agent suspends on ctx.suspend() in a worker and resumes it with the answer', async () => {
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'q', name: 'ask', args: {} }] },
+      'Red it is.',
+    ]);
+    const bot = agent({ model, tools: [ask] });
+    const first = await bot.generate('pick');
+    expect(first.status === 'suspended' && first.pending).toEqual([
+      expect.objectContaining({
+        kind: 'suspend',
+        toolCallId: 'q',
+        reason: 'need a colour',
+        payload: { choices: ['red', 'blue'] },
+      }),
+    ]);
+    const done = await bot.resume(first.state, { q: { resume: 'red' } });
+    expect(done.status).toBe('done');
+    expect(done.steps.at(-2)?.toolResults).toEqual([
+      { type: 'tool_result', toolCallId: 'q', content: 'chose red' },
+    ]);
+  });
+
+  it('a session run suspends in a worker and its resume reaches the worker', async () => {
+    const model = scriptedModel([{ toolCalls: [{ id: 'q', name: 'ask', args: {} }] }, 'Blue.']);
+    const runs = session({ store: memoryStore(), agent: agent({ model, tools: [ask] }) });
+    const run = await runs.start('pick');
+    if (run.status !== 'suspended') throw new Error(`expected suspended, got ${run.status}`);
+    expect(run.pending[0]).toMatchObject({ kind: 'suspend', reason: 'need a colour' });
+    expect(await runs.resume(run.pending[0].token!, 'blue')).toMatchObject({
+      status: 'done',
+      text: 'Blue.',
+    });
   });
 });
