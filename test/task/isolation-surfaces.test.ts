@@ -70,6 +70,7 @@ describe('isolated tools on every surface', () => {
     ]);
     const done = await bot.resume(first.state, { q: { resume: 'red' } });
     expect(done.status).toBe('done');
+    if (done.status !== 'done') return;
     expect(done.steps.at(-2)?.toolResults).toEqual([
       { type: 'tool_result', toolCallId: 'q', content: 'chose red' },
     ]);
