@@ -23,6 +23,9 @@ import { UsageError } from './errors.ts';
 import { ExecutionContext } from './execution-context.ts';
 import { renderHelp } from './help.ts';
 import { invalidArgumentsText, issueLines } from './invalid-arguments.ts';
+import { type ResolvedIsolation, resolveIsolation } from './isolation/options.ts';
+import { registerExecutor } from './isolation/registry.ts';
+import { runIsolated } from './isolation/run-isolated.ts';
 import { normalizeResult } from './normalize-result.ts';
 import { type ParsedArgv, parseArgv } from './parse-argv.ts';
 import type {
@@ -109,6 +112,8 @@ export class Task<Input = unknown, Output = unknown> {
   readonly timeoutMs: number | undefined;
   readonly throwOnError: boolean;
   readonly #execute: TaskOptions<Input, Output>['run'];
+  /** Where the executor runs when `isolation` is set (decision 082). */
+  readonly #isolation: ResolvedIsolation | undefined;
   readonly #validator: CompiledValidator<unknown> | undefined;
   /** A foreign Standard Schema may validate asynchronously. */
   readonly #asyncValidation: boolean;
@@ -160,6 +165,23 @@ export class Task<Input = unknown, Output = unknown> {
     this.timeoutMs = timeoutMs;
     this.throwOnError = options.throwOnError ?? false;
     this.#execute = run;
+    this.#isolation =
+      options.isolation === undefined ? undefined : resolveIsolation(name, options.isolation);
+    if (this.#isolation) registerExecutor(this.#isolation.moduleUrl, name, run);
+  }
+
+  /**
+   * Whether the executor runs in a worker thread (`isolation: 'worker'`).
+   *
+   * @example
+   * ```ts
+   * import { task } from 'fino:task';
+   *
+   * task({ name: 'hello', run: () => 'Hello!' }).isolated; // → false
+   * ```
+   */
+  get isolated(): boolean {
+    return this.#isolation !== undefined;
   }
 
   /**
@@ -376,6 +398,11 @@ export class Task<Input = unknown, Output = unknown> {
 
   #call(input: Input, options: RunOptions, writer: Writer): Output | Promise<Output> {
     const signal = options.signal ?? NEVER_ABORTED;
+    if (this.#isolation) {
+      const context = new ExecutionContext(options, signal, writer);
+      const call = { name: this.name, timeoutMs: this.timeoutMs, isolation: this.#isolation };
+      return runIsolated({ ...call, input, options, context }) as Promise<Output>;
+    }
     if (this.timeoutMs === undefined) {
       return this.#execute(input, new ExecutionContext(options, signal, writer));
     }

@@ -5,6 +5,7 @@
 import type { SchemaLike } from '../validate/index.ts';
 import type { CliSpec } from './cli-spec.ts';
 import type { JsonSchemaObject, ModelMessage } from './content.ts';
+import type { Isolation } from './isolation/options.ts';
 import type { Task } from './task.ts';
 
 /** An output format a caller can ask for. */
@@ -145,11 +146,19 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   /**
    * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
    * At the deadline the call settles and `ctx.signal` aborts; code that ignores the
-   * signal, or runs synchronously, is not stopped and keeps running in the background.
+   * signal, or runs synchronously, is not stopped and keeps running in the background —
+   * unless `isolation: 'worker'`, which terminates it at the deadline.
    */
   timeoutMs?: number;
   /** When true, `invoke()` rethrows validation and executor errors instead of returning `isError`. */
   throwOnError?: boolean;
+  /**
+   * `'worker'` runs the executor in a worker thread, terminated at `timeoutMs` or on
+   * abort: hard cancellation. The task must be constructed at the top level of an ES
+   * module, which the worker imports; input and output cross by structured clone.
+   * Decision 082, docs/tool.md "Hard cancellation".
+   */
+  isolation?: Isolation;
   /** The executor. */
   run(input: Input, ctx: TaskContext): Output | Promise<Output>;
 }

@@ -8,6 +8,7 @@
 
 export type {
   ContentPart,
+  Isolation,
   JsonSchemaObject,
   KnownRisk,
   ModelMessage,
@@ -15,6 +16,8 @@ export type {
   SuspendRequest,
   ToolDefinition,
   ToolResultObject,
+  WorkerIsolation,
+  WorkerResourceLimits,
 } from '../../task/index.ts';
 export { SuspendSignal } from '../../task/index.ts';
 export { toToolDefinition } from './to-tool-definition.ts';

@@ -30,7 +30,8 @@ import type { ModelMessage, SuspendRequest } from '../../task/index.ts';
 export interface ToolRunContext {
   /**
    * Aborts when the caller cancels or the tool's `timeoutMs` passes; never aborts
-   * otherwise. Honour it: nothing stops code that ignores it (see `ToolOptions.timeoutMs`).
+   * otherwise. Honour it: nothing stops code that ignores it (see `ToolOptions.timeoutMs`),
+   * unless the tool has `isolation: 'worker'`.
    */
   signal: AbortSignal;
   /** The model's id for this call; `'task'` outside an agent. */

@@ -1,7 +1,13 @@
 /**
  * `Tool`: a `Task` specialised for model tool calling.
  */
-import { type ContentPart, type Risk, type SchemaInput, Task } from '../../task/index.ts';
+import {
+  type ContentPart,
+  type Isolation,
+  type Risk,
+  type SchemaInput,
+  Task,
+} from '../../task/index.ts';
 import type { SchemaLike } from '../../validate/index.ts';
 import type { ToolRunContext } from './tool-run-context.ts';
 
@@ -70,11 +76,19 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
    * Deadline for one call, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`). At the
    * deadline the call fails with an `isError` result and `ctx.signal` aborts; an executor
    * that ignores the signal, or runs synchronously, is not stopped: it keeps running in
-   * the background until it returns.
+   * the background until it returns — unless `isolation: 'worker'`, which terminates it.
    */
   timeoutMs?: number;
   /** Rethrow validation and executor errors from `invoke()` instead of returning `isError`. */
   throwOnError?: boolean;
+  /**
+   * `'worker'` (or `{ type: 'worker', module?, resourceLimits? }`) runs `execute` in a
+   * worker thread that is terminated at `timeoutMs` or on abort, so even a synchronous
+   * loop is stopped. The tool must be created at the top level of an ES module (the
+   * worker imports it); arguments and results cross by structured clone. See
+   * docs/tool.md "Hard cancellation" and decision 082.
+   */
+  isolation?: Isolation;
   /** The executor: receives validated arguments and a complete context. */
   execute(args: Args, ctx: ToolRunContext): R | Promise<R>;
 }
@@ -129,6 +143,7 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
       sideEffects: options.sideEffects,
       timeoutMs: options.timeoutMs,
       throwOnError: options.throwOnError,
+      isolation: options.isolation,
       // A task's context is a complete ToolRunContext (suspend included).
       run: execute,
     });

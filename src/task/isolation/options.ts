@@ -1,0 +1,138 @@
+/**
+ * The `isolation` option of a task or tool, and its checked, resolved form.
+ */
+import type { ResourceLimits } from 'node:worker_threads';
+import { callerModuleUrl } from './defining-module.ts';
+
+/** Memory and stack limits of an isolated task's worker (Node's `ResourceLimits`). */
+export type WorkerResourceLimits = Pick<
+  ResourceLimits,
+  'maxOldGenerationSizeMb' | 'maxYoungGenerationSizeMb' | 'codeRangeSizeMb' | 'stackSizeMb'
+>;
+
+/** The object form of `isolation: 'worker'`. */
+export interface WorkerIsolation {
+  type: 'worker';
+  /**
+   * The URL of the module that defines the task at its top level (`import.meta.url`).
+   * Read from the call stack when absent; give it when that is not the defining module
+   * (the task is created by a helper in another module, or the code is bundled).
+   */
+  module?: string | URL;
+  /** Limits of the worker's heap and stack; a worker exceeding them fails the call. */
+  resourceLimits?: WorkerResourceLimits;
+}
+
+/**
+ * Where a task's executor runs: in the caller's thread (the default), or — `'worker'` —
+ * in a worker thread that is terminated at `timeoutMs` or on abort, so that even a
+ * synchronous loop is stopped (hard cancellation). The task must be created at the top
+ * level of an ES module, which the worker imports. Decision 082.
+ *
+ * @example
+ * ```ts
+ * import { tool } from 'fino:ai/tool';
+ *
+ * export const spin = tool({
+ *   name: 'spin',
+ *   timeoutMs: 100,
+ *   isolation: { type: 'worker', module: import.meta.url, resourceLimits: { maxOldGenerationSizeMb: 64 } },
+ *   execute: () => {
+ *     for (;;) {}
+ *   },
+ * });
+ * await spin.invoke({}); // → { content: 'Tool "spin" timed out after 100 ms', isError: true }
+ * ```
+ */
+export type Isolation = 'worker' | WorkerIsolation;
+
+/** An `isolation` option checked and resolved: the defining module is known. */
+export interface ResolvedIsolation {
+  moduleUrl: string;
+  resourceLimits: WorkerResourceLimits | undefined;
+}
+
+const LIMIT_KEYS = [
+  'maxOldGenerationSizeMb',
+  'maxYoungGenerationSizeMb',
+  'codeRangeSizeMb',
+  'stackSizeMb',
+] as const;
+
+const describe = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+
+/**
+ * Checks `isolation` for the task `taskName` and finds its defining module. Throws a
+ * `TypeError` (or `RangeError` for a limit) naming what was wrong and what was expected.
+ */
+export function resolveIsolation(taskName: string, isolation: unknown): ResolvedIsolation {
+  const where = `Task "${taskName}": isolation`;
+  if (isolation === 'worker')
+    return { moduleUrl: definingModule(where), resourceLimits: undefined };
+  if (typeof isolation !== 'object' || isolation === null || Array.isArray(isolation)) {
+    throw new TypeError(
+      `${where}: expected 'worker' or { type: 'worker', module?, resourceLimits? }, received ${typeof isolation === 'string' ? JSON.stringify(isolation) : describe(isolation)}`,
+    );
+  }
+  const { type, module, resourceLimits } = isolation as Record<string, unknown>;
+  if (type !== 'worker') {
+    throw new TypeError(
+      `${where}.type: expected 'worker', received ${JSON.stringify(type) ?? 'undefined'}`,
+    );
+  }
+  const unknownKeys = Object.keys(isolation).filter(
+    (key) => key !== 'type' && key !== 'module' && key !== 'resourceLimits',
+  );
+  if (unknownKeys.length > 0) {
+    throw new TypeError(
+      `${where}: unknown option ${JSON.stringify(unknownKeys[0])}; expected type, module or resourceLimits`,
+    );
+  }
+  return {
+    moduleUrl: module === undefined ? definingModule(where) : moduleUrlOf(where, module),
+    resourceLimits: resourceLimits === undefined ? undefined : checkLimits(where, resourceLimits),
+  };
+}
+
+function definingModule(where: string): string {
+  const url = callerModuleUrl();
+  if (url === undefined) {
+    throw new TypeError(
+      `${where}: cannot tell which module defines this task (no module file on the call stack); pass isolation: { type: 'worker', module: import.meta.url }`,
+    );
+  }
+  return url;
+}
+
+function moduleUrlOf(where: string, module: unknown): string {
+  const text = module instanceof URL ? module.href : module;
+  if (typeof text === 'string' && URL.canParse(text)) return new URL(text).href;
+  throw new TypeError(
+    `${where}.module: expected the defining module's URL (import.meta.url), received ${typeof text === 'string' ? JSON.stringify(text.slice(0, 100)) : describe(text)}`,
+  );
+}
+
+function checkLimits(where: string, limits: unknown): WorkerResourceLimits {
+  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
+    throw new TypeError(
+      `${where}.resourceLimits: expected an object, received ${describe(limits)}`,
+    );
+  }
+  const checked: WorkerResourceLimits = {};
+  for (const key of Object.keys(limits)) {
+    if (!(LIMIT_KEYS as readonly string[]).includes(key)) {
+      throw new TypeError(
+        `${where}.resourceLimits: unknown limit ${JSON.stringify(key)}; expected ${LIMIT_KEYS.join(', ')}`,
+      );
+    }
+    const value: unknown = (limits as Record<string, unknown>)[key];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2 ** 20) {
+      throw new RangeError(
+        `${where}.resourceLimits.${key}: expected a number of megabytes above 0 and at most ${2 ** 20}, received ${typeof value === 'number' ? value : describe(value)}`,
+      );
+    }
+    checked[key as (typeof LIMIT_KEYS)[number]] = value;
+  }
+  return checked;
+}

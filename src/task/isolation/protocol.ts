@@ -1,0 +1,46 @@
+/**
+ * The messages between an isolated task's caller and its worker. A worker runs one call
+ * at a time, so messages carry no call id.
+ */
+import type { ModelMessage } from '../content.ts';
+import type { OutputMode } from '../types.ts';
+
+/** What the worker's bootstrap receives as `workerData`. */
+export interface WorkerData {
+  /** The worker's entry module (`worker-main`). */
+  entry: string;
+  /** The module that defines the tasks this worker runs. */
+  moduleUrl: string;
+  /** tsx's `register` module, when the entry or the defining module is TypeScript. */
+  typeScript: string | undefined;
+  /** fino's resolve hook for the `fino:` specifiers. */
+  finoHooks: string;
+}
+
+/** The plain-data part of a call's context; `signal`, `suspend` and `writer` are rebuilt. */
+export interface CallData {
+  toolCallId: string;
+  step: number;
+  runId: string;
+  messages: ModelMessage[];
+  resumeValue: unknown;
+  idempotencyKey: string | undefined;
+  mode: OutputMode;
+  env: Record<string, string | undefined> | undefined;
+  cwd: string | undefined;
+}
+
+/** Caller → worker. */
+export type ToWorker =
+  | { type: 'call'; name: string; input: unknown; context: CallData }
+  | { type: 'abort'; name: string; message: string };
+
+/** Worker → caller. */
+export type ToCaller =
+  | { type: 'started' }
+  | { type: 'write'; text: string }
+  | { type: 'writeJson'; value: unknown }
+  | { type: 'done'; value: unknown }
+  | { type: 'error'; name: string; message: string }
+  | { type: 'suspend'; reason: string; payload: unknown }
+  | { type: 'invalid'; reason: string };

@@ -1,0 +1,190 @@
+/**
+ * Runs one call of an isolated task in a worker: the deadline and the caller's abort
+ * end it even when the executor never yields, by terminating the worker.
+ */
+import { errorMessage } from '../../internal/thrown-value.ts';
+import { InvalidResultError, TaskTimeoutError } from '../errors.ts';
+import type { ExecutionContext } from '../execution-context.ts';
+import type { RunOptions } from '../types.ts';
+import { errorName } from './error-name.ts';
+import type { ResolvedIsolation } from './options.ts';
+import { acquireWorker, releaseWorker } from './pool.ts';
+import type { CallData, ToCaller, ToWorker } from './protocol.ts';
+
+/**
+ * How long a worker may go on after the caller aborted, for the executor to see
+ * `ctx.signal` and return; then it is terminated. The caller does not wait for it.
+ */
+const ABORT_GRACE_MS = 1000;
+
+/** A call of an isolated task. */
+export interface IsolatedCall {
+  name: string;
+  timeoutMs: number | undefined;
+  isolation: ResolvedIsolation;
+  input: unknown;
+  options: RunOptions;
+  context: ExecutionContext;
+}
+
+/**
+ * Runs `call` in a worker and settles with the executor's value; rejects with a
+ * `TimeoutError` at the deadline (terminating the worker), with the abort reason when
+ * the caller aborts, with the executor's error (rebuilt from its name and message), or
+ * through `context.suspend()` when the executor suspended.
+ */
+export function runIsolated(call: IsolatedCall): Promise<unknown> {
+  const { name, context, isolation } = call;
+  const { signal } = context;
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const worker = acquireWorker(isolation);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+
+    const detach = (): void => {
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      signal.removeEventListener('abort', onAbort);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    /** Ends the call: the worker goes back to the pool, or is terminated. */
+    const end = (keepWorker: boolean): void => {
+      detach();
+      if (keepWorker) releaseWorker(isolation, worker);
+      else void worker.terminate();
+    };
+    const settle = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      outcome();
+    };
+
+    const onMessage = (message: ToCaller): void => {
+      if (message.type === 'started') {
+        startDeadline();
+        return;
+      }
+      if (message.type === 'write' || message.type === 'writeJson') {
+        if (!settled) write(context, message);
+        return;
+      }
+      end(true);
+      settle(() => {
+        if (message.type === 'done') resolve(message.value);
+        else if (message.type === 'invalid') reject(new InvalidResultError(name, message.reason));
+        else if (message.type === 'error') reject(rebuildError(message.name, message.message));
+        else {
+          try {
+            context.suspend(message.reason, message.payload);
+          } catch (error) {
+            reject(error);
+          }
+        }
+      });
+    };
+    const onError = (error: Error): void => {
+      detach();
+      settle(() => reject(workerFailure(name, isolation, error)));
+    };
+    const onExit = (code: number): void => {
+      detach();
+      settle(() =>
+        reject(new Error(`Tool "${name}": its worker exited with code ${code} before returning`)),
+      );
+    };
+    /** The deadline counts from the executor's start: not the worker's start or the module's import. */
+    const startDeadline = (): void => {
+      const { timeoutMs } = call;
+      if (timeoutMs === undefined || settled) return;
+      timer = setTimeout(() => {
+        end(false);
+        settle(() => reject(new TaskTimeoutError(name, timeoutMs)));
+      }, timeoutMs);
+    };
+    const onAbort = (): void => {
+      const reason: unknown = signal.reason;
+      try {
+        worker.postMessage({
+          type: 'abort',
+          name: errorName(reason) ?? 'AbortError',
+          message: errorMessage(reason),
+        } satisfies ToWorker);
+      } catch {
+        // The worker is gone: nothing to tell.
+      }
+      clearTimeout(timer);
+      // Nobody waits for the worker any more: it must not keep the process alive.
+      worker.unref();
+      graceTimer = setTimeout(() => end(false), ABORT_GRACE_MS);
+      graceTimer.unref();
+      settle(() => reject(reason));
+    };
+
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      worker.postMessage({
+        type: 'call',
+        name,
+        input: call.input,
+        context: callData(call),
+      } satisfies ToWorker);
+    } catch (error) {
+      end(true);
+      settle(() =>
+        reject(
+          new TypeError(
+            `Tool "${name}": its arguments or context cannot be sent to its worker (they cross by structured clone: no functions, symbols or class instances' methods): ${errorMessage(error)}`,
+          ),
+        ),
+      );
+    }
+  });
+}
+
+/** Output the executor wrote in its worker, to the caller's writer of the same mode. */
+function write(
+  context: ExecutionContext,
+  message: Extract<ToCaller, { type: 'write' | 'writeJson' }>,
+): void {
+  const { writer } = context;
+  if (message.type === 'write' && writer.mode === 'text') writer.writeText(message.text);
+  if (message.type === 'writeJson' && writer.mode === 'json') writer.writeJson(message.value);
+}
+
+function callData({ context, options }: IsolatedCall): CallData {
+  return {
+    toolCallId: context.toolCallId,
+    step: context.step,
+    runId: context.runId,
+    messages: context.messages,
+    resumeValue: context.resumeValue,
+    idempotencyKey: context.idempotencyKey,
+    mode: context.writer.mode,
+    env: options.env,
+    cwd: options.cwd,
+  };
+}
+
+/** The executor's error as the caller sees it: its name (so control flow is recognised) and message. */
+function rebuildError(name: string, message: string): Error {
+  const error = new Error(message);
+  if (name !== 'Error') Object.defineProperty(error, 'name', { value: name, configurable: true });
+  return error;
+}
+
+/** Why a worker died: its memory limit, or an error thrown outside the call. */
+function workerFailure(name: string, isolation: ResolvedIsolation, error: Error): Error {
+  if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+    return new Error(
+      `Tool "${name}" ran out of memory in its worker (resourceLimits ${JSON.stringify(isolation.resourceLimits ?? {})}) and was stopped`,
+    );
+  }
+  return new Error(`Tool "${name}": its worker failed: ${errorMessage(error)}`);
+}
