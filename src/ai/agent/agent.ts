@@ -166,7 +166,11 @@ export class Agent {
   resume(state: RunState, decisions: Decisions = {}, options: RunOptions = {}): Promise<RunResult> {
     return withRun(this.#config, options, quiet, async (run: Run) => {
       const current = readState(state);
-      if (applyDecisions(current, decisions)) await run.checkpoint(current);
+      run.active = current;
+      if (applyDecisions(current, decisions)) {
+        run.telemetry.decisions(decisions);
+        await run.checkpoint(current);
+      }
       return continueRun(current, run, 'until-paused');
     }) as Promise<RunResult>;
   }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage, Usage } from '../model/index.ts';
+import { checkStoredResults } from './result-budget.ts';
+import { checkTraceContext } from './telemetry.ts';
 import type { AgentInput, RunState } from './types.ts';
 
 /** The state version this module writes and reads. */
@@ -112,6 +114,8 @@ export function readState(value: unknown): RunState {
       );
     }
   }
+  checkStoredResults(state.results);
+  checkTraceContext(state.trace);
   return structuredClone(state as RunState);
 }
 

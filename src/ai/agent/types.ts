@@ -1,4 +1,6 @@
 import type { ContentPart, ModelMessage, StopReason, ToolCall, Usage } from '../model/index.ts';
+import type { RunHooks } from './hooks.ts';
+import type { TraceContext } from './telemetry.ts';
 
 /** One tool result as it appears in the conversation. */
 export type ToolResultPart = Extract<ContentPart, { type: 'tool_result' }>;
@@ -88,6 +90,22 @@ export interface RunState {
   usage: Usage;
   /** Present while the last model turn has tool calls without results. */
   turn?: OpenTurn;
+  /** Full tool results that were cut to the result budget; `read_result` pages through them. */
+  results?: StoredResult[];
+  /** The trace context of the span that started the run: a resumed run links to it. */
+  trace?: TraceContext;
+}
+
+/** A tool result that was longer than its budget, kept whole for `read_result`. */
+export interface StoredResult {
+  /** What `read_result` is called with: the tool call's id (made unique within the run). */
+  id: string;
+  toolName: string;
+  content: string | ContentPart[];
+  /** The budget the result was cut to; each `read_result` chunk has the same. */
+  maxChars: number;
+  /** The content's size: text in characters, media by their base64 length. */
+  size: number;
 }
 
 /** A run that finished: the model answered without calling tools, or a stop condition held. */
@@ -116,7 +134,7 @@ export type RunResult = DoneResult | SuspendedResult;
 export type StepOutcome = RunResult | { status: 'running'; state: RunState };
 
 /** Options of one run (`generate`, `stream`, `step`, `resume`). */
-export interface RunOptions {
+export interface RunOptions extends RunHooks {
   /** Aborting it stops the run with an `AbortError` and cancels running tools. */
   signal?: AbortSignal;
   /** The run's id; generated once when absent, then kept in the state. Ignored when resuming. */

@@ -1,0 +1,62 @@
+import { describe } from './state.ts';
+import type { AgentEvent } from './types.ts';
+
+type EventOf<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
+
+/**
+ * Lifecycle callbacks of one run, for `generate()`, `stream()`, `step()` and `resume()`
+ * alike; each gets the same event a stream yields. They are called synchronously, in
+ * order, as the run goes; a callback that throws (or returns a promise that rejects)
+ * fails the run with that error. They are observers: the run does not wait for a
+ * returned promise (persist with `onCheckpoint`, which is awaited).
+ */
+export interface RunHooks {
+  /** Before each model request. */
+  onStepStart?(event: EventOf<'step-start'>): void | Promise<void>;
+  /** After a step's tool calls are all settled (or after a turn without tool calls). */
+  onStepFinish?(event: EventOf<'step-finish'>): void | Promise<void>;
+  /** For each tool call the model makes, before any of the turn's calls runs. */
+  onToolCall?(event: EventOf<'tool-call'>): void | Promise<void>;
+  /** For each tool result, as it completes. */
+  onToolResult?(event: EventOf<'tool-result'>): void | Promise<void>;
+}
+
+const HOOKS = {
+  'step-start': 'onStepStart',
+  'step-finish': 'onStepFinish',
+  'tool-call': 'onToolCall',
+  'tool-result': 'onToolResult',
+} as const satisfies Partial<Record<AgentEvent['type'], keyof RunHooks>>;
+
+/** Checks that every hook given is a function. */
+export function checkHooks(options: RunHooks): void {
+  for (const name of Object.values(HOOKS)) {
+    if (options[name] !== undefined && typeof options[name] !== 'function') {
+      throw new TypeError(
+        `run options.${name}: expected a function, received ${describe(options[name])}`,
+      );
+    }
+  }
+}
+
+/**
+ * Wraps `emit` so that each event also reaches its hook. A hook's synchronous throw
+ * propagates from `emit`; a rejected promise goes to `fail`.
+ */
+export function withHooks(
+  emit: (event: AgentEvent) => void,
+  hooks: RunHooks,
+  fail: (error: unknown) => void,
+): (event: AgentEvent) => void {
+  if (!Object.values(HOOKS).some((name) => hooks[name])) return emit;
+  return (event) => {
+    emit(event);
+    const name = (HOOKS as Partial<Record<AgentEvent['type'], keyof RunHooks>>)[event.type];
+    const hook = name && (hooks[name] as ((e: AgentEvent) => unknown) | undefined);
+    if (!hook) return;
+    const returned = hook.call(hooks, event);
+    if (returned !== null && typeof (returned as Promise<void>)?.then === 'function') {
+      (returned as Promise<void>).then(undefined, fail);
+    }
+  };
+}
