@@ -9,6 +9,18 @@ type EventOf<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
  * order, as the run goes; a callback that throws (or returns a promise that rejects)
  * fails the run with that error. They are observers: the run does not wait for a
  * returned promise (persist with `onCheckpoint`, which is awaited).
+ *
+ * @example
+ * ```ts
+ * import { agent } from 'fino/ai/agent';
+ * import { scriptedModel } from 'fino/ai/model';
+ *
+ * const bot = agent({ model: scriptedModel(['Hello!']) });
+ * await bot.generate('Hi', {
+ *   onStepStart: ({ step }) => console.log('step', step),
+ *   onStepFinish: ({ result }) => console.log(result.text, result.usage.totalTokens),
+ * });
+ * ```
  */
 export interface RunHooks {
   /** Before each model request. */

@@ -7,9 +7,12 @@
 
 export { Agent, type AgentStream, agent } from './agent.ts';
 export type { AgentToolResume, AsToolOptions } from './as-tool.ts';
+export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
+export { DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 export { maxSteps, type StopCondition } from './stop-when.ts';
 export { streamText } from './stream-text.ts';
+export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry.ts';
 export type {
   AgentEvent,
   AgentInput,
@@ -25,5 +28,6 @@ export type {
   RunState,
   StepOutcome,
   StepResult,
+  StoredResult,
   SuspendedResult,
 } from './types.ts';

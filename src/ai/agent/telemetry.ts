@@ -45,6 +45,19 @@ export interface OtelApi {
  * The agent's `telemetry` option. Spans are made when `@opentelemetry/api` is installed
  * (it is an optional peer dependency, loaded on the first run) and a tracer provider is
  * registered, or `tracer` is given; `false` turns tracing off.
+ *
+ * @example
+ * ```ts
+ * import { trace } from '@opentelemetry/api';
+ * import { agent } from 'fino/ai/agent';
+ * import { scriptedModel } from 'fino/ai/model';
+ *
+ * const bot = agent({
+ *   model: scriptedModel(['Hello!']),
+ *   telemetry: { tracer: trace.getTracer('my-app'), captureContent: true },
+ * });
+ * await bot.generate('Hi'); // spans: invoke_agent agent > chat scripted
+ * ```
  */
 export interface TelemetryOptions {
   /** Record prompts, model output, tool arguments and results on spans (default `false`: they may hold personal data). */
