@@ -174,7 +174,7 @@ export async function startRunTelemetry(
   loaded ??= loader().catch(() => undefined);
   const api = await loaded;
   if (!api) return off;
-  const tracer = config.tracer ?? api.trace.getTracer('fino');
+  const tracer = safeTracer(config.tracer ?? api.trace.getTracer('fino'));
   const { provider, name: modelName } = splitModelId(model.id);
   const agentSpan = tracer.startSpan(
     `invoke_agent ${agentName}`,
@@ -189,7 +189,7 @@ export async function startRunTelemetry(
     },
     api.context.active(),
   );
-  const parent = api.trace.setSpan(api.context.active(), agentSpan);
+  const parent = api.trace.setSpan(api.context.active(), agentSpan.raw);
   const json = (value: unknown) => {
     try {
       return JSON.stringify(value) ?? String(value);
@@ -215,7 +215,7 @@ export async function startRunTelemetry(
           'fino.run.started_trace_id': state.trace.traceId,
           'fino.run.started_span_id': state.trace.spanId,
         });
-      } else if (api.trace.isSpanContextValid(own)) {
+      } else if (api.trace.isSpanContextValid(own) && Number.isInteger(own.traceFlags)) {
         state.trace = { traceId: own.traceId, spanId: own.spanId, traceFlags: own.traceFlags };
       }
     },
@@ -275,7 +275,7 @@ export async function startRunTelemetry(
       if (description) span.setAttribute('gen_ai.tool.description', description);
       if (config.captureContent) span.setAttribute('gen_ai.tool.call.arguments', json(call.args));
       try {
-        const result = await api.context.with(api.trace.setSpan(parent, span), execute);
+        const result = await api.context.with(api.trace.setSpan(parent, span.raw), execute);
         const r = result as { content?: unknown; isError?: boolean } | null;
         if (r?.isError) fail(span, { name: 'tool_error', message: json(r.content) });
         if (config.captureContent && r?.content !== undefined) {
@@ -309,6 +309,71 @@ export async function startRunTelemetry(
       if ('error' in outcome) fail(agentSpan, outcome.error);
       else agentSpan.setAttribute('fino.run.status', outcome.status);
       agentSpan.end();
+    },
+  };
+}
+
+/** A guarded span, and the tracer's own span to put in a context (other code may use all of its methods). */
+type SafeSpan = OtelSpan & { raw: OtelSpan };
+
+const noopSpan: OtelSpan = {
+  spanContext: () => ({ traceId: '0'.repeat(32), spanId: '0'.repeat(16), traceFlags: 0 }),
+  setAttribute() {},
+  addEvent() {},
+  setStatus() {},
+  end() {},
+};
+
+/**
+ * A tracer whose spans never throw: a broken tracer or exporter must not fail a run,
+ * so a throwing `startSpan` gives a no-op span and each span method swallows errors.
+ */
+function safeTracer(tracer: OtelTracer): {
+  startSpan(...args: Parameters<OtelTracer['startSpan']>): SafeSpan;
+} {
+  const guard =
+    <A extends unknown[], R>(fn: (...args: A) => R, fallback: R) =>
+    (...args: A): R => {
+      try {
+        return fn(...args);
+      } catch {
+        return fallback;
+      }
+    };
+  return {
+    startSpan(name, options, context) {
+      let span: OtelSpan;
+      try {
+        span = tracer.startSpan(name, options, context);
+        if (span === null || typeof span !== 'object') return { ...noopSpan, raw: noopSpan };
+      } catch {
+        return { ...noopSpan, raw: noopSpan };
+      }
+      const context_ = guard(() => span.spanContext(), noopSpan.spanContext());
+      return {
+        raw: span,
+        spanContext: () => {
+          const c = context_();
+          return c !== null && typeof c === 'object' ? c : noopSpan.spanContext();
+        },
+        setAttribute: guard(
+          (k: string, v: string | number | boolean | string[]) => span.setAttribute(k, v),
+          undefined,
+        ),
+        addEvent: guard(
+          (n: string, a?: Record<string, string | number | boolean>) => span.addEvent(n, a),
+          undefined,
+        ),
+        addLink: guard(
+          (link: { context: TraceContext & { isRemote?: boolean } }) => span.addLink?.(link),
+          undefined,
+        ),
+        setStatus: guard(
+          (status: { code: number; message?: string }) => span.setStatus(status),
+          undefined,
+        ),
+        end: guard(() => span.end(), undefined),
+      };
     },
   };
 }
