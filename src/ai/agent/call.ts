@@ -3,7 +3,7 @@ import type { ContentPart, ToolCall } from '../model/index.ts';
 import { SuspendSignal, type ToolRunContext } from '../tool/index.ts';
 import { argsHash } from './args-hash.ts';
 import type { AnyTool } from './options.ts';
-import { budgetResult, READ_RESULT, readResult } from './result-budget.ts';
+import { budgetResult, READ_RESULT, readResult, readResultDefinition } from './result-budget.ts';
 import type { Run } from './run.ts';
 import { describe } from './state.ts';
 import type { ClearedCall, PendingCall, RunState, ToolResultPart } from './types.ts';
@@ -26,7 +26,14 @@ export async function settleCall(
   state: RunState,
   run: Run,
 ): Promise<CallOutcome> {
-  if (call.name === READ_RESULT) return { result: readResult(call, state) };
+  if (call.name === READ_RESULT) {
+    const result = await run.telemetry.tool(
+      call,
+      readResultDefinition.description ?? '',
+      async () => readResult(call, state),
+    );
+    return { result };
+  }
   const outcome = await settle(call, cleared, state, run);
   if ('result' in outcome) {
     const budget = run.config.tools.get(call.name)?.maxResultChars ?? run.config.maxResultChars;

@@ -1,4 +1,4 @@
-import { describe } from './state.ts';
+import { describe } from './describe.ts';
 import type { AgentEvent } from './types.ts';
 
 type EventOf<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -51,24 +51,40 @@ export function checkHooks(options: RunHooks): void {
   }
 }
 
+/** An `emit` that also calls the hooks, and a way to wait for the promises they returned. */
+export interface HookedEmit {
+  emit(event: AgentEvent): void;
+  /** Settles when every promise a hook returned has settled; rejects with the first rejection. */
+  settled(): Promise<void>;
+}
+
 /**
  * Wraps `emit` so that each event also reaches its hook. A hook's synchronous throw
- * propagates from `emit`; a rejected promise goes to `fail`.
+ * propagates from `emit`; the first rejected promise goes to `fail` at once (so the run
+ * stops) and is what `settled()` rejects with, so a rejection near the end of a run is
+ * not lost.
  */
 export function withHooks(
   emit: (event: AgentEvent) => void,
   hooks: RunHooks,
   fail: (error: unknown) => void,
-): (event: AgentEvent) => void {
-  if (!Object.values(HOOKS).some((name) => hooks[name])) return emit;
-  return (event) => {
-    emit(event);
-    const name = (HOOKS as Partial<Record<AgentEvent['type'], keyof RunHooks>>)[event.type];
-    const hook = name && (hooks[name] as ((e: AgentEvent) => unknown) | undefined);
-    if (!hook) return;
-    const returned = hook.call(hooks, event);
-    if (returned !== null && typeof (returned as Promise<void>)?.then === 'function') {
-      (returned as Promise<void>).then(undefined, fail);
-    }
+): HookedEmit {
+  const returned: Promise<unknown>[] = [];
+  return {
+    emit(event) {
+      emit(event);
+      const name = (HOOKS as Partial<Record<AgentEvent['type'], keyof RunHooks>>)[event.type];
+      const hook = name && (hooks[name] as ((e: AgentEvent) => unknown) | undefined);
+      if (!hook) return;
+      const value = hook.call(hooks, event);
+      if (value !== null && typeof (value as Promise<void>)?.then === 'function') {
+        const promise = Promise.resolve(value);
+        promise.then(undefined, fail);
+        returned.push(promise);
+      }
+    },
+    async settled() {
+      await Promise.all(returned);
+    },
   };
 }

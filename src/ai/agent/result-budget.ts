@@ -1,5 +1,5 @@
 import type { ContentPart, ToolCall, ToolDefinition } from '../model/index.ts';
-import { describe } from './state.ts';
+import { describe } from './describe.ts';
 import type { RunState, StoredResult, ToolResultPart } from './types.ts';
 
 /** How many characters of one tool result reach the model by default (media count by base64 size). */

@@ -59,15 +59,16 @@ export async function withRun<T>(
     events.emit(event);
     telemetry.observe(event);
   };
+  const hooked = withHooks(emit, options, (error) => {
+    hookFailure ??= { error };
+    controller.abort(error);
+  });
   const run: Run = {
     config,
     signal: controller.signal,
     streaming: events.streaming,
     telemetry,
-    emit: withHooks(emit, options, (error) => {
-      hookFailure ??= { error };
-      controller.abort(error);
-    }),
+    emit: hooked.emit,
     checkpoint(state) {
       if (!options.onCheckpoint) return chain;
       chain = chain.then(() => options.onCheckpoint!(structuredClone(state)));
@@ -76,6 +77,7 @@ export async function withRun<T>(
   };
   try {
     const result = await work(run);
+    await hooked.settled();
     telemetry.end(result as { status: string });
     return result;
   } catch (caught) {

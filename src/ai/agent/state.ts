@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage, Usage } from '../model/index.ts';
+import { describe } from './describe.ts';
 import { checkStoredResults } from './result-budget.ts';
 import { checkTraceContext } from './telemetry.ts';
 import type { AgentInput, RunState } from './types.ts';
+
+export { describe };
 
 /** The state version this module writes and reads. */
 export const STATE_VERSION = 1;
@@ -138,15 +141,4 @@ export function addUsage(a: Usage, b: Usage): void {
   a.inputTokens += b.inputTokens;
   a.outputTokens += b.outputTokens;
   a.totalTokens += b.totalTokens;
-}
-
-/** A short description of a received value for error messages. */
-export function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') {
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

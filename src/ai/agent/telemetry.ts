@@ -1,5 +1,5 @@
 import type { GenerateRequest, GenerateResult, Model, ToolCall } from '../model/index.ts';
-import { describe } from './state.ts';
+import { describe } from './describe.ts';
 import type { AgentEvent, Decisions, RunState, ToolResultPart } from './types.ts';
 
 /** The span context a run state keeps of the span that started the run (W3C trace ids). */

@@ -79,6 +79,14 @@ describe('lifecycle hooks', () => {
     await expect(run).rejects.toThrow('async hook broke');
   });
 
+  it('fail the run when the last step’s hook rejects after the run’s work is done', async () => {
+    const run = agent({ model: scriptedModel(['Done.']) }).generate('go', {
+      onStepFinish: () =>
+        new Promise<void>((_, reject) => setImmediate(() => reject(new Error('late')))),
+    });
+    await expect(run).rejects.toThrow('late');
+  });
+
   it('refuse a hook that is not a function', async () => {
     const run = agent({ model: model() }).generate('go', {
       onStepFinish: 'log' as unknown as RunOptions['onStepFinish'],
