@@ -7,8 +7,9 @@ type EventOf<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
  * Lifecycle callbacks of one run, for `generate()`, `stream()`, `step()` and `resume()`
  * alike; each gets the same event a stream yields. They are called synchronously, in
  * order, as the run goes; a callback that throws (or returns a promise that rejects)
- * fails the run with that error. They are observers: the run does not wait for a
- * returned promise (persist with `onCheckpoint`, which is awaited).
+ * fails the run with that error. They are observers: the run goes on without waiting
+ * for a returned promise (persist with `onCheckpoint`, which is awaited), but its
+ * result waits until every such promise has settled.
  *
  * @example
  * ```ts
