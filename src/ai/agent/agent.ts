@@ -174,7 +174,11 @@ export class Agent<Output = unknown> {
   ): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, async (run: Run) => {
       const current = readState(state);
-      if (applyDecisions(current, decisions)) await run.checkpoint(current);
+      run.active = current;
+      if (applyDecisions(current, decisions)) {
+        run.telemetry.decisions(decisions);
+        await run.checkpoint(current);
+      }
       return continueRun(current, run, 'until-paused');
     }) as Promise<RunResult<Output>>;
   }

@@ -3,6 +3,7 @@ import type { ContentPart, ToolCall } from '../model/index.ts';
 import { SuspendSignal, type ToolRunContext } from '../tool/index.ts';
 import { argsHash } from './args-hash.ts';
 import type { AnyTool } from './options.ts';
+import { budgetResult, READ_RESULT, readResult, readResultDefinition } from './result-budget.ts';
 import type { Run } from './run.ts';
 import { describe } from './state.ts';
 import type { ClearedCall, PendingCall, RunState, ToolResultPart } from './types.ts';
@@ -15,9 +16,33 @@ export type CallOutcome = { result: ToolResultPart } | { pending: PendingCall };
  * answered with an `isError` result, the approval policy is consulted (unless a decision
  * already cleared the call), and the tool is invoked with a fully populated context.
  * A suspension becomes a pending call; every other failure becomes an `isError` result.
- * Only an abort of the run itself propagates.
+ * Only an abort of the run itself propagates. A result longer than the tool's (or the
+ * agent's) `maxResultChars` is cut, its whole kept for `read_result`, which the agent
+ * answers itself.
  */
 export async function settleCall(
+  call: ToolCall,
+  cleared: ClearedCall | undefined,
+  state: RunState,
+  run: Run,
+): Promise<CallOutcome> {
+  if (call.name === READ_RESULT) {
+    const result = await run.telemetry.tool(
+      call,
+      readResultDefinition.description ?? '',
+      async () => readResult(call, state),
+    );
+    return { result };
+  }
+  const outcome = await settle(call, cleared, state, run);
+  if ('result' in outcome) {
+    const budget = run.config.tools.get(call.name)?.maxResultChars ?? run.config.maxResultChars;
+    outcome.result = budgetResult(outcome.result, call.name, budget, state);
+  }
+  return outcome;
+}
+
+async function settle(
   call: ToolCall,
   cleared: ClearedCall | undefined,
   state: RunState,
@@ -52,7 +77,9 @@ export async function settleCall(
   };
   if (cleared?.kind === 'resume') ctx.resumeValue = cleared.resumeValue;
   try {
-    const result = await tool.invoke(call.args, ctx);
+    const result = await run.telemetry.tool(call, tool.description, () =>
+      tool.invoke(call.args, ctx),
+    );
     return { result: toResultPart(call, result) };
   } catch (error) {
     if (controlFlowName(error) === 'SuspendSignal') {

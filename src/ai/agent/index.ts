@@ -7,10 +7,13 @@
 
 export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
 export type { AgentToolResume, AsToolOptions } from './as-tool.ts';
+export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';
+export { DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 export { maxSteps, type StopCondition } from './stop-when.ts';
 export { streamText } from './stream-text.ts';
+export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry.ts';
 export type {
   AgentEvent,
   AgentInput,
@@ -26,5 +29,6 @@ export type {
   RunState,
   StepOutcome,
   StepResult,
+  StoredResult,
   SuspendedResult,
 } from './types.ts';

@@ -14,8 +14,10 @@ import type {
   ToolDefinition,
 } from '../model/index.ts';
 import { type Tool, toToolDefinition } from '../tool/index.ts';
+import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
 import { describe } from './state.ts';
 import { maxSteps, type StopCondition } from './stop-when.ts';
+import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry.ts';
 import type { ApprovalAnswer } from './types.ts';
 
 /** Any fino tool, whatever its argument and result types. */
@@ -62,6 +64,15 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    * {@link AgentOutputError}.
    */
   output?: Output;
+  /**
+   * How many characters of a tool result reach the model (media count by their base64
+   * size); a longer result is cut, and the model pages through the rest with the
+   * built-in `read_result` tool. A tool's own `maxResultChars` wins. Default 20,000;
+   * `Infinity` turns the budget off.
+   */
+  maxResultChars?: number;
+  /** OpenTelemetry spans (on by default when `@opentelemetry/api` is installed); `false` turns them off. */
+  telemetry?: false | TelemetryOptions;
 }
 
 /** The request fields every model turn of an agent carries. */
@@ -69,6 +80,25 @@ export type TurnSettings = Pick<
   GenerateRequest,
   'maxTokens' | 'temperature' | 'toolChoice' | 'reasoning' | 'providerOptions' | 'output'
 >;
+
+/** Every option `agent()` knows, so an unknown one (a typo) is refused, not ignored. */
+const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
+  model: true,
+  instructions: true,
+  tools: true,
+  stopWhen: true,
+  approval: true,
+  toolConcurrency: true,
+  name: true,
+  maxResultChars: true,
+  telemetry: true,
+  maxTokens: true,
+  temperature: true,
+  toolChoice: true,
+  reasoning: true,
+  providerOptions: true,
+  output: true,
+};
 
 /** The checked, normalized form of {@link AgentOptions}. */
 export interface AgentConfig {
@@ -83,6 +113,8 @@ export interface AgentConfig {
   settings: TurnSettings;
   /** Validates the final answer, for agents with an `output` schema. */
   output: CompiledValidator<unknown> | undefined;
+  maxResultChars: number;
+  telemetry: TelemetryConfig | undefined;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -94,6 +126,13 @@ export function readOptions(options: AgentOptions): AgentConfig {
     throw new TypeError(
       `agent(options): expected an options object, received ${describe(options)}`,
     );
+  }
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(KNOWN_OPTIONS, key)) {
+      throw new TypeError(
+        `agent(options): unknown option ${describe(key)}; expected one of ${Object.keys(KNOWN_OPTIONS).join(', ')}`,
+      );
+    }
   }
   const { model, instructions, tools = [], stopWhen, approval, name = 'agent' } = options;
   if (
@@ -139,6 +178,11 @@ export function readOptions(options: AgentOptions): AgentConfig {
     toolConcurrency,
     settings: readSettings(options, byName),
     output: options.output === undefined ? undefined : compile(options.output),
+    maxResultChars: checkMaxResultChars(
+      'agent(options).maxResultChars',
+      options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+    ),
+    telemetry: readTelemetry(options.telemetry),
   };
 }
 
@@ -230,6 +274,11 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     ) {
       throw new TypeError(
         `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()), received ${describe(t)}`,
+      );
+    }
+    if (t.name === READ_RESULT) {
+      throw new TypeError(
+        `agent(options).tools[${i}]: the name "${READ_RESULT}" is reserved for the built-in tool that pages through cut results; rename the tool`,
       );
     }
     if (!TOOL_NAME_RULE.test(t.name)) {

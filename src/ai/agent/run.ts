@@ -1,10 +1,14 @@
 import type { GenerateRequest, GenerateResult, ModelWarning, ToolCall } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { settleCall } from './call.ts';
+import { checkHooks, withHooks } from './hooks.ts';
 import { forEachLimited } from './limit.ts';
 import type { AgentConfig } from './options.ts';
 import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
+import { offeredTools } from './result-budget.ts';
 import { addUsage, describe } from './state.ts';
+import { type RunTelemetry, startRunTelemetry } from './telemetry.ts';
+import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
   AgentEvent,
   DoneResult,
@@ -24,6 +28,10 @@ export interface Run {
   emit(event: AgentEvent): void;
   /** Calls `onCheckpoint` with a copy of `state`, one call at a time, in order. */
   checkpoint(state: RunState): Promise<void>;
+  /** The state the run works on, once known: an aborted run pairs its open calls in it. */
+  active?: RunState;
+  /** The run's spans (a no-op without OpenTelemetry). */
+  telemetry: RunTelemetry;
 }
 
 /** What `continueRun` is asked to do: run until done or suspended, or take one step. */
@@ -46,11 +54,22 @@ export async function withRun<T>(
   if (signal?.aborted) throw abortError(signal);
   signal?.addEventListener('abort', forward, { once: true });
   let chain: Promise<void> = Promise.resolve();
+  let hookFailure: { error: unknown } | undefined;
+  const telemetry = await startRunTelemetry(config.telemetry, config.name, config.model);
+  const emit = (event: AgentEvent) => {
+    events.emit(event);
+    telemetry.observe(event);
+  };
+  const hooked = withHooks(emit, options, (error) => {
+    hookFailure ??= { error };
+    controller.abort(error);
+  });
   const run: Run = {
     config,
     signal: controller.signal,
     streaming: events.streaming,
-    emit: events.emit,
+    telemetry,
+    emit: hooked.emit,
     checkpoint(state) {
       if (!options.onCheckpoint) return chain;
       chain = chain.then(() => options.onCheckpoint!(structuredClone(state)));
@@ -58,12 +77,53 @@ export async function withRun<T>(
     },
   };
   try {
-    return await work(run);
-  } catch (error) {
-    controller.abort(error);
+    const result = await work(run);
+    await hooked.settled();
+    telemetry.end(result as { status: string });
+    return result;
+  } catch (caught) {
+    controller.abort(caught);
+    const error = hookFailure ? hookFailure.error : caught;
+    if (signal?.aborted && !hookFailure && run.active) {
+      await pairAborted(run.active, error, chain, options);
+    }
+    telemetry.end({ error });
     throw error;
   } finally {
     signal?.removeEventListener('abort', forward);
+  }
+}
+
+/**
+ * After the caller aborted: answers every call of the open turn that has no result with
+ * an "aborted" `isError` result and closes the turn, so the history is valid for any
+ * provider; checkpoints that state (after the checkpoints already under way) and
+ * attaches it to the error as `state`. A failing last checkpoint does not replace the
+ * abort: the error's `state` is the one to keep.
+ */
+async function pairAborted(
+  state: RunState,
+  error: unknown,
+  chain: Promise<void>,
+  options: RunOptions,
+): Promise<void> {
+  closeAbortedTurn(state);
+  await chain.catch(() => {});
+  try {
+    await options.onCheckpoint?.(structuredClone(state));
+  } catch {
+    // the abort is what the caller sees; `error.state` carries the paired state
+  }
+  if (error !== null && typeof error === 'object') {
+    try {
+      Object.defineProperty(error, 'state', {
+        value: structuredClone(state),
+        configurable: true,
+        writable: true,
+      });
+    } catch {
+      // a frozen abort reason keeps its shape
+    }
   }
 }
 
@@ -87,6 +147,7 @@ function checkRunOptions(options: RunOptions): RunOptions {
       `run options.onCheckpoint: expected a function, received ${describe(options.onCheckpoint)}`,
     );
   }
+  checkHooks(options);
   return options;
 }
 
@@ -97,6 +158,8 @@ function checkRunOptions(options: RunOptions): RunOptions {
  * mode) one step is complete.
  */
 export async function continueRun(state: RunState, run: Run, mode: RunMode): Promise<StepOutcome> {
+  run.active = state;
+  run.telemetry.attach(state);
   let stepped = false;
   for (;;) {
     if (state.turn) {
@@ -183,18 +246,19 @@ function warningKey(warning: ModelWarning): string {
 
 async function requestTurn(state: RunState, run: Run, step: number): Promise<GenerateResult> {
   if (run.signal.aborted) throw abortError(run.signal);
-  const { model, instructions, definitions, settings } = run.config;
+  const { model, instructions, settings } = run.config;
   const request: GenerateRequest = {
     ...settings,
     messages: state.messages.slice(),
     signal: run.signal,
   };
-  if (definitions.length === 0) delete request.toolChoice;
   if (instructions !== undefined) request.system = instructions;
+  const definitions = offeredTools(run.config.definitions, state);
   if (definitions.length > 0) request.tools = definitions;
-  const result = run.streaming
-    ? await streamTurn(request, run, step)
-    : await raceAbort(model.generate(request), run.signal);
+  else delete request.toolChoice;
+  const result = await run.telemetry.chat(request, () =>
+    run.streaming ? streamTurn(request, run, step) : raceAbort(model.generate(request), run.signal),
+  );
   checkTurn(result, model.id);
   return result;
 }
@@ -285,16 +349,6 @@ function isFinished(state: RunState, config: AgentConfig): boolean {
   const answersTools =
     last?.role === 'user' && Array.isArray(last.content) && last.content[0]?.type === 'tool_result';
   return answersTools && config.stopWhen.some((stop) => stop({ steps: state.steps }));
-}
-
-/** Appends the open turn's results, in call order, as one user message, and closes the turn. */
-function closeTurn(state: RunState): void {
-  const turn = state.turn!;
-  const step = state.steps[turn.step];
-  const byId = new Map(turn.results.map((r) => [r.toolCallId, r]));
-  step.toolResults = step.toolCalls.map((call) => byId.get(call.id)!);
-  state.messages.push({ role: 'user', content: step.toolResults.slice() });
-  delete state.turn;
 }
 
 function done(state: RunState): DoneResult {

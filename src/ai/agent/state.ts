@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage, Usage } from '../model/index.ts';
+import { describe } from './describe.ts';
+import { checkStoredResults } from './result-budget.ts';
+import { checkTraceContext } from './telemetry.ts';
 import type { AgentInput, RunState } from './types.ts';
+
+export { describe };
 
 /** The state version this module writes and reads. */
 export const STATE_VERSION = 1;
@@ -112,6 +117,8 @@ export function readState(value: unknown): RunState {
       );
     }
   }
+  checkStoredResults(state.results);
+  checkTraceContext(state.trace);
   return structuredClone(state as RunState);
 }
 
@@ -137,15 +144,4 @@ export function addUsage(a: Usage, b: Usage): void {
   for (const key of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
     if (typeof b[key] === 'number') a[key] = (a[key] ?? 0) + b[key];
   }
-}
-
-/** A short description of a received value for error messages. */
-export function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') {
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  }
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
-  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -6,6 +6,8 @@ import type {
   ToolCall,
   Usage,
 } from '../model/index.ts';
+import type { RunHooks } from './hooks.ts';
+import type { TraceContext } from './telemetry.ts';
 
 /** One tool result as it appears in the conversation. */
 export type ToolResultPart = Extract<ContentPart, { type: 'tool_result' }>;
@@ -101,6 +103,22 @@ export interface RunState {
   output?: unknown;
   /** Set once the run has spent its one repair turn on an answer that failed the output schema. */
   outputRepaired?: boolean;
+  /** Full tool results that were cut to the result budget; `read_result` pages through them. */
+  results?: StoredResult[];
+  /** The trace context of the span that started the run: a resumed run links to it. */
+  trace?: TraceContext;
+}
+
+/** A tool result that was longer than its budget, kept whole for `read_result`. */
+export interface StoredResult {
+  /** What `read_result` is called with: the tool call's id (made unique within the run). */
+  id: string;
+  toolName: string;
+  content: string | ContentPart[];
+  /** The budget the result was cut to; each `read_result` chunk has the same. */
+  maxChars: number;
+  /** The content's size: text in characters, media by their base64 length. */
+  size: number;
 }
 
 /** A run that finished: the model answered without calling tools, or a stop condition held. */
@@ -139,7 +157,7 @@ export type StepOutcome<Output = unknown> =
   | { status: 'running'; state: RunState };
 
 /** Options of one run (`generate`, `stream`, `step`, `resume`). */
-export interface RunOptions {
+export interface RunOptions extends RunHooks {
   /** Aborting it stops the run with an `AbortError` and cancels running tools. */
   signal?: AbortSignal;
   /** The run's id; generated once when absent, then kept in the state. Ignored when resuming. */

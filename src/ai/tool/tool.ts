@@ -79,6 +79,12 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
    * the background until it returns — unless `isolation: 'worker'`, which terminates it.
    */
   timeoutMs?: number;
+  /**
+   * How many characters of a result reach a model in an agent run (media count by their
+   * base64 size); a longer result is cut and the model pages through it with the built-in
+   * `read_result` tool. A positive integer or `Infinity`; default: the agent's budget.
+   */
+  maxResultChars?: number;
   /** Rethrow validation and executor errors from `invoke()` instead of returning `isError`. */
   throwOnError?: boolean;
   /**
@@ -120,6 +126,8 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
 export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Task<Args, R> {
   /** A human-readable name, when given. */
   readonly title: string | undefined;
+  /** The result budget in an agent run, when given (else the agent's). */
+  readonly maxResultChars: number | undefined;
 
   constructor(options: ToolOptions<Args, R>) {
     if (typeof options !== 'object' || options === null) {
@@ -154,6 +162,18 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
       );
     }
     this.title = options.title;
+    const { maxResultChars } = options;
+    if (
+      maxResultChars !== undefined &&
+      (typeof maxResultChars !== 'number' ||
+        !(Number.isInteger(maxResultChars) || maxResultChars === Infinity) ||
+        maxResultChars < 1)
+    ) {
+      throw new RangeError(
+        `Tool "${this.name}": maxResultChars: expected a positive integer or Infinity, received ${typeof maxResultChars === 'number' ? maxResultChars : typeof maxResultChars}`,
+      );
+    }
+    this.maxResultChars = maxResultChars;
   }
 }
 

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { agent, type RunOptions } from '../../../src/ai/agent/index.ts';
+import { scriptedModel } from '../../../src/ai/model/index.ts';
+import { collect, echoTool } from './helpers.ts';
+
+const model = () =>
+  scriptedModel([
+    {
+      toolCalls: [
+        { id: 'c1', name: 'echo', args: { text: 'a' } },
+        { id: 'c2', name: 'echo', args: { text: 'b' } },
+      ],
+    },
+    'Done.',
+  ]);
+
+/** Hooks that log what they see, in order. */
+function recorder() {
+  const log: string[] = [];
+  const hooks: RunOptions = {
+    onStepStart: (e) => {
+      log.push(`start ${e.step}`);
+    },
+    onToolCall: (e) => {
+      log.push(`call ${e.call.id}`);
+    },
+    onToolResult: (e) => {
+      log.push(`result ${e.result.toolCallId} ${e.result.content}`);
+    },
+    onStepFinish: (e) => {
+      log.push(`finish ${e.step} ${e.result.text || e.result.toolResults.length}`);
+    },
+  };
+  return { log, hooks };
+}
+
+const expected = [
+  'start 0',
+  'call c1',
+  'call c2',
+  'result c1 echo: a',
+  'result c2 echo: b',
+  'finish 0 2',
+  'start 1',
+  'finish 1 Done.',
+];
+
+describe('lifecycle hooks', () => {
+  it('are called in order during generate()', async () => {
+    const { log, hooks } = recorder();
+    await agent({ model: model(), tools: [echoTool()] }).generate('go', hooks);
+    expect(log).toEqual(expected);
+  });
+
+  it('are called the same way during stream(), alongside the events', async () => {
+    const { log, hooks } = recorder();
+    const run = agent({ model: model(), tools: [echoTool()] }).stream('go', hooks);
+    const events = await collect(run);
+    expect(log).toEqual(expected);
+    expect(events.at(-1)?.type).toBe('finish');
+  });
+
+  it('fail the run when a hook throws', async () => {
+    const run = agent({ model: model(), tools: [echoTool()] }).generate('go', {
+      onToolCall: () => {
+        throw new Error('hook broke');
+      },
+    });
+    await expect(run).rejects.toThrow('hook broke');
+  });
+
+  it('fail the run with the hook’s error when a returned promise rejects', async () => {
+    const echo = echoTool();
+    const run = agent({ model: model(), tools: [echo] }).generate('go', {
+      onStepStart: async () => {
+        throw new Error('async hook broke');
+      },
+    });
+    await expect(run).rejects.toThrow('async hook broke');
+  });
+
+  it('fail the run when the last step’s hook rejects after the run’s work is done', async () => {
+    const run = agent({ model: scriptedModel(['Done.']) }).generate('go', {
+      onStepFinish: () =>
+        new Promise<void>((_, reject) => setImmediate(() => reject(new Error('late')))),
+    });
+    await expect(run).rejects.toThrow('late');
+  });
+
+  it('refuse a hook that is not a function', async () => {
+    const run = agent({ model: model() }).generate('go', {
+      onStepFinish: 'log' as unknown as RunOptions['onStepFinish'],
+    });
+    await expect(run).rejects.toThrow(
+      'run options.onStepFinish: expected a function, received "log"',
+    );
+  });
+});
