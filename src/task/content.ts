@@ -54,6 +54,29 @@ export interface ToolUsePart {
   name: string;
   /** The arguments as the model wrote them (parsed JSON, or the raw text when it was not JSON). */
   args: unknown;
+  /**
+   * Opaque data a provider attached to the call and needs back unchanged with it
+   * (e.g. Gemini's `thoughtSignature`), keyed by provider name. Other providers ignore it.
+   */
+  providerMetadata?: Record<string, unknown>;
+}
+
+/**
+ * A model's reasoning (extended thinking), kept verbatim in its assistant message so it
+ * can be sent back: Anthropic requires the signed thinking block to accompany the
+ * `tool_use` it preceded. `redacted` holds an encrypted (redacted) block's data instead
+ * of text. Providers other than `provider` do not send it.
+ */
+export interface ReasoningPart {
+  type: 'reasoning';
+  /** The reasoning text as the model produced it (empty for a redacted block). */
+  text: string;
+  /** The provider's signature over the text, returned unchanged. */
+  signature?: string;
+  /** The encrypted data of a redacted block, returned unchanged. */
+  redacted?: string;
+  /** The provider that produced it, e.g. `anthropic`. */
+  provider?: string;
 }
 
 /** The result of one tool call (in a user message), answering the `tool_use` with the same id. */
@@ -72,7 +95,8 @@ export type ContentPart =
   | DocumentPart
   | ResourcePart
   | ToolUsePart
-  | ToolResultPart;
+  | ToolResultPart
+  | ReasoningPart;
 
 /**
  * The tool_result contract: what `Task.invoke()` always resolves to.

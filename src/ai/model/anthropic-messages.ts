@@ -2,6 +2,8 @@ import { isRecord } from './http.ts';
 import { decodeBase64Text, dropped, partsOf, textOf } from './provider-support.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
+type ReasoningPart = Extract<ContentPart, { type: 'reasoning' }>;
+
 type Block = Record<string, unknown>;
 interface WireMessage {
   role: 'user' | 'assistant';
@@ -74,6 +76,8 @@ function blocksOf(
       };
       if (part.isError) block.is_error = true;
       blocks.push(block);
+    } else if (part.type === 'reasoning') {
+      if (role === 'assistant' && part.provider === 'anthropic') blocks.push(thinkingBlock(part));
     } else if (part.type === 'text') {
       if (part.text !== '') blocks.push({ type: 'text', text: part.text });
     } else if (role === 'user') {
@@ -83,6 +87,12 @@ function blocksOf(
     }
   }
   return blocks;
+}
+
+/** A thinking block exactly as the API sent it: its signature or redacted data unchanged. */
+function thinkingBlock(part: ReasoningPart): Block {
+  if (part.redacted !== undefined) return { type: 'redacted_thinking', data: part.redacted };
+  return { type: 'thinking', thinking: part.text, signature: part.signature ?? '' };
 }
 
 function mediaBlock(part: ContentPart, i: number, warnings: ModelWarning[]): Block[] {

@@ -43,6 +43,8 @@ function assistantMessage(parts: ContentPart[], i: number, warnings: ModelWarnin
     else if (part.type === 'tool_use') {
       const args = typeof part.args === 'string' ? part.args : JSON.stringify(part.args ?? {});
       calls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: args } });
+    } else if (part.type === 'reasoning') {
+      // Chat Completions takes no reasoning back: the model's own reasoning stays server-side.
     } else warnings.push(dropped(part, i, 'assistant messages carry only text and tool calls'));
   }
   const message: WireMessage = { role: 'assistant', content: text.length ? text.join('') : null };

@@ -22,16 +22,51 @@ export interface ToolCall {
 
 /** Token counts for one request, or summed over a run. */
 export interface Usage {
+  /** All input tokens, cached ones (read or written) included. */
   inputTokens: number;
+  /** All output tokens, reasoning included. */
   outputTokens: number;
   totalTokens: number;
+  /** Input tokens read from the provider's prompt cache (part of `inputTokens`). */
+  cachedInputTokens?: number;
+  /** Input tokens written to the provider's prompt cache (part of `inputTokens`; Anthropic). */
+  cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`). */
+  reasoningTokens?: number;
 }
 
-/** Why the model stopped: finished its turn, asked for tools, hit the token limit, was filtered, or other. */
+/**
+ * Why the model stopped: finished its turn, asked for tools, hit the token limit, was
+ * filtered, or other. A provider that pauses a long turn (Anthropic `pause_turn`) is
+ * continued by its adapter, so a paused turn never reaches the caller (docs/decisions/076).
+ */
 export type StopReason = 'end' | 'tool_calls' | 'max_tokens' | 'content_filter' | 'other';
 
 /** How the model may use tools: decide itself, must not, must call some tool, or must call the named one. */
 export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+/** The providers whose request bodies {@link GenerateRequest.providerOptions} can extend. */
+export type ProviderName = 'openai' | 'anthropic' | 'gemini';
+
+/**
+ * How much the model reasons before answering, provider-neutral: OpenAI takes `effort`
+ * (`reasoning_effort`), Anthropic `budgetTokens` (extended thinking), Gemini either
+ * (`thinkingLevel` / `thinkingBudget`). What a provider cannot use is reported in the
+ * result's `warnings`.
+ */
+export interface ReasoningOptions {
+  effort?: 'low' | 'medium' | 'high';
+  /** Tokens the model may spend thinking (Anthropic: at least 1024, below `maxTokens`). */
+  budgetTokens?: number;
+}
+
+/** A structured final answer: the provider's native structured output constrained to `schema`. */
+export interface OutputSpec {
+  /** JSON Schema of the answer (an object schema). */
+  schema: JsonSchemaObject;
+  /** A name for the schema where the provider wants one (default `output`). */
+  name?: string;
+}
 
 /** One request to a model. */
 export interface GenerateRequest {
@@ -41,6 +76,16 @@ export interface GenerateRequest {
   toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
+  /** Reasoning effort or budget, for models that reason. */
+  reasoning?: ReasoningOptions;
+  /** Ask for the answer as JSON matching a schema, through the provider's structured output. */
+  output?: OutputSpec;
+  /**
+   * Extra fields for one provider's request body, keyed by provider name, merged into
+   * the body last (so they win), e.g. `{ openai: { seed: 7 }, anthropic: { metadata: { user_id: 'u1' } } }`.
+   * Other providers' entries are ignored.
+   */
+  providerOptions?: Partial<Record<ProviderName, Record<string, unknown>>>;
   signal?: AbortSignal;
 }
 
@@ -84,6 +129,8 @@ export interface ModelWarning extends Partial<SchemaWarning> {
 /** Events of a streamed answer, in order; `stop` or `error` ends the stream. */
 export type StreamEvent =
   | { type: 'text-delta'; text: string }
+  /** Reasoning text as it streams (Anthropic thinking, Gemini thought summaries). */
+  | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call-start'; id: string; name: string; index: number }
   | { type: 'tool-call-delta'; id: string; argsText: string; index: number }
   | { type: 'tool-call-end'; call: ToolCall; index: number }
