@@ -139,8 +139,10 @@ export function stopReasonOf(raw: string | undefined, hasCalls: boolean): StopRe
  */
 export function usageFrom(value: unknown): Usage {
   if (!isRecord(value)) return usageOf();
-  const count = (key: string) =>
-    typeof value[key] === 'number' && Number.isFinite(value[key]) ? (value[key] as number) : 0;
+  const count = (key: string) => {
+    const n = value[key];
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  };
   const thoughts = count('thoughtsTokenCount');
   const input = count('promptTokenCount') + count('toolUsePromptTokenCount');
   const output = count('candidatesTokenCount') + thoughts;

@@ -246,8 +246,8 @@ function mergeInto(target: Record<string, unknown>, extra: unknown, path: string
       );
     }
     const current = target[key];
-    if (isRecord(current) && isRecord(value)) {
-      const copy = { ...current };
+    if (isRecord(value)) {
+      const copy = isRecord(current) ? { ...current } : {};
       mergeInto(copy, value, `${path}.${key}`);
       target[key] = copy;
     } else target[key] = value;
