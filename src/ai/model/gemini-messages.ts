@@ -143,7 +143,10 @@ function userParts(
       if (call.meta.id !== undefined) functionResponse.id = call.meta.id;
       out.push({ functionResponse });
       if (typeof part.content !== 'string') {
-        const media = part.content.filter((p) => p.type !== 'text' && p.type !== 'resource');
+        // Text (and resource text) went into `output`; the rest follows as inline data.
+        const media = part.content.filter(
+          (p) => p.type !== 'text' && !(p.type === 'resource' && p.text !== undefined),
+        );
         if (media.length > 0) {
           warnings.push({
             message: `messages[${i}]: tool_result ${part.toolCallId}: its ${media.map((p) => p.type).join(', ')} parts follow as inline data in the same user turn`,

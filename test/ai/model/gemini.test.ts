@@ -127,6 +127,49 @@ describe('gemini: generate', () => {
     });
   });
 
+  it('sends the media of a tool result as inline data after it, with a warning', async () => {
+    const model = await start({ json: response([{ text: 'ok' }]) });
+    const result = await model.generate({
+      messages: [
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'shot', args: {} }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              toolCallId: 'c1',
+              content: [
+                { type: 'text', text: 'Screenshot:' },
+                { type: 'image', mediaType: 'image/png', data: 'iVBOR' },
+                {
+                  type: 'resource',
+                  uri: 'file:///a.pdf',
+                  mediaType: 'application/pdf',
+                  data: 'JVBE',
+                },
+                { type: 'resource', uri: 'file:///b.txt', text: 'notes' },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+    expect(server!.requests[0].body.contents[1]).toEqual({
+      role: 'user',
+      parts: [
+        { functionResponse: { name: 'shot', response: { output: 'Screenshot:\nnotes' } } },
+        { inlineData: { mimeType: 'image/png', data: 'iVBOR' } },
+        { inlineData: { mimeType: 'application/pdf', data: 'JVBE' } },
+      ],
+    });
+    expect(result.warnings).toEqual([
+      {
+        message:
+          'messages[1]: tool_result c1: its image, resource parts follow as inline data in the same user turn',
+      },
+    ]);
+  });
+
   it('reads text, usage and the finish reason', async () => {
     const model = await start({
       json: response([{ text: 'Four ' }, { text: 'degrees.' }], 'STOP', {
