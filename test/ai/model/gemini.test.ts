@@ -412,10 +412,13 @@ describe('gemini: generate', () => {
       includeThoughts: true,
       thinkingLevel: 'LOW',
     });
-    const second = await model.generate({ ...ask, reasoning: { effort: 'high', budgetTokens: 0 } });
+    const second = await model.generate({
+      ...ask,
+      reasoning: { effort: 'high', budgetTokens: 512 },
+    });
     expect(server!.requests[1].body.generationConfig.thinkingConfig).toEqual({
       includeThoughts: true,
-      thinkingBudget: 0,
+      thinkingBudget: 512,
     });
     expect(second.warnings).toEqual([
       {
