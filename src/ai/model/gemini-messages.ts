@@ -65,7 +65,7 @@ export function toGeminiContents(
 }
 
 /** The Gemini metadata of a `tool_use` part, when it carries any. */
-export function callMetadataOf(part: ContentPart & { type: 'tool_use' }): GeminiCallMetadata {
+function callMetadataOf(part: ContentPart & { type: 'tool_use' }): GeminiCallMetadata {
   const meta = part.providerMetadata?.[GEMINI];
   if (!isRecord(meta)) return {};
   const out: GeminiCallMetadata = {};
