@@ -1,3 +1,4 @@
+import type { InferSchema, SchemaLike } from '../../validate/index.ts';
 import type { Tool } from '../tool/index.ts';
 import { type AsToolOptions, agentTool } from './as-tool.ts';
 import { applyDecisions } from './decisions.ts';
@@ -16,10 +17,13 @@ import type {
 } from './types.ts';
 
 /** A streamed run: iterate its events; `result` settles when the run ends. */
-export interface AgentStream extends AsyncIterable<AgentEvent> {
+export interface AgentStream<Output = unknown> extends AsyncIterable<AgentEvent> {
   /** The run's result; rejects (like the iteration) when the run fails. */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<Output>>;
 }
+
+/** The type of `result.output` for an `output` schema: `undefined` without one. */
+export type OutputOf<S> = [S] extends [undefined] ? undefined : InferSchema<Exclude<S, undefined>>;
 
 const quiet = { streaming: false, emit() {} };
 
@@ -29,7 +33,7 @@ const quiet = { streaming: false, emit() {} };
  * it, until it answers without tools, a stop condition holds, or calls wait for a
  * decision. Create one with {@link agent}.
  */
-export class Agent {
+export class Agent<Output = unknown> {
   readonly name: string;
   readonly #config: AgentConfig;
 
@@ -51,10 +55,10 @@ export class Agent {
    * if (result.status === 'done') console.log(result.text); // 'Hello!'
    * ```
    */
-  generate(input: AgentInput, options: RunOptions = {}): Promise<RunResult> {
+  generate(input: AgentInput, options: RunOptions = {}): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, (run) =>
       continueRun(initialState(input, options.runId), run, 'until-paused'),
-    ) as Promise<RunResult>;
+    ) as Promise<RunResult<Output>>;
   }
 
   /**
@@ -74,7 +78,7 @@ export class Agent {
    * console.log((await run.result).status); // 'done'
    * ```
    */
-  stream(input: AgentInput, options: RunOptions = {}): AgentStream {
+  stream(input: AgentInput, options: RunOptions = {}): AgentStream<Output> {
     const events = new EventQueue<AgentEvent>();
     const result = (async () => {
       const state = initialState(input, options.runId);
@@ -83,7 +87,7 @@ export class Agent {
         options,
         { streaming: true, emit: (e) => events.push(e) },
         (run) => continueRun(state, run, 'until-paused'),
-      ) as Promise<RunResult>;
+      ) as Promise<RunResult<Output>>;
     })();
     result.then(
       (r) => {
@@ -114,14 +118,14 @@ export class Agent {
    * console.log(outcome.status); // 'done'
    * ```
    */
-  step(state: RunState | AgentInput, options: RunOptions = {}): Promise<StepOutcome> {
+  step(state: RunState | AgentInput, options: RunOptions = {}): Promise<StepOutcome<Output>> {
     return withRun(this.#config, options, quiet, (run) => {
       const start =
         typeof state === 'string' || Array.isArray(state)
           ? initialState(state, options.runId)
           : readState(state);
       return continueRun(start, run, 'one-step');
-    });
+    }) as Promise<StepOutcome<Output>>;
   }
 
   /**
@@ -163,12 +167,16 @@ export class Agent {
    * }
    * ```
    */
-  resume(state: RunState, decisions: Decisions = {}, options: RunOptions = {}): Promise<RunResult> {
+  resume(
+    state: RunState,
+    decisions: Decisions = {},
+    options: RunOptions = {},
+  ): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, async (run: Run) => {
       const current = readState(state);
       if (applyDecisions(current, decisions)) await run.checkpoint(current);
       return continueRun(current, run, 'until-paused');
-    }) as Promise<RunResult>;
+    }) as Promise<RunResult<Output>>;
   }
 
   /**
@@ -226,6 +234,8 @@ export class Agent {
  * if (result.status === 'done') console.log(result.text); // 'It is 5.'
  * ```
  */
-export function agent(options: AgentOptions): Agent {
-  return new Agent(options);
+export function agent<S extends SchemaLike | undefined = undefined>(
+  options: AgentOptions<S>,
+): Agent<OutputOf<S>> {
+  return new Agent<OutputOf<S>>(options);
 }

@@ -5,9 +5,10 @@
  * @module
  */
 
-export { Agent, type AgentStream, agent } from './agent.ts';
+export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
 export type { AgentToolResume, AsToolOptions } from './as-tool.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
+export { AgentOutputError } from './output.ts';
 export { maxSteps, type StopCondition } from './stop-when.ts';
 export { streamText } from './stream-text.ts';
 export type {

@@ -1,4 +1,18 @@
-import type { Model, ToolCall, ToolDefinition } from '../model/index.ts';
+import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
+import {
+  type CompiledValidator,
+  compile,
+  normalizeSchema,
+  type SchemaLike,
+} from '../../validate/index.ts';
+import type {
+  GenerateRequest,
+  Model,
+  ReasoningOptions,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '../model/index.ts';
 import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { describe } from './state.ts';
 import { maxSteps, type StopCondition } from './stop-when.ts';
@@ -17,8 +31,8 @@ export type ApprovalPolicy = (
   tool: AnyTool,
 ) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
-/** What `agent()` accepts. */
-export interface AgentOptions {
+/** What `agent()` accepts; `Output` is the type of the `output` schema, when there is one. */
+export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike | undefined> {
   model: Model;
   /** The system prompt sent with every request. */
   instructions?: string;
@@ -30,7 +44,31 @@ export interface AgentOptions {
   toolConcurrency?: number;
   /** A name for logs and for `asTool()`; default `'agent'`. */
   name?: string;
+  /** The most tokens one model turn may produce. */
+  maxTokens?: number;
+  /** Sampling temperature of every model turn (omitted when not set). */
+  temperature?: number;
+  /** How the model may use the tools: `'auto'` (the provider's default), `'none'`, `'required'` or `{ name }`. */
+  toolChoice?: ToolChoice;
+  /** Reasoning effort or thinking budget (`{ effort }` for OpenAI, `{ budgetTokens }` for Anthropic). */
+  reasoning?: ReasoningOptions;
+  /** Extra request body fields per provider, merged last: `{ openai: { seed: 1 } }`. */
+  providerOptions?: GenerateRequest['providerOptions'];
+  /**
+   * A schema for the final answer (a `v` builder, JSON Schema or Standard Schema whose JSON
+   * Schema is an object schema): the model answers through its provider's structured
+   * output, and the validated value is `result.output`. An answer that fails the schema
+   * gets one repair turn (the issues are sent back), then the run fails with an
+   * {@link AgentOutputError}.
+   */
+  output?: Output;
 }
+
+/** The request fields every model turn of an agent carries. */
+export type TurnSettings = Pick<
+  GenerateRequest,
+  'maxTokens' | 'temperature' | 'toolChoice' | 'reasoning' | 'providerOptions' | 'output'
+>;
 
 /** The checked, normalized form of {@link AgentOptions}. */
 export interface AgentConfig {
@@ -42,6 +80,9 @@ export interface AgentConfig {
   stopWhen: readonly StopCondition[];
   approval: ApprovalPolicy | undefined;
   toolConcurrency: number;
+  settings: TurnSettings;
+  /** Validates the final answer, for agents with an `output` schema. */
+  output: CompiledValidator<unknown> | undefined;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -86,16 +127,91 @@ export function readOptions(options: AgentOptions): AgentConfig {
       `agent(options).toolConcurrency: expected a positive integer or Infinity, received ${describe(toolConcurrency)}`,
     );
   }
+  const byName = readTools(tools);
   return {
     name,
     model,
     instructions,
-    tools: readTools(tools),
+    tools: byName,
     definitions: tools.map((t) => toToolDefinition(t)),
     stopWhen: readStopWhen(stopWhen),
     approval,
     toolConcurrency,
+    settings: readSettings(options, byName),
+    output: options.output === undefined ? undefined : compile(options.output),
   };
+}
+
+const TOOL_CHOICES = new Set(['auto', 'none', 'required']);
+
+function readSettings(options: AgentOptions, tools: ReadonlyMap<string, AnyTool>): TurnSettings {
+  const { maxTokens, temperature, toolChoice, reasoning, providerOptions, output } = options;
+  const settings: TurnSettings = {};
+  if (maxTokens !== undefined) {
+    if (!Number.isInteger(maxTokens) || maxTokens < 1) {
+      throw new RangeError(
+        `agent(options).maxTokens: expected a positive integer, received ${describe(maxTokens)}`,
+      );
+    }
+    settings.maxTokens = maxTokens;
+  }
+  if (temperature !== undefined) {
+    if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0) {
+      throw new RangeError(
+        `agent(options).temperature: expected a finite number ≥ 0, received ${describe(temperature)}`,
+      );
+    }
+    settings.temperature = temperature;
+  }
+  if (toolChoice !== undefined) settings.toolChoice = readToolChoice(toolChoice, tools);
+  if (reasoning !== undefined) {
+    if (reasoning === null || typeof reasoning !== 'object') {
+      throw new TypeError(
+        `agent(options).reasoning: expected { effort?, budgetTokens? }, received ${describe(reasoning)}`,
+      );
+    }
+    settings.reasoning = { ...reasoning };
+  }
+  if (providerOptions !== undefined) {
+    if (providerOptions === null || typeof providerOptions !== 'object') {
+      throw new TypeError(
+        `agent(options).providerOptions: expected an object keyed by provider name, received ${describe(providerOptions)}`,
+      );
+    }
+    settings.providerOptions = providerOptions;
+  }
+  if (output !== undefined) settings.output = { schema: readOutputSchema(output) };
+  return settings;
+}
+
+function readToolChoice(choice: ToolChoice, tools: ReadonlyMap<string, AnyTool>): ToolChoice {
+  if (typeof choice === 'string' && TOOL_CHOICES.has(choice)) return choice;
+  if (choice !== null && typeof choice === 'object' && typeof choice.name === 'string') {
+    if (!tools.has(choice.name)) {
+      throw new TypeError(
+        `agent(options).toolChoice: names the tool "${choice.name}", which is not among the agent's tools`,
+      );
+    }
+    return { name: choice.name };
+  }
+  throw new TypeError(
+    `agent(options).toolChoice: expected 'auto', 'none', 'required' or { name }, received ${describe(choice)}`,
+  );
+}
+
+function readOutputSchema(output: SchemaLike) {
+  let schema: ReturnType<typeof normalizeSchema>;
+  try {
+    schema = normalizeSchema(output);
+  } catch (error) {
+    throw new TypeError(`agent(options).output: ${(error as Error).message}`);
+  }
+  if (schema.type !== 'object') {
+    throw new TypeError(
+      `agent(options).output: expected an object schema (type: 'object'), as providers' structured output requires, received a schema of type ${describe(schema.type)}`,
+    );
+  }
+  return schema;
 }
 
 function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
@@ -114,6 +230,11 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     ) {
       throw new TypeError(
         `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()), received ${describe(t)}`,
+      );
+    }
+    if (!TOOL_NAME_RULE.test(t.name)) {
+      throw new TypeError(
+        `agent(options).tools[${i}]: the tool name ${describe(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
       );
     }
     if (byName.has(t.name)) {

@@ -1,8 +1,9 @@
-import type { GenerateRequest, GenerateResult, ToolCall } from '../model/index.ts';
+import type { GenerateRequest, GenerateResult, ModelWarning, ToolCall } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { settleCall } from './call.ts';
 import { forEachLimited } from './limit.ts';
 import type { AgentConfig } from './options.ts';
+import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
 import { addUsage, describe } from './state.ts';
 import type {
   AgentEvent,
@@ -112,6 +113,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
     const step = state.steps.length;
     run.emit({ type: 'step-start', step });
     const turn = await requestTurn(state, run, step);
+    collectWarnings(state, run, step, turn.warnings);
     state.messages.push(turn.message);
     addUsage(state.usage, turn.usage);
     state.steps.push({
@@ -123,9 +125,11 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       usage: turn.usage,
     });
     if (turn.toolCalls.length === 0) {
+      const repair = run.config.output ? await settleOutput(state, run.config, turn) : undefined;
       await run.checkpoint(state);
       run.emit({ type: 'step-finish', step, result: state.steps[step] });
-      return done(state);
+      if (repair === undefined) return done(state);
+      continue;
     }
     state.turn = { step, results: [], pending: [], cleared: [] };
     await run.checkpoint(state);
@@ -133,10 +137,59 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
   }
 }
 
+/**
+ * Checks a final answer against the output schema: a valid one becomes `state.output`;
+ * the first invalid one gets a repair message (returned, and appended to the
+ * conversation); a second throws an {@link AgentOutputError}.
+ */
+async function settleOutput(
+  state: RunState,
+  config: AgentConfig,
+  turn: GenerateResult,
+): Promise<string | undefined> {
+  const checked = await checkOutput(config, turn);
+  if (checked.ok) {
+    state.output = checked.value;
+    return undefined;
+  }
+  if (state.outputRepaired) throw new AgentOutputError(checked.issues, turn.text);
+  state.outputRepaired = true;
+  const message = repairMessage(checked.issues);
+  state.messages.push({ role: 'user', content: message });
+  return message;
+}
+
+/** Adds a turn's warnings not seen before in the run, emitting each once. */
+function collectWarnings(
+  state: RunState,
+  run: Run,
+  step: number,
+  warnings: ModelWarning[] | undefined,
+): void {
+  if (!Array.isArray(warnings)) return;
+  const seen = new Set((state.warnings ?? []).map(warningKey));
+  for (const warning of warnings) {
+    const key = warningKey(warning);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    state.warnings = [...(state.warnings ?? []), warning];
+    run.emit({ type: 'warning', step, warning });
+  }
+}
+
+function warningKey(warning: ModelWarning): string {
+  return JSON.stringify([warning.tool, warning.path, warning.keyword, warning.message]);
+}
+
 async function requestTurn(state: RunState, run: Run, step: number): Promise<GenerateResult> {
   if (run.signal.aborted) throw abortError(run.signal);
-  const { model, instructions, definitions } = run.config;
-  const request: GenerateRequest = { messages: state.messages.slice(), signal: run.signal };
+  const { model, instructions, definitions, settings } = run.config;
+  const request: GenerateRequest = {
+    ...settings,
+    messages: state.messages.slice(),
+    signal: run.signal,
+  };
+  if (definitions.length === 0) delete request.toolChoice;
   if (instructions !== undefined) request.system = instructions;
   if (definitions.length > 0) request.tools = definitions;
   const result = run.streaming
@@ -160,7 +213,9 @@ async function streamTurn(
       }
       const event = next.value;
       if (event.type === 'text-delta') run.emit({ type: 'text-delta', step, text: event.text });
-      else if (event.type === 'stop') return event.result;
+      else if (event.type === 'reasoning-delta') {
+        run.emit({ type: 'reasoning-delta', step, text: event.text });
+      } else if (event.type === 'stop') return event.result;
       else if (event.type === 'error') throw event.error;
     }
   } finally {
@@ -246,6 +301,8 @@ function done(state: RunState): DoneResult {
   return {
     status: 'done',
     text: state.steps.at(-1)?.text ?? '',
+    output: state.output,
+    warnings: state.warnings ?? [],
     messages: state.messages,
     steps: state.steps,
     usage: state.usage,

@@ -134,6 +134,9 @@ export function addUsage(a: Usage, b: Usage): void {
   a.inputTokens += b.inputTokens;
   a.outputTokens += b.outputTokens;
   a.totalTokens += b.totalTokens;
+  for (const key of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+    if (typeof b[key] === 'number') a[key] = (a[key] ?? 0) + b[key];
+  }
 }
 
 /** A short description of a received value for error messages. */

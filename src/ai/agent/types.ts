@@ -1,4 +1,11 @@
-import type { ContentPart, ModelMessage, StopReason, ToolCall, Usage } from '../model/index.ts';
+import type {
+  ContentPart,
+  ModelMessage,
+  ModelWarning,
+  StopReason,
+  ToolCall,
+  Usage,
+} from '../model/index.ts';
 
 /** One tool result as it appears in the conversation. */
 export type ToolResultPart = Extract<ContentPart, { type: 'tool_result' }>;
@@ -88,13 +95,27 @@ export interface RunState {
   usage: Usage;
   /** Present while the last model turn has tool calls without results. */
   turn?: OpenTurn;
+  /** Every distinct provider warning of the run so far (absent while there is none). */
+  warnings?: ModelWarning[];
+  /** The validated structured answer, once the model gave one (agents with `output`). */
+  output?: unknown;
+  /** Set once the run has spent its one repair turn on an answer that failed the output schema. */
+  outputRepaired?: boolean;
 }
 
 /** A run that finished: the model answered without calling tools, or a stop condition held. */
-export interface DoneResult {
+export interface DoneResult<Output = unknown> {
   status: 'done';
   /** The text of the last model turn. */
   text: string;
+  /**
+   * With the agent's `output` schema: the final answer, parsed and validated (typed from
+   * the schema where it can be). `undefined` without one, or when a stop condition ended
+   * the run before the model's final answer.
+   */
+  output: Output | undefined;
+  /** Every distinct warning the model's provider reported during the run (dropped media, schema rewrites…). */
+  warnings: ModelWarning[];
   messages: ModelMessage[];
   steps: StepResult[];
   usage: Usage;
@@ -110,10 +131,12 @@ export interface SuspendedResult {
 }
 
 /** How a run ended: done, or suspended with pending calls. */
-export type RunResult = DoneResult | SuspendedResult;
+export type RunResult<Output = unknown> = DoneResult<Output> | SuspendedResult;
 
 /** What `agent.step()` returns: a run result, or `running` when more steps are due. */
-export type StepOutcome = RunResult | { status: 'running'; state: RunState };
+export type StepOutcome<Output = unknown> =
+  | RunResult<Output>
+  | { status: 'running'; state: RunState };
 
 /** Options of one run (`generate`, `stream`, `step`, `resume`). */
 export interface RunOptions {
@@ -134,6 +157,10 @@ export interface RunOptions {
 export type AgentEvent =
   | { type: 'step-start'; step: number }
   | { type: 'text-delta'; step: number; text: string }
+  /** Reasoning (thinking) text as the model streams it. */
+  | { type: 'reasoning-delta'; step: number; text: string }
+  /** A provider warning, the first time the run meets it. */
+  | { type: 'warning'; step: number; warning: ModelWarning }
   | { type: 'tool-call'; step: number; call: ToolCall }
   | { type: 'tool-result'; step: number; toolName: string; result: ToolResultPart }
   | { type: 'tool-pending'; step: number; pending: PendingCall }

@@ -8,10 +8,17 @@ import {
   streamError,
 } from './http.ts';
 import { ModelError } from './model-error.ts';
-import { apiKey, checkRequest, guardedStream, requireModelName } from './provider-support.ts';
+import {
+  apiKey,
+  checkRequest,
+  guardedStream,
+  mergeProviderOptions,
+  requireModelName,
+} from './provider-support.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
+  ContentPart,
   GenerateRequest,
   GenerateResult,
   Model,
@@ -21,6 +28,8 @@ import type {
   ToolChoice,
   Usage,
 } from './types.ts';
+
+type ReasoningPart = Extract<ContentPart, { type: 'reasoning' }>;
 
 /** Options of {@link anthropic}. */
 export interface AnthropicOptions extends RetryOptions {
@@ -36,14 +45,25 @@ export interface AnthropicOptions extends RetryOptions {
   version?: string;
   /** Extra headers sent with every request (e.g. `anthropic-beta`). */
   headers?: Record<string, string>;
+  /**
+   * Prompt caching: marks the system prompt and the tool definitions with
+   * `cache_control: { type: 'ephemeral' }`, so repeated requests of a run read them from
+   * the cache (`usage.cachedInputTokens`) instead of paying for them again.
+   */
+  cacheControl?: boolean;
 }
 
 const PROVIDER = 'anthropic';
 const REQUEST_ID = 'request-id';
+/** How many times one turn paused by the API (`pause_turn`) is continued before giving up. */
+const MAX_PAUSE_CONTINUATIONS = 8;
 
 /**
  * A {@link Model} over the Anthropic Messages API. Retries 429, 5xx and 529 (overloaded)
  * with backoff, honouring `retry-after`; other failures are {@link ModelError}s.
+ * Extended thinking (`reasoning.budgetTokens`) comes back as `reasoning` parts, kept
+ * verbatim (signature included) so tool loops can send them back; a turn the API pauses
+ * (`pause_turn`) is continued until it ends.
  *
  * @example
  * ```ts
@@ -59,11 +79,14 @@ export function anthropic(options: AnthropicOptions): Model {
   const retry = retryOptionsOf(options);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
 
-  const send = async (request: GenerateRequest, stream: boolean) => {
-    checkRequest(PROVIDER, request);
+  const send = async (
+    request: GenerateRequest,
+    stream: boolean,
+    warnings: ModelWarning[],
+    paused: Block[],
+  ) => {
     const key = apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true);
-    const warnings: ModelWarning[] = [];
-    const response = await postJson({
+    return postJson({
       ...retry,
       provider: PROVIDER,
       url: `${baseURL}/v1/messages`,
@@ -72,105 +95,239 @@ export function anthropic(options: AnthropicOptions): Model {
         'anthropic-version': options.version ?? '2023-06-01',
         ...options.headers,
       },
-      body: bodyOf(options, request, stream, warnings),
+      body: bodyOf(options, request, stream, warnings, paused),
       signal: request.signal,
       requestIdHeader: REQUEST_ID,
     });
-    return { response, warnings };
   };
 
   return {
     id: `${PROVIDER}:${options.model}`,
     async generate(request) {
-      const { response, warnings } = await send(request, false);
-      return fromMessage(await readJson(response, PROVIDER, REQUEST_ID), warnings);
+      checkRequest(PROVIDER, request);
+      const builder = builderFor(request);
+      let usage = usageOf();
+      let warnings: ModelWarning[] = [];
+      const paused: Block[] = [];
+      for (let pauses = 0; ; pauses++) {
+        warnings = [];
+        const response = await send(request, false, warnings, paused);
+        const body = await readJson(response, PROVIDER, REQUEST_ID);
+        const turn = readMessage(body, builder);
+        usage = addUsage(usage, turn.usage);
+        paused.push(...turn.blocks);
+        if (turn.raw !== 'pause_turn' || pauses === MAX_PAUSE_CONTINUATIONS) {
+          return finish(builder, turn.raw, usage, warnings);
+        }
+      }
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
-        const { response, warnings } = await send(request, true);
-        yield* streamMessage(response, warnings);
+        checkRequest(PROVIDER, request);
+        const builder = builderFor(request);
+        let usage = usageOf();
+        let warnings: ModelWarning[] = [];
+        const paused: Block[] = [];
+        for (let pauses = 0; ; pauses++) {
+          warnings = [];
+          const response = await send(request, true, warnings, paused);
+          const turn = yield* streamMessage(response, builder);
+          usage = addUsage(usage, turn.usage);
+          paused.push(...turn.blocks);
+          if (turn.raw !== 'pause_turn' || pauses === MAX_PAUSE_CONTINUATIONS) {
+            yield { type: 'usage', usage };
+            yield { type: 'stop', result: finish(builder, turn.raw, usage, warnings) };
+            return;
+          }
+        }
       });
     },
   };
 }
 
+function builderFor(request: GenerateRequest): TurnBuilder {
+  const builder = new TurnBuilder();
+  if (request.output) builder.parseOutput();
+  return builder;
+}
+
+function finish(
+  builder: TurnBuilder,
+  raw: string | undefined,
+  usage: Usage,
+  warnings: ModelWarning[],
+): GenerateResult {
+  if (raw === 'pause_turn') {
+    warnings.push({
+      message: `the turn was still paused (pause_turn) after ${MAX_PAUSE_CONTINUATIONS} continuations`,
+    });
+  }
+  return builder.finish(stopReasonOf(raw), raw, usage, warnings);
+}
+
+/** Checks the thinking budget and the temperature it allows before anything is sent. */
+function thinkingOf(request: GenerateRequest, maxTokens: number) {
+  const budget = request.reasoning?.budgetTokens;
+  const { temperature } = request;
+  if (temperature !== undefined && temperature > 1) {
+    throw new RangeError(
+      `${PROVIDER}: request.temperature: expected a number from 0 to 1, received ${temperature}`,
+    );
+  }
+  if (budget === undefined) return undefined;
+  if (budget < 1024 || budget >= maxTokens) {
+    throw new RangeError(
+      `${PROVIDER}: request.reasoning.budgetTokens: expected at least 1024 and less than max_tokens (${maxTokens}), received ${budget}`,
+    );
+  }
+  const choice = request.toolChoice;
+  if (request.tools?.length && (choice === 'required' || typeof choice === 'object')) {
+    throw new TypeError(
+      `${PROVIDER}: request.toolChoice: extended thinking (reasoning.budgetTokens) takes only 'auto' or 'none', received ${JSON.stringify(choice)}`,
+    );
+  }
+  if (temperature !== undefined && temperature !== 1) {
+    throw new RangeError(
+      `${PROVIDER}: request.temperature: extended thinking (reasoning.budgetTokens) takes only temperature 1 or none, received ${temperature}`,
+    );
+  }
+  return { type: 'enabled', budget_tokens: budget };
+}
+
+/**
+ * The request body. `paused` holds the blocks of a turn the API paused so far, exactly as
+ * received (server tool blocks included): they go last as the assistant turn to continue
+ * (docs/decisions/076).
+ */
 function bodyOf(
   options: AnthropicOptions,
   request: GenerateRequest,
   stream: boolean,
   warnings: ModelWarning[],
+  paused: Block[],
 ): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    model: options.model,
-    max_tokens: request.maxTokens ?? options.maxTokens ?? 4096,
-    ...toAnthropicMessages(request.system, request.messages, warnings),
-  };
+  const maxTokens = request.maxTokens ?? options.maxTokens ?? 4096;
+  const thinking = thinkingOf(request, maxTokens);
+  const { system, messages } = toAnthropicMessages(request.system, request.messages, warnings);
+  const body: Record<string, unknown> = { model: options.model, max_tokens: maxTokens };
+  if (system !== undefined) {
+    body.system = options.cacheControl
+      ? [{ type: 'text', text: system, cache_control: EPHEMERAL }]
+      : system;
+  }
+  if (paused.length > 0) {
+    const last = messages.at(-1);
+    if (last?.role === 'assistant') last.content.push(...paused);
+    else messages.push({ role: 'assistant', content: paused.slice() });
+  }
+  body.messages = messages;
   if (request.tools?.length) {
-    body.tools = request.tools.map((tool) => ({
+    const tools: Record<string, unknown>[] = request.tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
       input_schema: tool.parameters,
     }));
+    // A breakpoint on the last tool caches every tool definition before it.
+    if (options.cacheControl) tools[tools.length - 1].cache_control = EPHEMERAL;
+    body.tools = tools;
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
   }
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  if (thinking) body.thinking = thinking;
+  const outputConfig: Record<string, unknown> = {};
+  if (request.reasoning?.effort !== undefined) outputConfig.effort = request.reasoning.effort;
+  if (request.output) outputConfig.format = { type: 'json_schema', schema: request.output.schema };
+  if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;
   if (stream) body.stream = true;
+  mergeProviderOptions(PROVIDER, body, request);
   return body;
 }
+
+const EPHEMERAL = { type: 'ephemeral' };
 
 function toolChoiceOf(choice: ToolChoice): Record<string, string> {
   if (typeof choice !== 'string') return { type: 'tool', name: choice.name };
   return { type: choice === 'required' ? 'any' : choice };
 }
 
-function fromMessage(body: unknown, warnings: ModelWarning[]): GenerateResult {
+/** What one response added to a turn: its raw stop reason, usage and blocks as received. */
+interface ReadTurn {
+  raw?: string;
+  usage: Usage;
+  blocks: Block[];
+}
+
+type Block = Record<string, unknown>;
+
+/** Adds one response's blocks to the turn; returns its raw stop reason, usage and blocks. */
+function readMessage(body: unknown, builder: TurnBuilder): ReadTurn {
   if (!isRecord(body) || !Array.isArray(body.content)) {
     throw new ModelError(`${PROVIDER}: the response has no content array`, {
       provider: PROVIDER,
       body,
     });
   }
-  const builder = new TurnBuilder();
   body.content.forEach((block: unknown, i) => {
     if (!isRecord(block)) return;
     if (block.type === 'text' && typeof block.text === 'string') builder.addText(block.text);
-    if (block.type === 'tool_use') {
-      builder.startToolCall(i, String(block.id), String(block.name));
-      builder.appendToolArgs(i, JSON.stringify(block.input ?? {}));
-      builder.endToolCall(i);
+    else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+      builder.addReasoning(reasoningOf(block));
+    } else if (block.type === 'tool_use') {
+      const key = `${i}:${String(block.id)}`;
+      builder.startToolCall(key, String(block.id), String(block.name));
+      builder.appendToolArgs(key, JSON.stringify(block.input ?? {}));
+      builder.endToolCall(key);
     }
   });
   const raw = typeof body.stop_reason === 'string' ? body.stop_reason : undefined;
-  return builder.finish(stopReasonOf(raw), raw, usageFrom(body.usage), warnings);
+  return { raw, usage: usageFrom(body.usage), blocks: body.content.filter(isRecord) };
 }
 
+/** A thinking or redacted_thinking block as a reasoning part, its fields unchanged. */
+function reasoningOf(block: Record<string, unknown>): ReasoningPart {
+  const part: ReasoningPart = { type: 'reasoning', text: '', provider: PROVIDER };
+  if (block.type === 'redacted_thinking') {
+    part.redacted = typeof block.data === 'string' ? block.data : '';
+    return part;
+  }
+  if (typeof block.thinking === 'string') part.text = block.thinking;
+  if (typeof block.signature === 'string') part.signature = block.signature;
+  return part;
+}
+
+/** Streams one response's events into the turn; returns its raw stop reason and usage. */
 async function* streamMessage(
   response: Response,
-  warnings: ModelWarning[],
-): AsyncGenerator<StreamEvent> {
-  const builder = new TurnBuilder();
+  builder: TurnBuilder,
+): AsyncGenerator<StreamEvent, ReadTurn> {
   const requestId = response.headers.get(REQUEST_ID) ?? undefined;
   let usage = usageOf();
   let raw: string | undefined;
   const wholeInputs = new Map<number, string>();
+  const blocks = new StreamedBlocks();
   for await (const { data } of parseServerSentEvents(responseChunks(response))) {
     const event = parseEvent(data);
+    blocks.apply(event);
     switch (event.type) {
       case 'message_start':
         if (isRecord(event.message)) usage = usageFrom(event.message.usage, usage);
         break;
       case 'content_block_start': {
         const block = isRecord(event.content_block) ? event.content_block : {};
+        const index = Number(event.index);
+        let out: StreamEvent | undefined;
         if (block.type === 'tool_use') {
-          yield builder.startToolCall(Number(event.index), String(block.id), String(block.name));
+          out = builder.startToolCall(index, String(block.id), String(block.name));
           // The API sends `input: {}` here and the JSON in deltas; some gateways send it whole.
           if (isRecord(block.input) && Object.keys(block.input).length > 0) {
-            wholeInputs.set(Number(event.index), JSON.stringify(block.input));
+            wholeInputs.set(index, JSON.stringify(block.input));
           }
         } else if (block.type === 'text' && typeof block.text === 'string') {
-          const text = builder.addText(block.text);
-          if (text) yield text;
+          out = builder.addText(block.text);
+        } else if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+          out = builder.startReasoning(index, reasoningOf(block));
         }
+        if (out) yield out;
         break;
       }
       case 'content_block_delta': {
@@ -182,6 +339,10 @@ async function* streamMessage(
         } else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
           wholeInputs.delete(index);
           out = builder.appendToolArgs(index, delta.partial_json);
+        } else if (delta.type === 'thinking_delta' && typeof delta.thinking === 'string') {
+          out = builder.appendReasoning(index, delta.thinking);
+        } else if (delta.type === 'signature_delta' && typeof delta.signature === 'string') {
+          builder.signReasoning(index, delta.signature);
         }
         if (out) yield out;
         break;
@@ -203,9 +364,7 @@ async function* streamMessage(
         break;
       case 'message_stop':
         yield* builder.endOpenToolCalls();
-        yield { type: 'usage', usage };
-        yield { type: 'stop', result: builder.finish(stopReasonOf(raw), raw, usage, warnings) };
-        return;
+        return { raw, usage, blocks: blocks.done() };
       case 'error':
         throw streamError(PROVIDER, event, requestId);
     }
@@ -214,6 +373,51 @@ async function* streamMessage(
     provider: PROVIDER,
     retryable: true,
   });
+}
+
+/**
+ * The content blocks of a streamed response rebuilt as the API would have sent them whole:
+ * each `content_block_start` block with its text, thinking, signature and input JSON deltas
+ * applied. Only a paused turn needs them (to send it back as received).
+ */
+class StreamedBlocks {
+  private readonly blocks = new Map<number, Block>();
+  private readonly inputs = new Map<number, string>();
+
+  apply(event: Record<string, unknown>): void {
+    const index = Number(event.index);
+    if (event.type === 'content_block_start' && isRecord(event.content_block)) {
+      this.blocks.set(index, { ...event.content_block });
+      return;
+    }
+    const block = this.blocks.get(index);
+    if (event.type !== 'content_block_delta' || !block || !isRecord(event.delta)) return;
+    const { delta } = event;
+    const append = (field: string, value: unknown) => {
+      if (typeof value === 'string') block[field] = String(block[field] ?? '') + value;
+    };
+    if (delta.type === 'text_delta') append('text', delta.text);
+    else if (delta.type === 'thinking_delta') append('thinking', delta.thinking);
+    else if (delta.type === 'signature_delta') append('signature', delta.signature);
+    else if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
+      this.inputs.set(index, (this.inputs.get(index) ?? '') + delta.partial_json);
+    }
+  }
+
+  /** The blocks in index order, streamed input JSON parsed (left as sent when malformed). */
+  done(): Block[] {
+    return [...this.blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, block]) => {
+        const json = this.inputs.get(index);
+        if (json === undefined) return block;
+        try {
+          return { ...block, input: JSON.parse(json) };
+        } catch {
+          return block;
+        }
+      });
+  }
 }
 
 function parseEvent(data: string): Record<string, unknown> {
@@ -246,20 +450,37 @@ function stopReasonOf(raw: string | undefined): StopReason {
 
 /**
  * Usage from an Anthropic `usage` object, over `previous` (stream events carry some
- * counts only). Input tokens include cache reads and writes, which Anthropic counts apart.
+ * counts only). Input tokens include cache reads and writes, which Anthropic counts
+ * apart and which are also reported on their own.
  */
 function usageFrom(value: unknown, previous: Usage = usageOf()): Usage {
   if (!isRecord(value)) return previous;
-  const count = (key: string) => (typeof value[key] === 'number' ? (value[key] as number) : 0);
+  const has = (key: string) => typeof value[key] === 'number';
+  const count = (key: string) => (has(key) ? (value[key] as number) : 0);
   const hasInput = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'].some(
-    (key) => typeof value[key] === 'number',
+    has,
   );
   const input = hasInput
     ? count('input_tokens') +
       count('cache_creation_input_tokens') +
       count('cache_read_input_tokens')
     : previous.inputTokens;
-  const output =
-    typeof value.output_tokens === 'number' ? value.output_tokens : previous.outputTokens;
-  return usageOf(input, output);
+  const output = has('output_tokens') ? count('output_tokens') : previous.outputTokens;
+  const usage: Usage = { ...previous, ...usageOf(input, output) };
+  if (has('cache_read_input_tokens')) usage.cachedInputTokens = count('cache_read_input_tokens');
+  if (has('cache_creation_input_tokens')) {
+    usage.cacheWriteTokens = count('cache_creation_input_tokens');
+  }
+  const details = isRecord(value.output_tokens_details) ? value.output_tokens_details : {};
+  if (typeof details.thinking_tokens === 'number') usage.reasoningTokens = details.thinking_tokens;
+  return usage;
+}
+
+/** The sum of two usages, optional counts included where either has them. */
+function addUsage(a: Usage, b: Usage): Usage {
+  const sum = usageOf(a.inputTokens + b.inputTokens, a.outputTokens + b.outputTokens);
+  for (const key of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+    if (a[key] !== undefined || b[key] !== undefined) sum[key] = (a[key] ?? 0) + (b[key] ?? 0);
+  }
+  return sum;
 }

@@ -58,7 +58,7 @@ function userMessages(message: ModelMessage, i: number, warnings: ModelWarning[]
   const content: WirePart[] = [];
   for (const part of message.content) {
     if (part.type === 'tool_result') {
-      tools.push({ role: 'tool', tool_call_id: part.toolCallId, content: textOf(part.content) });
+      tools.push({ role: 'tool', tool_call_id: part.toolCallId, content: toolText(part) });
       const media = typeof part.content === 'string' ? [] : part.content.filter(isMedia);
       if (media.length) {
         content.push({ type: 'text', text: `Attachments of tool call ${part.toolCallId}:` });
@@ -70,6 +70,15 @@ function userMessages(message: ModelMessage, i: number, warnings: ModelWarning[]
     } else pushPart(content, part, i, warnings);
   }
   return content.length ? [...tools, { role: 'user', content }] : tools;
+}
+
+/** The error marker that stands in for the `isError` flag tool messages lack (docs/decisions/077). */
+const TOOL_ERROR_PREFIX = 'Error: ';
+
+/** A tool result's text; a failed result starts with {@link TOOL_ERROR_PREFIX}. */
+function toolText(part: Extract<ContentPart, { type: 'tool_result' }>): string {
+  const text = textOf(part.content);
+  return part.isError ? `${TOOL_ERROR_PREFIX}${text}` : text;
 }
 
 function isMedia(part: ContentPart): boolean {

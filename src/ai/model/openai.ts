@@ -9,7 +9,13 @@ import {
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
-import { apiKey, checkRequest, guardedStream, requireModelName } from './provider-support.ts';
+import {
+  apiKey,
+  checkRequest,
+  guardedStream,
+  mergeProviderOptions,
+  requireModelName,
+} from './provider-support.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
@@ -18,6 +24,7 @@ import type {
   JsonSchemaObject,
   Model,
   ModelWarning,
+  OutputSpec,
   StopReason,
   StreamEvent,
   ToolChoice,
@@ -40,6 +47,13 @@ export interface OpenAIOptions extends RetryOptions {
   strict?: boolean | readonly string[];
   /** Extra headers sent with every request (e.g. `OpenAI-Organization`). */
   headers?: Record<string, string>;
+  /**
+   * The body field that carries `maxTokens`: `max_completion_tokens` (default; required by
+   * reasoning models), or the deprecated `max_tokens` for compatible servers that know only it.
+   */
+  maxTokensField?: 'max_completion_tokens' | 'max_tokens';
+  /** `reasoning_effort` for reasoning models when a request's `reasoning.effort` sets none. */
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
 }
 
 const PROVIDER = 'openai';
@@ -126,14 +140,38 @@ function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boole
     });
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
   }
-  if (request.maxTokens !== undefined) body.max_tokens = request.maxTokens;
+  if (request.maxTokens !== undefined) {
+    body[options.maxTokensField ?? 'max_completion_tokens'] = request.maxTokens;
+  }
   if (request.temperature !== undefined) body.temperature = request.temperature;
+  const effort = request.reasoning?.effort ?? options.reasoningEffort;
+  if (effort !== undefined) body.reasoning_effort = effort;
+  if (request.reasoning?.budgetTokens !== undefined) {
+    warnings.push({
+      message:
+        'reasoning.budgetTokens not sent: Chat Completions takes reasoning.effort, not a token budget',
+    });
+  }
+  if (request.output) body.response_format = responseFormatOf(request.output, warnings);
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
+  mergeProviderOptions(PROVIDER, body, request);
   const builder = new TurnBuilder((name, args) => {
     const schema = strictSchemas.get(name);
     return schema ? fromOpenAIStrictArgs(args, schema) : args;
   });
+  const output = request.output;
+  if (output) builder.parseOutput((value) => fromOpenAIStrictArgs(value, output.schema));
   return { body, builder, warnings };
+}
+
+/** `response_format` for a structured answer: the schema in strict mode, its rewrites reported. */
+function responseFormatOf(output: OutputSpec, warnings: ModelWarning[]) {
+  const converted = toOpenAIStrictSchema(output.schema);
+  const name = output.name ?? 'output';
+  for (const warning of converted.warnings) {
+    warnings.push({ ...warning, message: `output schema: ${warning.message}` });
+  }
+  return { type: 'json_schema', json_schema: { name, schema: converted.schema, strict: true } };
 }
 
 function isStrict(strict: OpenAIOptions['strict'], tool: ToolDefinition): boolean {
@@ -291,9 +329,18 @@ function stopReasonOf(raw: string | undefined, hasToolCalls: boolean): StopReaso
 function usageFrom(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
   const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  return usageOf(
+  const usage = usageOf(
     number(value.prompt_tokens),
     number(value.completion_tokens),
     number(value.total_tokens),
   );
+  const prompt = isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
+  const completion = isRecord(value.completion_tokens_details)
+    ? value.completion_tokens_details
+    : {};
+  const cached = number(prompt.cached_tokens);
+  const reasoning = number(completion.reasoning_tokens);
+  if (cached !== undefined) usage.cachedInputTokens = cached;
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  return usage;
 }

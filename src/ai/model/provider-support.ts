@@ -1,3 +1,4 @@
+import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import { abortError } from './abort.ts';
 import { ModelError } from './model-error.ts';
 import type {
@@ -52,6 +53,7 @@ export function checkRequest(provider: string, request: GenerateRequest): void {
       }
     });
   });
+  checkOptionalFields(provider, request, fail);
   if (request.tools === undefined) return;
   if (!Array.isArray(request.tools)) fail('request.tools', 'an array', request.tools);
   request.tools.forEach((tool, i) => {
@@ -63,6 +65,89 @@ export function checkRequest(provider: string, request: GenerateRequest): void {
       fail(`tools[${i}]`, 'a tool definition { name, description, parameters }', tool);
     }
   });
+}
+
+function checkOptionalFields(
+  provider: string,
+  request: GenerateRequest,
+  fail: (what: string, expected: string, value: unknown) => never,
+): void {
+  const { maxTokens, temperature, reasoning, output, providerOptions } = request;
+  if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) {
+    throw new RangeError(
+      `${provider}: request.maxTokens: expected a positive integer, received ${String(maxTokens)}`,
+    );
+  }
+  if (temperature !== undefined && !(typeof temperature === 'number' && temperature >= 0)) {
+    throw new RangeError(
+      `${provider}: request.temperature: expected a number ≥ 0, received ${String(temperature)}`,
+    );
+  }
+  if (reasoning !== undefined) {
+    if (typeof reasoning !== 'object' || reasoning === null) {
+      fail('request.reasoning', 'an object { effort?, budgetTokens? }', reasoning);
+    }
+    if (reasoning.effort !== undefined && !EFFORTS.has(reasoning.effort)) {
+      throw new TypeError(
+        `${provider}: request.reasoning.effort: expected 'low', 'medium' or 'high', received ${JSON.stringify(reasoning.effort)}`,
+      );
+    }
+    const budget = reasoning.budgetTokens;
+    if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) {
+      throw new RangeError(
+        `${provider}: request.reasoning.budgetTokens: expected a positive integer, received ${String(budget)}`,
+      );
+    }
+  }
+  if (output !== undefined) {
+    if (typeof output !== 'object' || output === null) {
+      fail('request.output', 'an object { schema, name? }', output);
+    }
+    if (typeof output.schema !== 'object' || output.schema === null) {
+      fail('request.output.schema', 'a JSON Schema object', output.schema);
+    }
+    if (output.name !== undefined && !TOOL_NAME_RULE.test(output.name)) {
+      throw new TypeError(
+        `${provider}: request.output.name: expected a name matching ${TOOL_NAME_RULE}, received ${JSON.stringify(output.name)}`,
+      );
+    }
+  }
+  if (providerOptions !== undefined) {
+    if (typeof providerOptions !== 'object' || providerOptions === null) {
+      fail('request.providerOptions', 'an object keyed by provider name', providerOptions);
+    }
+    const own = Object.hasOwn(providerOptions, provider)
+      ? (providerOptions as Record<string, unknown>)[provider]
+      : undefined;
+    if (own !== undefined && (typeof own !== 'object' || own === null || Array.isArray(own))) {
+      fail(`request.providerOptions.${provider}`, 'an object of request body fields', own);
+    }
+  }
+}
+
+const EFFORTS = new Set(['low', 'medium', 'high']);
+
+/**
+ * Merges a request's `providerOptions[provider]` into the body, last, so its fields win.
+ * Only own keys are copied, and `__proto__` never reaches the body's prototype.
+ */
+export function mergeProviderOptions(
+  provider: string,
+  body: Record<string, unknown>,
+  request: GenerateRequest,
+): void {
+  const options = request.providerOptions;
+  if (!options || !Object.hasOwn(options, provider)) return;
+  const own = (options as Record<string, Record<string, unknown> | undefined>)[provider];
+  if (!own) return;
+  for (const key of Object.keys(own)) {
+    Object.defineProperty(body, key, {
+      value: own[key],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
 }
 
 /** The API key given, else the environment variable's; a clear error when required and missing. */

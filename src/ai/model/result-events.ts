@@ -10,6 +10,8 @@ export function* resultEvents(result: GenerateResult): Generator<StreamEvent> {
   for (const part of parts) {
     if (part.type === 'text') {
       if (part.text) yield { type: 'text-delta', text: part.text };
+    } else if (part.type === 'reasoning') {
+      if (part.text) yield { type: 'reasoning-delta', text: part.text };
     } else if (part.type === 'tool_use') {
       const call: ToolCall = result.toolCalls.find((c) => c.id === part.id) ?? {
         id: part.id,

@@ -4,6 +4,7 @@ import type {
   GenerateRequest,
   GenerateResult,
   Model,
+  ModelWarning,
   StopReason,
   StreamEvent,
   ToolCall,
@@ -20,6 +21,10 @@ export interface ScriptedToolCall {
 /** One scripted assistant turn: text, tool calls, or both. */
 export interface ScriptedReply {
   text?: string;
+  /** Reasoning the turn starts with (a `reasoning` part, streamed as `reasoning-delta`). */
+  reasoning?: string;
+  /** Provider warnings the result carries. */
+  warnings?: ModelWarning[];
   toolCalls?: ScriptedToolCall[];
   /** Defaults to `tool_calls` when there are tool calls, `end` otherwise. */
   stopReason?: StopReason;
@@ -138,13 +143,14 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
     args: call.args,
   }));
   const content: GenerateResult['message']['content'] = [];
+  if (reply.reasoning) content.push({ type: 'reasoning', text: reply.reasoning });
   if (text) content.push({ type: 'text', text });
   for (const call of toolCalls) {
     content.push({ type: 'tool_use', id: call.id, name: call.name, args: call.args });
   }
   const inputTokens = reply.usage?.inputTokens ?? 0;
   const outputTokens = reply.usage?.outputTokens ?? 0;
-  return {
+  const result: GenerateResult = {
     message: { role: 'assistant', content },
     text,
     toolCalls,
@@ -155,4 +161,6 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
       totalTokens: reply.usage?.totalTokens ?? inputTokens + outputTokens,
     },
   };
+  if (reply.warnings?.length) result.warnings = reply.warnings;
+  return result;
 }

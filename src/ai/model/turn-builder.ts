@@ -9,6 +9,8 @@ import type {
   Usage,
 } from './types.ts';
 
+type ReasoningPart = Extract<ContentPart, { type: 'reasoning' }>;
+
 interface OpenCall {
   id: string;
   name: string;
@@ -29,8 +31,10 @@ export class TurnBuilder {
   private readonly content: ContentPart[] = [];
   private readonly open = new Map<number | string, OpenCall>();
   private readonly toolCalls: ToolCall[] = [];
+  private readonly reasoning = new Map<number | string, ReasoningPart>();
   private text = '';
   private calls = 0;
+  private outputOf: ((value: unknown) => unknown) | undefined;
 
   constructor(private readonly normalizeArgs?: ArgsNormalizer) {}
 
@@ -42,6 +46,39 @@ export class TurnBuilder {
     if (last?.type === 'text') last.text += text;
     else this.content.push({ type: 'text', text });
     return { type: 'text-delta', text };
+  }
+
+  /** Appends a whole reasoning part (e.g. a thinking block of a non-streamed answer). */
+  addReasoning(part: ReasoningPart): void {
+    this.content.push(part);
+  }
+
+  /** Starts reasoning part `key`, filled by {@link appendReasoning} and {@link signReasoning}. */
+  startReasoning(key: number | string, part: ReasoningPart): StreamEvent | undefined {
+    this.content.push(part);
+    this.reasoning.set(key, part);
+    return part.text ? { type: 'reasoning-delta', text: part.text } : undefined;
+  }
+
+  appendReasoning(key: number | string, text: string): StreamEvent | undefined {
+    const part = this.reasoning.get(key);
+    if (!part || !text) return undefined;
+    part.text += text;
+    return { type: 'reasoning-delta', text };
+  }
+
+  /** Sets the signature of reasoning part `key`, as the provider sent it. */
+  signReasoning(key: number | string, signature: string): void {
+    const part = this.reasoning.get(key);
+    if (part) part.signature = (part.signature ?? '') + signature;
+  }
+
+  /**
+   * Asks for the turn's text to be parsed as the structured answer (`result.output`),
+   * through `normalize` (e.g. to undo a schema dialect's rewrite).
+   */
+  parseOutput(normalize: (value: unknown) => unknown = (value) => value): void {
+    this.outputOf = normalize;
   }
 
   /** Whether the provider's call `key` has started and not yet ended. */
@@ -98,6 +135,10 @@ export class TurnBuilder {
       usage,
     };
     if (rawStopReason !== undefined) result.rawStopReason = rawStopReason;
+    if (this.outputOf && this.toolCalls.length === 0 && this.text.trim() !== '') {
+      const parsed = parseToolArgs(this.text);
+      if (parsed.argsError === undefined) result.output = this.outputOf(parsed.args);
+    }
     if (warnings.length > 0) result.warnings = warnings;
     return result;
   }

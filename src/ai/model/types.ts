@@ -102,6 +102,11 @@ export interface GenerateResult {
   rawStopReason?: string;
   /** What the provider adapter had to change or drop to send this request (absent when nothing). */
   warnings?: ModelWarning[];
+  /**
+   * With `request.output`: the structured answer parsed from the text (provider schema
+   * rewrites undone), not yet validated; absent when the text is not JSON.
+   */
+  output?: unknown;
 }
 
 /** Something a schema dialect conversion changed or lost, at a JSON Pointer into the schema. */

@@ -1,13 +1,16 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type {
-  Agent,
-  AgentEvent,
-  Decision,
-  PendingCall,
-  RunOptions,
-  RunResult,
-  RunState,
+import {
+  type Agent,
+  type AgentEvent,
+  agent,
+  type Decision,
+  type PendingCall,
+  type RunOptions,
+  type RunResult,
+  type RunState,
 } from '../../../src/ai/agent/index.ts';
+import { scriptedModel } from '../../../src/ai/model/index.ts';
+import { v } from '../../../src/validate/index.ts';
 
 describe('ai/agent types', () => {
   it('narrow a run result by status', () => {
@@ -32,5 +35,21 @@ describe('ai/agent types', () => {
     >();
     expectTypeOf<Agent['resume']>().returns.toEqualTypeOf<Promise<RunResult>>();
     expectTypeOf<Extract<AgentEvent, { type: 'finish' }>['result']>().toEqualTypeOf<RunResult>();
+  });
+
+  it('type result.output from the output schema', () => {
+    const model = scriptedModel([]);
+    const typed = agent({ model, output: v.object({ city: v.string(), days: v.number() }) });
+    expectTypeOf(typed).toEqualTypeOf<Agent<{ city: string; days: number }>>();
+    const raw = agent({ model, output: { type: 'object' } });
+    expectTypeOf(raw).toEqualTypeOf<Agent<unknown>>();
+    const plain = agent({ model });
+    expectTypeOf(plain).toEqualTypeOf<Agent<undefined>>();
+    const check = (result: RunResult<{ city: string }>) => {
+      if (result.status === 'done') {
+        expectTypeOf(result.output).toEqualTypeOf<{ city: string } | undefined>();
+      }
+    };
+    expectTypeOf(check).toBeFunction();
   });
 });

@@ -206,7 +206,7 @@ describe('anthropic: generate', () => {
       ],
       stopReason: 'tool_calls',
       rawStopReason: 'tool_use',
-      usage: { inputTokens: 12, outputTokens: 4, totalTokens: 16 },
+      usage: { inputTokens: 12, outputTokens: 4, totalTokens: 16, cachedInputTokens: 2 },
     });
     expect(model.id).toBe('anthropic:claude-test');
   });
@@ -480,5 +480,352 @@ describe('anthropic: errors and retries', () => {
       if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
       else process.env.ANTHROPIC_API_KEY = saved;
     }
+  });
+});
+
+describe('anthropic: extended thinking', () => {
+  const thinking = {
+    type: 'thinking',
+    thinking: 'Oslo, so look it up.',
+    signature: 'EqQBCgIYAhIM',
+  };
+  const redacted = { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' };
+
+  it('sends thinking with its budget, and checks the budget and temperature before sending', async () => {
+    const model = await start({ json: message([{ type: 'text', text: 'ok' }], 'end_turn') });
+    await model.generate({
+      ...ask,
+      maxTokens: 4000,
+      reasoning: { budgetTokens: 2000 },
+      temperature: 1,
+    });
+    expect(server!.requests[0].body).toMatchObject({
+      max_tokens: 4000,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      temperature: 1,
+    });
+    await expect(
+      model.generate({ ...ask, reasoning: { budgetTokens: 2000 }, temperature: 0.2 }),
+    ).rejects.toThrow(
+      'anthropic: request.temperature: extended thinking (reasoning.budgetTokens) takes only temperature 1 or none, received 0.2',
+    );
+    await expect(model.generate({ ...ask, reasoning: { budgetTokens: 500 } })).rejects.toThrow(
+      'anthropic: request.reasoning.budgetTokens: expected at least 1024 and less than max_tokens (4096), received 500',
+    );
+    await expect(
+      model.generate({
+        ...ask,
+        tools: [weatherTool],
+        toolChoice: 'required',
+        reasoning: { budgetTokens: 2000 },
+      }),
+    ).rejects.toThrow(
+      `anthropic: request.toolChoice: extended thinking (reasoning.budgetTokens) takes only 'auto' or 'none', received "required"`,
+    );
+    await expect(model.generate({ ...ask, temperature: 1.5 })).rejects.toThrow(
+      'anthropic: request.temperature: expected a number from 0 to 1, received 1.5',
+    );
+    expect(server!.requests).toHaveLength(1);
+  });
+
+  it('omits temperature when none is given', async () => {
+    const model = await start({ json: message([{ type: 'text', text: 'ok' }], 'end_turn') });
+    await model.generate({ ...ask, reasoning: { budgetTokens: 1024 } });
+    expect(server!.requests[0].body).not.toHaveProperty('temperature');
+  });
+
+  it('keeps thinking and redacted_thinking blocks verbatim and sends them back before the tool_use', async () => {
+    const model = await start(
+      {
+        json: message(
+          [
+            thinking,
+            redacted,
+            { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+          ],
+          'tool_use',
+        ),
+      },
+      { json: message([{ type: 'text', text: '4 °C' }], 'end_turn') },
+    );
+    const first = await model.generate({
+      ...ask,
+      tools: [weatherTool],
+      reasoning: { budgetTokens: 1024 },
+    });
+    expect(first.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: thinking.thinking,
+        signature: thinking.signature,
+        provider: 'anthropic',
+      },
+      { type: 'reasoning', text: '', redacted: redacted.data, provider: 'anthropic' },
+      { type: 'tool_use', id: 'toolu_1', name: 'weather', args: { city: 'Oslo' } },
+    ]);
+    expect(first.text).toBe('');
+    await model.generate({
+      ...ask,
+      messages: [
+        ...ask.messages,
+        first.message,
+        {
+          role: 'user',
+          content: [{ type: 'tool_result', toolCallId: 'toolu_1', content: '4 °C' }],
+        },
+      ],
+    });
+    expect(server!.requests[1].body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        thinking,
+        redacted,
+        { type: 'tool_use', id: 'toolu_1', name: 'weather', input: { city: 'Oslo' } },
+      ],
+    });
+  });
+
+  it('does not send another provider’s reasoning', async () => {
+    const model = await start({ json: message([{ type: 'text', text: 'ok' }], 'end_turn') });
+    await model.generate({
+      messages: [
+        { role: 'user', content: 'Hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'hmm', provider: 'gemini' },
+            { type: 'text', text: 'Hello' },
+          ],
+        },
+        { role: 'user', content: 'Bye' },
+      ],
+    });
+    expect(server!.requests[0].body.messages[1]).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hello' }],
+    });
+  });
+
+  it('streams thinking as reasoning-delta events and keeps the block with its signature', async () => {
+    const model = await start({
+      sse: [
+        messageStart,
+        sse({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'thinking', thinking: '', signature: '' },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'thinking_delta', thinking: 'Oslo, ' },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'thinking_delta', thinking: 'so look it up.' },
+        }),
+        sse({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM' },
+        }),
+        sse({ type: 'content_block_stop', index: 0 }),
+        sse({ type: 'content_block_start', index: 1, content_block: redacted }),
+        sse({ type: 'content_block_stop', index: 1 }),
+        sse({ type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } }),
+        sse({
+          type: 'content_block_delta',
+          index: 2,
+          delta: { type: 'text_delta', text: 'Cold.' },
+        }),
+        sse({ type: 'content_block_stop', index: 2 }),
+        ...stopWith('end_turn', 30),
+      ],
+    });
+    const events = await collect(model.stream({ ...ask, reasoning: { budgetTokens: 1024 } }));
+    expect(events.filter((e) => e.type === 'reasoning-delta' || e.type === 'text-delta')).toEqual([
+      { type: 'reasoning-delta', text: 'Oslo, ' },
+      { type: 'reasoning-delta', text: 'so look it up.' },
+      { type: 'text-delta', text: 'Cold.' },
+    ]);
+    const stop = events.at(-1);
+    expect(stop?.type === 'stop' && stop.result.message.content).toEqual([
+      {
+        type: 'reasoning',
+        text: thinking.thinking,
+        signature: thinking.signature,
+        provider: 'anthropic',
+      },
+      { type: 'reasoning', text: '', redacted: redacted.data, provider: 'anthropic' },
+      { type: 'text', text: 'Cold.' },
+    ]);
+  });
+});
+
+describe('anthropic: pause_turn, caching and usage', () => {
+  // A web search the server ran before pausing, as the Messages API documents it.
+  const search = {
+    type: 'server_tool_use',
+    id: 'srvtoolu_1',
+    name: 'web_search',
+    input: { query: 'Oslo weather' },
+  };
+  const found = {
+    type: 'web_search_tool_result',
+    tool_use_id: 'srvtoolu_1',
+    content: [
+      { type: 'web_search_result', url: 'https://yr.no', title: 'Oslo', encrypted_content: 'Eq' },
+    ],
+  };
+
+  it('continues a paused turn with its blocks sent back verbatim and returns one merged turn', async () => {
+    const model = await start(
+      { json: message([{ type: 'text', text: 'Searching. ' }, search, found], 'pause_turn') },
+      { json: message([{ type: 'text', text: 'Found it.' }], 'end_turn') },
+    );
+    const result = await model.generate(ask);
+    expect(server!.requests[1].body.messages).toEqual([
+      { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Searching. ' }, search, found] },
+    ]);
+    expect(result).toMatchObject({
+      text: 'Searching. Found it.',
+      stopReason: 'end',
+      rawStopReason: 'end_turn',
+      usage: { inputTokens: 24, outputTokens: 8, totalTokens: 32, cachedInputTokens: 4 },
+    });
+  });
+
+  it('continues a paused streamed turn, rebuilding its blocks, with one usage and one stop event', async () => {
+    const model = await start(
+      {
+        sse: [
+          messageStart,
+          sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+          sse({
+            type: 'content_block_delta',
+            index: 0,
+            delta: { type: 'text_delta', text: 'Searching. ' },
+          }),
+          sse({ type: 'content_block_stop', index: 0 }),
+          sse({ type: 'content_block_start', index: 1, content_block: { ...search, input: {} } }),
+          sse({
+            type: 'content_block_delta',
+            index: 1,
+            delta: { type: 'input_json_delta', partial_json: '{"query":' },
+          }),
+          sse({
+            type: 'content_block_delta',
+            index: 1,
+            delta: { type: 'input_json_delta', partial_json: '"Oslo weather"}' },
+          }),
+          sse({ type: 'content_block_stop', index: 1 }),
+          sse({ type: 'content_block_start', index: 2, content_block: found }),
+          sse({ type: 'content_block_stop', index: 2 }),
+          ...stopWith('pause_turn', 3),
+        ],
+      },
+      {
+        sse: [
+          messageStart,
+          sse({
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: 'Found.' },
+          }),
+          sse({ type: 'content_block_stop', index: 0 }),
+          ...stopWith('end_turn', 2),
+        ],
+      },
+    );
+    const events = await collect(model.stream(ask));
+    expect(events.map((e) => e.type)).toEqual(['text-delta', 'text-delta', 'usage', 'stop']);
+    const stop = events.at(-1);
+    expect(stop?.type === 'stop' && stop.result).toMatchObject({
+      text: 'Searching. Found.',
+      stopReason: 'end',
+      usage: { inputTokens: 50, outputTokens: 5 },
+    });
+    expect(server!.requests[1].body.messages.at(-1)).toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Searching. ' }, search, found],
+    });
+  });
+
+  it('gives up on a turn that stays paused, saying so', async () => {
+    const paused = { json: message([{ type: 'text', text: '.' }], 'pause_turn') };
+    const model = await start(...Array.from({ length: 9 }, () => paused));
+    const result = await model.generate(ask);
+    expect(server!.requests).toHaveLength(9);
+    expect(result.stopReason).toBe('other');
+    expect(result.warnings).toEqual([
+      { message: 'the turn was still paused (pause_turn) after 8 continuations' },
+    ]);
+  });
+
+  it('reports cache reads and writes apart, and thinking tokens', async () => {
+    const model = await start({
+      json: {
+        ...message([{ type: 'text', text: 'ok' }], 'end_turn'),
+        usage: {
+          input_tokens: 10,
+          output_tokens: 50,
+          cache_read_input_tokens: 200,
+          cache_creation_input_tokens: 30,
+          output_tokens_details: { thinking_tokens: 40 },
+        },
+      },
+    });
+    expect((await model.generate(ask)).usage).toEqual({
+      inputTokens: 240,
+      outputTokens: 50,
+      totalTokens: 290,
+      cachedInputTokens: 200,
+      cacheWriteTokens: 30,
+      reasoningTokens: 40,
+    });
+  });
+
+  it('marks the system prompt and the last tool with cache_control when cacheControl is on', async () => {
+    server = await replayServer([{ json: message([{ type: 'text', text: 'ok' }], 'end_turn') }]);
+    const model = anthropic({
+      model: 'claude-test',
+      apiKey: 'k',
+      baseURL: server.url,
+      cacheControl: true,
+    });
+    await model.generate({
+      ...ask,
+      system: 'Be brief.',
+      tools: [weatherTool, { ...weatherTool, name: 'forecast' }],
+    });
+    const body = server.requests[0].body;
+    expect(body.system).toEqual([
+      { type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(body.tools[0]).not.toHaveProperty('cache_control');
+    expect(body.tools[1].cache_control).toEqual({ type: 'ephemeral' });
+  });
+
+  it('sends output_config for output and effort, and providerOptions last', async () => {
+    const model = await start({
+      json: message([{ type: 'text', text: '{"city":"Oslo"}' }], 'end_turn'),
+    });
+    const result = await model.generate({
+      ...ask,
+      reasoning: { effort: 'medium' },
+      output: { schema: weatherTool.parameters },
+      providerOptions: { anthropic: { stop_sequences: ['END'], max_tokens: 99 } },
+    });
+    expect(server!.requests[0].body).toMatchObject({
+      max_tokens: 99,
+      stop_sequences: ['END'],
+      output_config: {
+        effort: 'medium',
+        format: { type: 'json_schema', schema: weatherTool.parameters },
+      },
+    });
+    expect(result.output).toEqual({ city: 'Oslo' });
   });
 });

@@ -82,7 +82,7 @@ describe('openai: generate', () => {
             {
               type: 'tool_result',
               toolCallId: 'call_2',
-              content: [{ type: 'text', text: 'error: down' }],
+              content: [{ type: 'text', text: 'down' }],
               isError: true,
             },
             { type: 'image', mediaType: 'image/png', data: 'iVBOR' },
@@ -122,7 +122,7 @@ describe('openai: generate', () => {
           ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: '4 °C' },
-        { role: 'tool', tool_call_id: 'call_2', content: 'error: down' },
+        { role: 'tool', tool_call_id: 'call_2', content: 'Error: down' },
         {
           role: 'user',
           content: [
@@ -136,7 +136,7 @@ describe('openai: generate', () => {
       ],
       tools: [{ type: 'function', function: weatherTool }],
       tool_choice: { type: 'function', function: { name: 'weather' } },
-      max_tokens: 100,
+      max_completion_tokens: 100,
       temperature: 0.2,
     });
   });
@@ -549,5 +549,140 @@ describe('openai: errors and retries', () => {
     const events = await collect(model.stream({ messages: 5 } as never));
     expect(events).toHaveLength(1);
     expect(events[0].type === 'error' && events[0].error).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('openai: options for today’s models', () => {
+  it('sends max_completion_tokens by default and max_tokens only with maxTokensField', async () => {
+    const model = await start({ json: completion({ content: 'a' }, 'stop') });
+    await model.generate({ ...ask, maxTokens: 50 });
+    expect(server!.requests[0].body.max_completion_tokens).toBe(50);
+    expect(server!.requests[0].body).not.toHaveProperty('max_tokens');
+    const url = server!.url;
+    await server!.close();
+    server = await replayServer([{ json: completion({ content: 'a' }, 'stop') }]);
+    const legacy = openai({
+      model: 'llama',
+      baseURL: server.url,
+      maxTokensField: 'max_tokens',
+    });
+    await legacy.generate({ ...ask, maxTokens: 50 });
+    expect(server.requests[0].body.max_tokens).toBe(50);
+    expect(server.requests[0].body).not.toHaveProperty('max_completion_tokens');
+    expect(url).not.toBe(server.url);
+  });
+
+  it('sends reasoning_effort from the request, else from the model options, and warns about a token budget', async () => {
+    server = await replayServer([
+      { json: completion({ content: 'a' }, 'stop') },
+      { json: completion({ content: 'b' }, 'stop') },
+    ]);
+    const model = openai({
+      model: 'o4-mini',
+      apiKey: 'k',
+      baseURL: server.url,
+      reasoningEffort: 'low',
+    });
+    await model.generate(ask);
+    const result = await model.generate({
+      ...ask,
+      reasoning: { effort: 'high', budgetTokens: 2000 },
+    });
+    expect(server.requests[0].body.reasoning_effort).toBe('low');
+    expect(server.requests[1].body.reasoning_effort).toBe('high');
+    expect(result.warnings).toEqual([
+      {
+        message:
+          'reasoning.budgetTokens not sent: Chat Completions takes reasoning.effort, not a token budget',
+      },
+    ]);
+  });
+
+  it('reads reasoning and cached token counts', async () => {
+    const model = await start({
+      json: {
+        ...completion({ content: 'a' }, 'stop'),
+        usage: {
+          prompt_tokens: 100,
+          completion_tokens: 40,
+          total_tokens: 140,
+          prompt_tokens_details: { cached_tokens: 64 },
+          completion_tokens_details: { reasoning_tokens: 32 },
+        },
+      },
+    });
+    expect((await model.generate(ask)).usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 40,
+      totalTokens: 140,
+      cachedInputTokens: 64,
+      reasoningTokens: 32,
+    });
+  });
+
+  it('asks for output through a strict json_schema response_format and undoes its nulls', async () => {
+    const model = await start({
+      json: completion({ content: '{"city":"Oslo","days":null}' }, 'stop'),
+    });
+    const result = await model.generate({ ...ask, output: { schema: weatherTool.parameters } });
+    expect(server!.requests[0].body.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: {
+        name: 'output',
+        strict: true,
+        schema: {
+          type: 'object',
+          properties: { city: { type: 'string' }, days: { type: ['integer', 'null'] } },
+          required: ['city', 'days'],
+          additionalProperties: false,
+        },
+      },
+    });
+    expect(result.output).toEqual({ city: 'Oslo' });
+    expect(result.text).toBe('{"city":"Oslo","days":null}');
+    expect(result.warnings?.every((w) => w.message.startsWith('output schema: '))).toBe(true);
+  });
+
+  it('leaves output absent when the answer is not JSON', async () => {
+    const model = await start({ json: completion({ content: 'Sunny.' }, 'stop') });
+    const result = await model.generate({ ...ask, output: { schema: weatherTool.parameters } });
+    expect(result).not.toHaveProperty('output');
+  });
+
+  it('merges providerOptions.openai into the body last, and ignores other providers’ entries', async () => {
+    const model = await start({ json: completion({ content: 'a' }, 'stop') });
+    await model.generate({
+      ...ask,
+      temperature: 0.5,
+      providerOptions: {
+        openai: JSON.parse('{"seed":1,"temperature":0,"__proto__":{"polluted":true}}'),
+        anthropic: { metadata: { user_id: 'u' } },
+      },
+    });
+    const body = server!.requests[0].body;
+    expect(body).toMatchObject({ seed: 1, temperature: 0 });
+    expect(body).not.toHaveProperty('metadata');
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
+  it('rejects malformed request options with clear errors before sending', async () => {
+    const model = await start();
+    await expect(model.generate({ ...ask, maxTokens: 0 })).rejects.toThrow(
+      'openai: request.maxTokens: expected a positive integer, received 0',
+    );
+    await expect(
+      model.generate({ ...ask, reasoning: { effort: 'huge' as 'high' } }),
+    ).rejects.toThrow(
+      `request.reasoning.effort: expected 'low', 'medium' or 'high', received "huge"`,
+    );
+    await expect(
+      model.generate({ ...ask, providerOptions: { openai: 'seed' as never } }),
+    ).rejects.toThrow(
+      'request.providerOptions.openai: expected an object of request body fields, received string',
+    );
+    await expect(
+      model.generate({ ...ask, output: { schema: weatherTool.parameters, name: 'my answer' } }),
+    ).rejects.toThrow('request.output.name: expected a name matching');
+    expect(server!.requests).toHaveLength(0);
   });
 });
