@@ -85,7 +85,9 @@ describe('gemini: hostile requests', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await expect(
       model.generate({ ...ask, providerOptions: { gemini: [] as never } }),
-    ).rejects.toThrow('gemini: providerOptions.gemini: expected an object, received array');
+    ).rejects.toThrow(
+      'gemini: request.providerOptions.gemini: expected an object of request body fields, received array',
+    );
     expect(server!.requests).toHaveLength(0);
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GEMINI, type GeminiCallMetadata } from './gemini-messages.ts';
 import { isRecord } from './http.ts';
+import { parseToolArgs } from './tool-args.ts';
 import { usageOf } from './turn-builder.ts';
 import type {
   ContentPart,
@@ -22,6 +23,9 @@ export class GeminiTurn {
   private readonly content: ContentPart[] = [];
   private readonly toolCalls: ToolCall[] = [];
   private text = '';
+
+  /** `parseOutput`: parse the final text as the structured answer (`result.output`). */
+  constructor(private readonly parseOutput = false) {}
 
   /** Takes one `Part` of a candidate's content; returns the stream events it makes. */
   add(part: unknown): StreamEvent[] {
@@ -55,6 +59,10 @@ export class GeminiTurn {
       usage,
     };
     if (finishReason !== undefined) result.rawStopReason = finishReason;
+    if (this.parseOutput && this.toolCalls.length === 0 && this.text.trim() !== '') {
+      const parsed = parseToolArgs(this.text);
+      if (parsed.argsError === undefined) result.output = parsed.args;
+    }
     if (warnings.length > 0) result.warnings = warnings;
     return result;
   }

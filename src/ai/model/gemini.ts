@@ -88,12 +88,13 @@ export function gemini(options: GeminiOptions): Model {
     id: `${PROVIDER}:${options.model}`,
     async generate(request) {
       const { response, warnings } = await send(request, false);
-      return fromResponse(await readJson(response, PROVIDER, REQUEST_ID), warnings);
+      const turn = new GeminiTurn(request.output !== undefined);
+      return fromResponse(await readJson(response, PROVIDER, REQUEST_ID), turn, warnings);
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
         const { response, warnings } = await send(request, true);
-        yield* streamResponse(response, warnings);
+        yield* streamResponse(response, new GeminiTurn(request.output !== undefined), warnings);
       });
     },
   };
@@ -164,6 +165,7 @@ function bodyOf(request: GenerateRequest, warnings: ModelWarning[]): Record<stri
   }
   const config = generationConfigOf(request, warnings);
   if (Object.keys(config).length > 0) body.generationConfig = config;
+  // Checked to be an object by checkRequest.
   const extra = request.providerOptions?.[PROVIDER];
   if (extra !== undefined) mergeInto(body, extra, 'providerOptions.gemini');
   return body;
@@ -235,10 +237,11 @@ function wireSchema(schema: JsonSchemaObject): JsonSchemaObject {
  * Merges `extra` into `target`: objects merge key by key (so `generationConfig` fields
  * add to the adapter's), anything else replaces. Prototype keys are refused.
  */
-function mergeInto(target: Record<string, unknown>, extra: unknown, path: string): void {
-  if (!isRecord(extra)) {
-    throw new TypeError(`${PROVIDER}: ${path}: expected an object, received ${typeName(extra)}`);
-  }
+function mergeInto(
+  target: Record<string, unknown>,
+  extra: Record<string, unknown>,
+  path: string,
+): void {
   for (const [key, value] of Object.entries(extra)) {
     if (UNSAFE_KEYS.has(key)) {
       throw new TypeError(
@@ -254,18 +257,13 @@ function mergeInto(target: Record<string, unknown>, extra: unknown, path: string
   }
 }
 
-function typeName(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-}
-
-function fromResponse(body: unknown, warnings: ModelWarning[]): GenerateResult {
+function fromResponse(body: unknown, turn: GeminiTurn, warnings: ModelWarning[]): GenerateResult {
   if (!isRecord(body)) {
     throw new ModelError(`${PROVIDER}: the response was not a JSON object`, {
       provider: PROVIDER,
       body,
     });
   }
-  const turn = new GeminiTurn();
   const candidate = firstCandidate(body);
   const blocked = blockReasonOf(body);
   if (!candidate && !blocked) {
@@ -281,9 +279,9 @@ function fromResponse(body: unknown, warnings: ModelWarning[]): GenerateResult {
 
 async function* streamResponse(
   response: Response,
+  turn: GeminiTurn,
   warnings: ModelWarning[],
 ): AsyncGenerator<StreamEvent> {
-  const turn = new GeminiTurn();
   const requestId = response.headers.get(REQUEST_ID) ?? undefined;
   let usage: Usage = usageFrom(undefined);
   let finish: string | undefined;

@@ -457,7 +457,7 @@ describe('gemini: generate', () => {
         required: ['city', 'temp'],
       },
     });
-    expect(JSON.parse(result.text)).toEqual({ city: 'Oslo', temp: 4 });
+    expect(result.output).toEqual({ city: 'Oslo', temp: 4 });
     expect(result.warnings).toEqual([
       {
         path: '/properties/city',
