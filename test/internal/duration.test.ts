@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { http, mcpClient } from '../../src/ai/mcp/index.ts';
-import { anthropic, openai } from '../../src/ai/model/index.ts';
+import { anthropic, gemini, openai } from '../../src/ai/model/index.ts';
 import { memoryStore, session, sqliteStore } from '../../src/ai/session/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
 import { checkDuration, MAX_TIMER_MS } from '../../src/internal/duration.ts';
@@ -48,6 +48,14 @@ const owners: Record<string, { option: string; make: (ms: number) => unknown }> 
   'anthropic maxRetryDelayMs': {
     option: 'maxRetryDelayMs',
     make: (ms) => anthropic({ model: 'm', maxRetryDelayMs: ms }),
+  },
+  'gemini initialRetryDelayMs': {
+    option: 'initialRetryDelayMs',
+    make: (ms) => gemini({ model: 'm', initialRetryDelayMs: ms }),
+  },
+  'gemini maxRetryDelayMs': {
+    option: 'maxRetryDelayMs',
+    make: (ms) => gemini({ model: 'm', maxRetryDelayMs: ms }),
   },
 };
 

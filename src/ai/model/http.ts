@@ -149,19 +149,20 @@ export function streamError(provider: string, body: unknown, requestId?: string)
   );
 }
 
-/** The message and type/code of a provider error body: `{ error: { message, type, code } }` or `{ error: '…' }`. */
+/**
+ * The message and type/code of a provider error body: `{ error: { message, type, code } }`,
+ * Google's `{ error: { code: 400, message, status: 'INVALID_ARGUMENT' } }`, or `{ error: '…' }`.
+ */
 export function providerError(body: unknown): { message?: string; code?: string } {
   if (!isRecord(body)) return {};
   const error = body.error;
   if (typeof error === 'string') return { message: error };
   if (!isRecord(error)) return typeof body.message === 'string' ? { message: body.message } : {};
   const message = typeof error.message === 'string' ? error.message : undefined;
-  const code =
-    typeof error.code === 'string'
-      ? error.code
-      : typeof error.type === 'string'
-        ? error.type
-        : undefined;
+  // OpenAI names it `code` or `type`; Google's `code` is the HTTP status and `status` the name.
+  const code = [error.code, error.type, error.status].find(
+    (value): value is string => typeof value === 'string',
+  );
   return { message, code };
 }
 

@@ -7,6 +7,7 @@
 
 export type { ToolResultObject } from '../tool/index.ts';
 export { type AnthropicOptions, anthropic } from './anthropic.ts';
+export { type GeminiOptions, gemini } from './gemini.ts';
 export { toGeminiSchema } from './gemini-schema.ts';
 export type { RetryOptions } from './http.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';

@@ -11,9 +11,10 @@ import { type ReplayServer, type Reply, replayServer } from '../model/replay-ser
 import { collect, echoTool } from './helpers.ts';
 import { anthropicFixture } from './providers/anthropic.ts';
 import type { ProviderFixture } from './providers/fixture.ts';
+import { geminiFixture } from './providers/gemini.ts';
 import { openaiFixture } from './providers/openai.ts';
 
-const FIXTURES: ProviderFixture[] = [openaiFixture, anthropicFixture];
+const FIXTURES: ProviderFixture[] = [openaiFixture, anthropicFixture, geminiFixture];
 
 let server: ReplayServer | undefined;
 afterEach(async () => {
