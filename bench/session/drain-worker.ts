@@ -25,12 +25,12 @@ export interface DrainWorkerReport {
   runs: number;
   notDone: number;
   keys: string[];
-  /** Statements sent (BEGIN and COMMIT included), by their first words. */
-  statements: Record<string, number>;
+  /** Statements sent (BEGIN and COMMIT included) by their verb and table: how many, and the milliseconds waited for them. */
+  statements: Record<string, { count: number; ms: number }>;
 }
 
 const [kind, target, schema, warmWhere, workerId] = process.argv.slice(2);
-const statements: Record<string, number> = {};
+const statements: DrainWorkerReport['statements'] = {};
 let counting = false;
 
 /** Names a statement by its verb and table, e.g. `UPDATE fino_runs`. */
@@ -42,24 +42,31 @@ const label = (sql: string): string => {
   const table = words.find((w) => w.startsWith('fino_')) ?? '';
   return `${words[0]}${words[0] === 'SELECT' && /SKIP LOCKED/.test(sql) ? ' … SKIP LOCKED' : ''} ${table}`.trim();
 };
-const count = (sql: string) => {
-  if (counting) statements[label(sql)] = (statements[label(sql)] ?? 0) + 1;
-};
 
-/** A `pg.Pool` that counts every statement sent through it or its clients. */
+/** Sends a statement, counting it and the time it took while the drain is measured. */
+async function counted<T>(sql: string, send: () => Promise<T>): Promise<T> {
+  if (!counting) return send();
+  const started = performance.now();
+  try {
+    return await send();
+  } finally {
+    const what = label(sql);
+    statements[what] ??= { count: 0, ms: 0 };
+    const entry = statements[what];
+    entry.count++;
+    entry.ms += performance.now() - started;
+  }
+}
+
+/** A `pg.Pool` that counts and times every statement sent through it or its clients. */
 function countingPool(pool: pg.Pool): PgPoolLike {
   return {
-    query: (text, values) => {
-      count(text);
-      return pool.query(text, values);
-    },
+    query: (text, values) => counted(text, () => pool.query(text, values)),
     async connect() {
       const client = await pool.connect();
       return {
-        query: (text: string, values?: unknown[]) => {
-          count(text);
-          return client.query(text, values);
-        },
+        query: (text: string, values?: unknown[]) =>
+          counted(text, () => client.query(text, values)),
         release: () => client.release(),
       };
     },

@@ -81,7 +81,7 @@ interface DrainSample {
   seconds: number;
   duplicates: number;
   missing: number;
-  statements: Record<string, number>;
+  statements: DrainWorkerReport['statements'];
   load: number;
 }
 
@@ -121,12 +121,15 @@ async function drainOnce(
   );
   const seconds = (performance.now() - started) / 1000;
   const executed = new Map<string, number>();
-  const statements: Record<string, number> = {};
+  const statements: DrainWorkerReport['statements'] = {};
   for (const report of reports) {
     if (report.notDone > 0) throw new Error(`${report.workerId}: ${report.notDone} runs not done`);
     for (const key of report.keys) executed.set(key, (executed.get(key) ?? 0) + 1);
-    for (const [what, n] of Object.entries(report.statements)) {
-      statements[what] = (statements[what] ?? 0) + n;
+    for (const [what, { count, ms }] of Object.entries(report.statements)) {
+      statements[what] ??= { count: 0, ms: 0 };
+      const entry = statements[what];
+      entry.count += count;
+      entry.ms += ms;
     }
   }
   return {
@@ -157,7 +160,7 @@ async function drainTable(kind: 'postgres' | 'sqlite', settings: string): Promis
     const rates = list.map(rate);
     const median = quantile(rates, 0.5);
     const statements = list.reduce(
-      (sum, s) => sum + Object.values(s.statements).reduce((a, b) => a + b, 0),
+      (sum, s) => sum + Object.values(s.statements).reduce((a, b) => a + b.count, 0),
       0,
     );
     const runs = list.reduce((sum, s) => sum + s.runs, 0);
@@ -176,11 +179,27 @@ async function drainTable(kind: 'postgres' | 'sqlite', settings: string): Promis
     '',
   ];
   if (kind === 'postgres') {
-    const one = samples.get(1)![0];
-    const perRun = Object.entries(one.statements)
-      .sort((a, b) => b[1] - a[1])
-      .map(([what, n]) => `${what} ×${(n / one.runs).toFixed(2)}`);
-    lines.push(`Statements per drained run (1 worker): ${perRun.join('; ')}.`, '');
+    lines.push(
+      '| worker processes | statement | per drained run | ms waited per run (all workers) |',
+      '|---:|---|---:|---:|',
+    );
+    for (const workers of WORKERS) {
+      const list = samples.get(workers)!;
+      const runs = list.reduce((sum, s) => sum + s.runs, 0);
+      const merged = new Map<string, { count: number; ms: number }>();
+      for (const s of list) {
+        for (const [what, { count, ms }] of Object.entries(s.statements)) {
+          const entry = merged.get(what) ?? { count: 0, ms: 0 };
+          merged.set(what, { count: entry.count + count, ms: entry.ms + ms });
+        }
+      }
+      for (const [what, { count, ms }] of [...merged].sort((a, b) => b[1].ms - a[1].ms)) {
+        lines.push(
+          `| ${workers} | ${what} | ${(count / runs).toFixed(2)} | ${(ms / runs).toFixed(2)} |`,
+        );
+      }
+    }
+    lines.push('');
   }
   lines.push(`_${loadLine()}_`, '');
   console.log(lines.join('\n'));
