@@ -10,7 +10,8 @@
  * - 50 concurrent calls over Streamable HTTP: calls/s, and the server process's own CPU
  *   time per call (`process.cpuUsage()` read over an IPC channel before and after each
  *   burst). Every server is warmed up first; bursts are interleaved across servers and
- *   the median of `BENCH_MCP_ROUNDS` (default 7) is reported with min–max.
+ *   the median of `BENCH_MCP_ROUNDS` (default 5) bursts of `BENCH_MCP_CALLS` (default
+ *   1000) is reported with min–max.
  *
  *     npm run bench -- mcp
  */
@@ -29,6 +30,16 @@ type Kind = 'fino' | 'sdk' | 'sdk-v1';
 const script = fileURLToPath(new URL('./servers.ts', import.meta.url));
 const children: ChildProcess[] = [];
 const CONCURRENCY = 50;
+
+// The SDK client adds an abort listener per call in flight to one signal and Node warns
+// once past 1500, then again for every call: print each kind of warning once.
+const warned = new Set<string>();
+process.removeAllListeners('warning');
+process.on('warning', (warning) => {
+  if (warned.has(warning.name)) return;
+  warned.add(warning.name);
+  console.error(`${warning.name}: ${warning.message} (printed once)`);
+});
 
 /** Starts an HTTP server process (with an IPC channel for its CPU time) and reads the URL it prints. */
 async function httpServer(kind: Kind): Promise<{ url: URL; child: ChildProcess }> {
@@ -89,8 +100,8 @@ interface ConcurrentPeer {
 }
 
 async function concurrencyTable(peers: ConcurrentPeer[]): Promise<void> {
-  const calls = Number(process.env.BENCH_MCP_CALLS ?? 2000);
-  const rounds = Number(process.env.BENCH_MCP_ROUNDS ?? 7);
+  const calls = Number(process.env.BENCH_MCP_CALLS ?? 1000);
+  const rounds = Number(process.env.BENCH_MCP_ROUNDS ?? 5);
   for (const peer of peers) await burst(peer.client, calls); // warm-up: JIT, sockets
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < peers.length; i++) {

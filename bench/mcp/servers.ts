@@ -6,7 +6,8 @@
  * example). Run as a script (`servers.ts <fino|sdk|sdk-v1> <stdio|http>`) it serves over
  * that transport; for HTTP it prints the endpoint's URL on stdout. Started with an IPC
  * channel, it answers every message with its `process.cpuUsage()`, so the benchmark can
- * charge the server's own CPU time to the calls it served.
+ * charge the server's own CPU time to the calls it served — except `'exit'`, on which it
+ * exits (so that `node --cpu-prof` writes its profile).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -110,5 +111,7 @@ if (
   console.error('usage: servers.ts <fino|sdk|sdk-v1> <stdio|http> (sdk-v1: http only)');
   process.exit(2);
 }
-process.on('message', () => process.send?.(process.cpuUsage()));
+process.on('message', (message) =>
+  message === 'exit' ? process.exit(0) : process.send?.(process.cpuUsage()),
+);
 await serve(kind, transport);
