@@ -84,7 +84,7 @@ const open = (where: string): Store => {
 };
 
 async function warmUp(): Promise<void> {
-  const runs = Number(process.env.BENCH_DRAIN_WARMUP ?? 100);
+  const runs = Number(process.env.BENCH_DRAIN_WARMUP ?? 50);
   const store = open(warmWhere);
   const worker = session({ store, agent: refundAgent(new Map()), workerId: `${workerId}-warm` });
   for (let i = 0; i < runs; i++) {

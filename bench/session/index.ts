@@ -14,7 +14,7 @@
  * PostgreSQL: `FINO_DATABASE_URL` (its durability settings are reported, not changed),
  * or a throwaway server from the PostgreSQL 15 binaries with its durable defaults;
  * without either the PostgreSQL rows are left out.
- * `BENCH_DRAIN_RUNS` sets the runs per drain (default 600), `BENCH_DRAIN_REPEATS` how
+ * `BENCH_DRAIN_RUNS` sets the runs per drain (default 400), `BENCH_DRAIN_REPEATS` how
  * many times each worker count is measured, interleaved (default 3).
  */
 import { fork } from 'node:child_process';
@@ -145,7 +145,7 @@ async function drainOnce(
 
 /** Measures every worker count `repeats` times, interleaved, and prints runs/s with ratios to one worker. */
 async function drainTable(kind: 'postgres' | 'sqlite', settings: string): Promise<void> {
-  const total = Number(process.env.BENCH_DRAIN_RUNS ?? 600);
+  const total = Number(process.env.BENCH_DRAIN_RUNS ?? 400);
   const repeats = Number(process.env.BENCH_DRAIN_REPEATS ?? 3);
   const samples = new Map<number, DrainSample[]>(WORKERS.map((w) => [w, []]));
   for (let r = 0; r < repeats; r++) {
