@@ -75,9 +75,13 @@ function sdkV1Handler() {
     }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sessionId) => sessions.set(sessionId, transport),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, transport);
+      },
     });
-    transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
     await sdkV1Server().connect(transport);
     await transport.handleRequest(req, res, body);
   };
