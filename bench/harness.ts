@@ -17,6 +17,7 @@
  * }, { baseline: 'loop' });
  * ```
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { Bench } from 'tinybench';
 
 /** One peer's measured result. */
@@ -111,4 +112,158 @@ export function formatTable(title: string, results: PeerResult[], baseline: stri
     '',
   ];
   return lines.join('\n');
+}
+
+/** The 1, 5 and 15 minute load averages and the core count, as printed beside every result. */
+export function loadLine(): string {
+  const [one, five, fifteen] = loadavg();
+  return `load average ${one.toFixed(2)} / ${five.toFixed(2)} / ${fifteen.toFixed(2)} (1 / 5 / 15 min), ${availableParallelism()} cores`;
+}
+
+/** The `q` quantile (0…1) of `values`, interpolated between neighbours. */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) throw new Error('quantile: expected at least one value');
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return sorted[low] + (sorted[high] - sorted[low]) * (at - low);
+}
+
+/** One peer's result from {@link compareBatched}. */
+export interface BatchedResult {
+  name: string;
+  /** Median over samples of the time per operation, in nanoseconds. */
+  medianNs: number;
+  /** 25th and 75th percentiles over samples of the time per operation, in nanoseconds. */
+  p25Ns: number;
+  p75Ns: number;
+  /** `medianNs / baseline.medianNs`: below 1 is faster than the baseline. */
+  ratio: number;
+  /** Operations per sample (the batch size). */
+  batch: number;
+}
+
+export interface BatchedOptions {
+  /** The peer that ratios are relative to; the first peer when absent. */
+  baseline?: string;
+  /** Samples per peer (default 21, or `BENCH_SAMPLES`). */
+  samples?: number;
+  /** Target milliseconds per sample; the batch size is calibrated to it (default 20, or `BENCH_SAMPLE_MS`). */
+  sampleMs?: number;
+  /** Milliseconds each peer runs before timing starts (default 300, or `BENCH_WARMUP_MS`). */
+  warmupMs?: number;
+  /** Print the table (default true). */
+  print?: boolean;
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null &&
+  (typeof value === 'object' || typeof value === 'function') &&
+  typeof (value as { then?: unknown }).then === 'function';
+
+/** Runs `fn` `n` times in a row, awaiting only results that are promises; returns nanoseconds taken. */
+async function timeBatch(fn: PeerFn, n: number): Promise<number> {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const result = fn();
+    if (isThenable(result)) await result;
+  }
+  return Number(process.hrtime.bigint() - start);
+}
+
+/**
+ * Measures peers in batches: every peer is warmed up first, then each sample times a
+ * batch of calls (sized so a sample takes about `sampleMs`), so the clock's own cost is
+ * spread over many calls. Samples are interleaved, the peer order rotating every sample,
+ * and the median with the 25th–75th percentiles is reported, with the load average.
+ *
+ * @example
+ * ```ts
+ * import { compareBatched } from './harness.ts';
+ *
+ * await compareBatched('sum 1..100', {
+ *   loop: () => { let s = 0; for (let i = 1; i <= 100; i++) s += i; return s; },
+ *   formula: () => (100 * 101) / 2,
+ * }, { baseline: 'loop' });
+ * ```
+ */
+export async function compareBatched(
+  title: string,
+  peers: Record<string, PeerFn>,
+  options: BatchedOptions = {},
+): Promise<BatchedResult[]> {
+  const names = Object.keys(peers);
+  if (names.length === 0) throw new Error(`compareBatched(${title}): no peers given`);
+  const baseline = options.baseline ?? names[0];
+  if (!(baseline in peers)) {
+    throw new Error(
+      `compareBatched(${title}): baseline "${baseline}" is not one of ${names.join(', ')}`,
+    );
+  }
+  const samples = options.samples ?? Number(process.env.BENCH_SAMPLES ?? 21);
+  const sampleMs = options.sampleMs ?? Number(process.env.BENCH_SAMPLE_MS ?? 20);
+  const warmupMs = options.warmupMs ?? Number(process.env.BENCH_WARMUP_MS ?? 300);
+
+  // Warm every peer, and size its batch from how fast it ran once warm.
+  const batch = new Map<string, number>();
+  for (const name of names) {
+    let calls = 0;
+    let spent = 0;
+    for (let n = 1; spent < warmupMs * 1e6; n = Math.min(n * 2, 1 << 16)) {
+      spent += await timeBatch(peers[name], n);
+      calls += n;
+    }
+    // Size from the fastest of three batches: a pause from elsewhere only makes one slower.
+    const n = Math.max(1, calls >> 3);
+    let perCall = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) perCall = Math.min(perCall, (await timeBatch(peers[name], n)) / n);
+    batch.set(name, Math.max(1, Math.round((sampleMs * 1e6) / perCall)));
+  }
+
+  const times = new Map<string, number[]>(names.map((n) => [n, []]));
+  for (let s = 0; s < samples; s++) {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(s + i) % names.length];
+      const n = batch.get(name)!;
+      times.get(name)!.push((await timeBatch(peers[name], n)) / n);
+    }
+  }
+
+  const base = quantile(times.get(baseline)!, 0.5);
+  const results = names.map((name) => {
+    const values = times.get(name)!;
+    const medianNs = quantile(values, 0.5);
+    return {
+      name,
+      medianNs,
+      p25Ns: quantile(values, 0.25),
+      p75Ns: quantile(values, 0.75),
+      ratio: medianNs / base,
+      batch: batch.get(name)!,
+    };
+  });
+  if (options.print !== false) console.log(formatBatchedTable(title, results, baseline));
+  return results;
+}
+
+/** Renders {@link compareBatched} results as a Markdown table with the load average. */
+export function formatBatchedTable(
+  title: string,
+  results: BatchedResult[],
+  baseline: string,
+): string {
+  return [
+    `### ${title}`,
+    '',
+    `| peer | median time/op | p25–p75 | calls/sample | × ${baseline} |`,
+    '|---|---:|---:|---:|---:|',
+    ...results.map(
+      (r) =>
+        `| ${r.name} | ${formatNs(r.medianNs)} | ${formatNs(r.p25Ns)}–${formatNs(r.p75Ns)} | ${r.batch} | ${r.ratio.toFixed(2)} |`,
+    ),
+    '',
+    `_${loadLine()}_`,
+    '',
+  ].join('\n');
 }

@@ -10,7 +10,10 @@
  *   schema, `stopWhen: stepCountIs(8)`.
  * - OpenAI Agents SDK: `run()` with a fake `Model`, a Zod schema, tracing disabled.
  *
- * A second job has three parallel tool calls per turn.
+ * A second job has three parallel tool calls per turn. Every peer is warmed up before
+ * timing (the first job used to run before the JIT had compiled anything), runs are timed
+ * in batches, and medians with their p25–p75 spread are reported (a mean over single runs
+ * was dominated by garbage-collection pauses).
  *
  *     npm run bench -- agent
  */
@@ -32,7 +35,7 @@ import { agent } from '../../src/ai/agent/index.ts';
 import type { GenerateRequest, GenerateResult, Model } from '../../src/ai/model/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
-import { compare } from '../harness.ts';
+import { compareBatched } from '../harness.ts';
 
 setTracingDisabled(true);
 
@@ -187,9 +190,9 @@ async function job(calls: number) {
       if (result.finalOutput !== expected) throw new Error('@openai/agents: bad run');
     },
   };
-  // Check every peer does the same work before timing it.
+  // Check every peer does the same work before timing it (compareBatched then warms each up).
   for (const peer of Object.values(peers)) await peer();
-  await compare(
+  await compareBatched(
     `agent run: 3 steps, ${TOOL_STEPS * calls} tool calls (${calls} per turn), instant model`,
     peers,
     { baseline: 'fino' },

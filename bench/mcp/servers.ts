@@ -1,12 +1,21 @@
 /**
- * The two servers the benchmark compares, serving the same `echo` tool: fino's
- * `mcpServer`, and the SDK's own `McpServer` with `registerTool` (its documented idiom).
- * Run as a script (`servers.ts <fino|sdk> <stdio|http>`) it serves over that transport;
- * for HTTP it prints the endpoint's URL on stdout.
+ * The servers the benchmark compares, serving the same `echo` tool: fino's `mcpServer`,
+ * the SDK's own `McpServer` with `registerTool` (its documented idiom) from v2
+ * (`@modelcontextprotocol/server`, kind `sdk`) and from v1 (`@modelcontextprotocol/sdk`,
+ * kind `sdk-v1`, HTTP only: one session per client, as its README's Streamable HTTP
+ * example). Run as a script (`servers.ts <fino|sdk|sdk-v1> <stdio|http>`) it serves over
+ * that transport; for HTTP it prints the endpoint's URL on stdout. Started with an IPC
+ * channel, it answers every message with its `process.cpuUsage()`, so the benchmark can
+ * charge the server's own CPU time to the calls it served — except `'exit'`, on which it
+ * exits (so that `node --cpu-prof` writes its profile).
  */
-import { createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod';
@@ -36,6 +45,48 @@ function sdkServer(): McpServer {
   return server;
 }
 
+function sdkV1Server(): McpServerV1 {
+  const server = new McpServerV1({ name: 'sdk-v1', version: '1.0.0' });
+  server.registerTool(
+    'echo',
+    {
+      description: 'Repeat a text.',
+      inputSchema: { text: z.string() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ text }) => ({ content: [{ type: 'text', text }] }),
+  );
+  return server;
+}
+
+/** The v1 SDK's stateful Streamable HTTP idiom: a transport per session, found by `mcp-session-id`. */
+function sdkV1Handler() {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const id = req.headers['mcp-session-id'];
+    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (existing) return existing.handleRequest(req, res);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = chunks.length > 0 ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+      res.writeHead(400).end('expected an initialize request or an mcp-session-id');
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sessionId) => {
+        sessions.set(sessionId, transport);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await sdkV1Server().connect(transport);
+    await transport.handleRequest(req, res, body);
+  };
+}
+
 const fino = mcpServer({ name: 'fino', version: '1.0.0', tools: [echo] });
 
 async function serve(kind: string, transport: string): Promise<void> {
@@ -48,7 +99,7 @@ async function serve(kind: string, transport: string): Promise<void> {
     console.log((await fino.listen()).url);
     return;
   }
-  const handle = toNodeHandler(createMcpHandler(sdkServer));
+  const handle = kind === 'sdk-v1' ? sdkV1Handler() : toNodeHandler(createMcpHandler(sdkServer));
   const server = createServer((req, res) => void handle(req, res));
   server.listen(0, '127.0.0.1', () => {
     console.log(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
@@ -56,8 +107,15 @@ async function serve(kind: string, transport: string): Promise<void> {
 }
 
 const [kind, transport] = process.argv.slice(2);
-if (!['fino', 'sdk'].includes(kind) || !['stdio', 'http'].includes(transport)) {
-  console.error('usage: servers.ts <fino|sdk> <stdio|http>');
+if (
+  !['fino', 'sdk', 'sdk-v1'].includes(kind) ||
+  !['stdio', 'http'].includes(transport) ||
+  (kind === 'sdk-v1' && transport === 'stdio')
+) {
+  console.error('usage: servers.ts <fino|sdk|sdk-v1> <stdio|http> (sdk-v1: http only)');
   process.exit(2);
 }
+process.on('message', (message) =>
+  message === 'exit' ? process.exit(0) : process.send?.(process.cpuUsage()),
+);
 await serve(kind, transport);

@@ -1,19 +1,29 @@
 /**
- * Session throughput: suspend → approve → finish cycles on each store, and how fast
- * several workers drain approved runs from PostgreSQL (with duplicate executions
- * counted: there must be none).
+ * Session throughput, with durability on for every store (PostgreSQL `fsync=on`,
+ * `synchronous_commit=on`, `full_page_writes=on`; SQLite in WAL mode with
+ * `synchronous=FULL`), as a user would run them:
  *
- *     npx tsx bench/run.ts session
+ * - one run's suspend → approve → done cycle on each store, timed in batches;
+ * - draining approved runs with 1, 2 and 4 worker *processes* (`drain-worker.ts`),
+ *   against one PostgreSQL and against one SQLite file, with duplicate executions
+ *   counted by idempotency key (there must be none) and the statements each drained
+ *   run costs (PostgreSQL, counted at the `pg.Pool` seam).
  *
- * PostgreSQL: `FINO_DATABASE_URL`, or a throwaway server from the PostgreSQL 15
- * binaries (as the tests do); without either the PostgreSQL rows are left out.
- * `BENCH_DRAIN_RUNS` sets the number of runs drained (default 1000).
+ *     npm run bench -- session
+ *
+ * PostgreSQL: `FINO_DATABASE_URL` (its durability settings are reported, not changed),
+ * or a throwaway server from the PostgreSQL 15 binaries with its durable defaults;
+ * without either the PostgreSQL rows are left out.
+ * `BENCH_DRAIN_RUNS` sets the runs per drain (default 400), `BENCH_DRAIN_REPEATS` how
+ * many times each worker count is measured, interleaved (default 3).
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agent } from '../../src/ai/agent/index.ts';
-import { scriptedModel } from '../../src/ai/model/index.ts';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import {
   memoryStore,
   postgresStore,
@@ -21,43 +31,185 @@ import {
   session,
   sqliteStore,
 } from '../../src/ai/session/index.ts';
-import { tool } from '../../src/ai/tool/index.ts';
-import { v } from '../../src/validate/index.ts';
 import { freshSchema, startPostgres } from '../../test/helpers/postgres.ts';
-import { compare } from '../harness.ts';
+import { compareBatched, loadLine, quantile } from '../harness.ts';
+import type { DrainWorkerReport } from './drain-worker.ts';
+import { refundAgent } from './refund-agent.ts';
 
-/** An agent that asks for one approved tool call, then answers; executions are counted by idempotency key. */
-function refundAgent(executions: Map<string, number>) {
-  const refund = tool({
-    name: 'refund',
-    description: 'Refund an order.',
-    parameters: v.object({ orderId: v.string() }),
-    requiresApproval: true,
-    execute: ({ orderId }: { orderId: string }, ctx) => {
-      const key = ctx.idempotencyKey ?? '';
-      executions.set(key, (executions.get(key) ?? 0) + 1);
-      return `refunded ${orderId}`;
-    },
-  });
-  const model = scriptedModel(
-    Array.from(
-      { length: 1_000_000 },
-      () => (request: { messages: { role: string }[] }) =>
-        request.messages.some((m) => m.role === 'assistant')
-          ? 'Refunded.'
-          : { toolCalls: [{ id: 'call_refund', name: 'refund', args: { orderId: 'o-1' } }] },
-    ),
-  );
-  return agent({ model, tools: [refund] });
+const workerScript = fileURLToPath(new URL('./drain-worker.ts', import.meta.url));
+const WORKERS = [1, 2, 4];
+const dir = mkdtempSync(join(tmpdir(), 'fino-bench-session-'));
+const server = await startPostgres({ durable: true });
+
+/** The durability settings in force on the server at `url`. */
+async function durability(url: string): Promise<string> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const shown: string[] = [];
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) {
+      const { rows } = await client.query(`SHOW ${setting}`);
+      shown.push(`${setting}=${rows[0][setting]}`);
+    }
+    return shown.join(', ');
+  } finally {
+    await client.end();
+  }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-bench-session-'));
-const pg = await startPostgres();
+const pgUrl = server?.url;
+const pgSettings = pgUrl ? await durability(pgUrl) : undefined;
+let sqliteFile = 0;
+const newSqlitePath = () => join(dir, `bench-${sqliteFile++}.db`);
+
+/** Starts `total` runs and approves each with `defer`, leaving them ready for a worker. */
+async function readyRuns(store: Store, total: number): Promise<void> {
+  const runs = session({ store, agent: refundAgent(new Map()) });
+  const one = async () => {
+    const run = await runs.start('Refund o-1');
+    if (run.status !== 'suspended') throw new Error(`expected suspended, got ${run.status}`);
+    await runs.approve(run.pending[0].token!, { defer: true });
+  };
+  for (let done = 0; done < total; done += 8) {
+    await Promise.all(Array.from({ length: Math.min(8, total - done) }, one));
+  }
+}
+
+interface DrainSample {
+  workers: number;
+  runs: number;
+  seconds: number;
+  duplicates: number;
+  missing: number;
+  statements: DrainWorkerReport['statements'];
+  load: number;
+}
+
+/** Readies `total` runs, forks `workers` warmed-up worker processes, and times their drain. */
+async function drainOnce(
+  kind: 'postgres' | 'sqlite',
+  workers: number,
+  total: number,
+): Promise<DrainSample> {
+  const where = kind === 'postgres' ? await freshSchema(pgUrl!) : newSqlitePath();
+  const setup = kind === 'postgres' ? postgresStore(pgUrl!, { schema: where }) : sqliteStore(where);
+  await readyRuns(setup, total);
+  await setup.close();
+  const children = await Promise.all(
+    Array.from({ length: workers }, async (_, i) => {
+      const warm = kind === 'postgres' ? await freshSchema(pgUrl!) : newSqlitePath();
+      const args =
+        kind === 'postgres'
+          ? [kind, pgUrl!, where, warm, `w${i}`]
+          : [kind, where, '-', warm, `w${i}`];
+      const child = fork(workerScript, args, { execArgv: ['--import', 'tsx'] });
+      const [message] = (await once(child, 'message')) as [{ ready?: boolean }];
+      if (!message.ready) throw new Error(`drain worker w${i} did not get ready`);
+      return child;
+    }),
+  );
+  const load = loadavg()[0];
+  const started = performance.now();
+  const reports = await Promise.all(
+    children.map(async (child) => {
+      const finished = once(child, 'message') as Promise<[DrainWorkerReport]>;
+      child.send('go');
+      const [report] = await finished;
+      await once(child, 'exit');
+      return report;
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const executed = new Map<string, number>();
+  const statements: DrainWorkerReport['statements'] = {};
+  for (const report of reports) {
+    if (report.notDone > 0) throw new Error(`${report.workerId}: ${report.notDone} runs not done`);
+    for (const key of report.keys) executed.set(key, (executed.get(key) ?? 0) + 1);
+    for (const [what, { count, ms }] of Object.entries(report.statements)) {
+      statements[what] ??= { count: 0, ms: 0 };
+      const entry = statements[what];
+      entry.count += count;
+      entry.ms += ms;
+    }
+  }
+  return {
+    workers,
+    runs: reports.reduce((sum, r) => sum + r.runs, 0),
+    seconds,
+    duplicates: [...executed.values()].reduce((sum, n) => sum + n - 1, 0),
+    missing: total - executed.size,
+    statements,
+    load,
+  };
+}
+
+/** Measures every worker count `repeats` times, interleaved, and prints runs/s with ratios to one worker. */
+async function drainTable(kind: 'postgres' | 'sqlite', settings: string): Promise<void> {
+  const total = Number(process.env.BENCH_DRAIN_RUNS ?? 400);
+  const repeats = Number(process.env.BENCH_DRAIN_REPEATS ?? 3);
+  const samples = new Map<number, DrainSample[]>(WORKERS.map((w) => [w, []]));
+  for (let r = 0; r < repeats; r++) {
+    for (const workers of r % 2 ? [...WORKERS].reverse() : WORKERS) {
+      samples.get(workers)!.push(await drainOnce(kind, workers, total));
+    }
+  }
+  const rate = (s: DrainSample) => s.runs / s.seconds;
+  const median1 = quantile(samples.get(1)!.map(rate), 0.5);
+  const rows = WORKERS.map((workers) => {
+    const list = samples.get(workers)!;
+    const rates = list.map(rate);
+    const median = quantile(rates, 0.5);
+    const statements = list.reduce(
+      (sum, s) => sum + Object.values(s.statements).reduce((a, b) => a + b.count, 0),
+      0,
+    );
+    const runs = list.reduce((sum, s) => sum + s.runs, 0);
+    const duplicates = list.reduce((sum, s) => sum + s.duplicates, 0);
+    const missing = list.reduce((sum, s) => sum + s.missing, 0);
+    const loads = list.map((s) => s.load.toFixed(2)).join(', ');
+    const perRun = kind === 'postgres' ? (statements / runs).toFixed(1) : '–';
+    return `| ${workers} | ${median.toFixed(0)} | ${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} | ${(median / median1).toFixed(2)}× | ${perRun} | ${duplicates} | ${missing} | ${loads} |`;
+  });
+  const lines = [
+    `### session: draining ${total} approved runs from ${kind} (${settings}), worker processes`,
+    '',
+    `| worker processes | runs/s (median of ${repeats}) | min–max | × 1 worker | statements per run | duplicate executions | runs not executed | 1-min load at start |`,
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+    '',
+  ];
+  if (kind === 'postgres') {
+    lines.push(
+      '| worker processes | statement | per drained run | ms waited per run (all workers) |',
+      '|---:|---|---:|---:|',
+    );
+    for (const workers of WORKERS) {
+      const list = samples.get(workers)!;
+      const runs = list.reduce((sum, s) => sum + s.runs, 0);
+      const merged = new Map<string, { count: number; ms: number }>();
+      for (const s of list) {
+        for (const [what, { count, ms }] of Object.entries(s.statements)) {
+          const entry = merged.get(what) ?? { count: 0, ms: 0 };
+          merged.set(what, { count: entry.count + count, ms: entry.ms + ms });
+        }
+      }
+      for (const [what, { count, ms }] of [...merged].sort((a, b) => b[1].ms - a[1].ms)) {
+        lines.push(
+          `| ${workers} | ${what} | ${(count / runs).toFixed(2)} | ${(ms / runs).toFixed(2)} |`,
+        );
+      }
+    }
+    lines.push('');
+  }
+  lines.push(`_${loadLine()}_`, '');
+  console.log(lines.join('\n'));
+}
+
 const stores: Record<string, Store> = {
   memory: memoryStore(),
-  sqlite: sqliteStore(join(dir, 'bench.db')),
+  sqlite: sqliteStore(newSqlitePath()),
 };
-if (pg) stores.postgres = postgresStore(pg.url, { schema: await freshSchema(pg.url) });
+if (pgUrl) stores.postgres = postgresStore(pgUrl, { schema: await freshSchema(pgUrl) });
 
 try {
   const cycles: Record<string, () => Promise<void>> = {};
@@ -70,53 +222,15 @@ try {
       if (done.status !== 'done') throw new Error(`expected done, got ${done.status}`);
     };
   }
-  await compare('session: start → suspend → approve → done, one run', cycles, {
+  await compareBatched('session: start → suspend → approve → done, one run', cycles, {
     baseline: 'memory',
+    samples: 11,
+    sampleMs: 50,
   });
-
-  if (pg) await drainTable(pg.url);
+  if (pgUrl) await drainTable('postgres', pgSettings!);
+  await drainTable('sqlite', 'WAL, synchronous=FULL');
 } finally {
   for (const store of Object.values(stores)) await store.close();
-  await pg?.stop();
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
-}
-
-/** Drains `BENCH_DRAIN_RUNS` approved runs with 1, 2 and 4 workers (each its own pool) and prints runs/s. */
-async function drainTable(url: string) {
-  const total = Number(process.env.BENCH_DRAIN_RUNS ?? 1000);
-  const rows: string[] = [];
-  for (const workers of [1, 2, 4]) {
-    const schema = await freshSchema(url);
-    const executions = new Map<string, number>();
-    const setup = postgresStore(url, { schema });
-    const runs = session({ store: setup, agent: refundAgent(executions) });
-    for (let i = 0; i < total; i++) {
-      const run = await runs.start('Refund o-1');
-      if (run.status === 'suspended') await runs.approve(run.pending[0].token!, { defer: true });
-    }
-    const pools = Array.from({ length: workers }, () => postgresStore(url, { schema }));
-    const started = performance.now();
-    const reports = await Promise.all(
-      pools.map((store, i) =>
-        session({ store, agent: refundAgent(executions), workerId: `w${i}` }).drain(),
-      ),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    const drained = reports.reduce((sum, r) => sum + r.runs.length, 0);
-    const duplicates = [...executions.values()].reduce((sum, n) => sum + n - 1, 0);
-    rows.push(
-      `| ${workers} | ${drained} | ${seconds.toFixed(2)} s | ${(drained / seconds).toFixed(0)} | ${duplicates} |`,
-    );
-    for (const store of [setup, ...pools]) await store.close();
-  }
-  console.log(
-    [
-      `### session: draining ${total} approved runs from PostgreSQL`,
-      '',
-      '| workers | runs drained | time | runs/s | duplicate executions |',
-      '|---:|---:|---:|---:|---:|',
-      ...rows,
-      '',
-    ].join('\n'),
-  );
 }

@@ -56,8 +56,17 @@ const asPostgres = (program: string, args: string[]) => {
     : run(join(bin(), program), args);
 };
 
-/** Starts (or reuses, with `FINO_DATABASE_URL`) a PostgreSQL server; `undefined` when none is available. */
-export async function startPostgres(): Promise<PostgresServer | undefined> {
+/**
+ * Starts (or reuses, with `FINO_DATABASE_URL`) a PostgreSQL server; `undefined` when none
+ * is available. Tests run it without durability (`fsync=off`, `synchronous_commit=off`,
+ * `full_page_writes=off`); `durable: true` keeps PostgreSQL's durable defaults, as a user
+ * runs it (the session benchmark does).
+ */
+export async function startPostgres({
+  durable = false,
+}: {
+  durable?: boolean;
+} = {}): Promise<PostgresServer | undefined> {
   const given = process.env.FINO_DATABASE_URL;
   if (given) return { url: given, stop: async () => {} };
   if (!existsSync(join(bin(), 'postgres'))) {
@@ -78,9 +87,7 @@ export async function startPostgres(): Promise<PostgresServer | undefined> {
     `-p ${port}`,
     `-k ${dir}`,
     '-c listen_addresses=127.0.0.1',
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=100',
   ].join(' ');
   try {

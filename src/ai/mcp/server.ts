@@ -8,7 +8,6 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   createMcpHandler,
   isInputRequiredResult,
-  isLegacyRequest,
   type Tool as McpTool,
   ProtocolError,
   ProtocolErrorCode,
@@ -21,6 +20,7 @@ import { normalizeSchema } from '../../validate/index.ts';
 import { toAnnotations } from './annotations.ts';
 import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
+import { eraRouter } from './era-router.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
@@ -158,14 +158,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     const modern = createMcpHandler(createServer, { legacy: 'reject', maxRequestBodySize });
     const legacy = legacySessions(createServer);
     const serve = toNodeHandler(
-      {
-        // A session id is 2025-era traffic by definition; only the rest needs classifying.
-        fetch: async (request, requestOptions) =>
-          request.headers.has('mcp-session-id') ||
-          (await isLegacyRequest(request, undefined, { maxRequestBodySize }))
-            ? legacy.fetch(request)
-            : modern.fetch(request, requestOptions),
-      },
+      { fetch: eraRouter(modern.fetch, legacy.fetch, maxRequestBodySize) },
       { maxRequestBodySize },
     );
     const guard = httpGuard(handlerOptions);

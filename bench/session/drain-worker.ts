@@ -1,0 +1,120 @@
+/**
+ * One drain worker process of the session benchmark (forked by `index.ts` with an IPC
+ * channel): `drain-worker.ts postgres <url> <schema> <warm-up schema> <id>` or
+ * `drain-worker.ts sqlite <path> - <warm-up path> <id>`.
+ *
+ * It opens its store, warms up (JIT, connections) by starting, approving and draining
+ * `BENCH_DRAIN_WARMUP` runs of its own in the warm-up schema (or SQLite file), then
+ * sends `ready`. On `go` it drains, and sends back
+ * how many runs it finished, every idempotency key it executed, and (PostgreSQL) every
+ * statement it sent, counted at the `pg.Pool` seam the store is given.
+ */
+import pg from 'pg';
+import {
+  type PgPoolLike,
+  postgresStore,
+  type Store,
+  session,
+  sqliteStore,
+} from '../../src/ai/session/index.ts';
+import { refundAgent } from './refund-agent.ts';
+
+/** What a worker reports when its drain ends. */
+export interface DrainWorkerReport {
+  workerId: string;
+  runs: number;
+  notDone: number;
+  keys: string[];
+  /** Statements sent (BEGIN and COMMIT included) by their verb and table: how many, and the milliseconds waited for them. */
+  statements: Record<string, { count: number; ms: number }>;
+}
+
+const [kind, target, schema, warmWhere, workerId] = process.argv.slice(2);
+const statements: DrainWorkerReport['statements'] = {};
+let counting = false;
+
+/** Names a statement by its verb and table, e.g. `UPDATE fino_runs`. */
+const label = (sql: string): string => {
+  const words = sql
+    .replace(/"[^"]*"\./g, '')
+    .trim()
+    .split(/\s+/);
+  const table = words.find((w) => w.startsWith('fino_')) ?? '';
+  return `${words[0]}${words[0] === 'SELECT' && /SKIP LOCKED/.test(sql) ? ' … SKIP LOCKED' : ''} ${table}`.trim();
+};
+
+/** Sends a statement, counting it and the time it took while the drain is measured. */
+async function counted<T>(sql: string, send: () => Promise<T>): Promise<T> {
+  if (!counting) return send();
+  const started = performance.now();
+  try {
+    return await send();
+  } finally {
+    const what = label(sql);
+    statements[what] ??= { count: 0, ms: 0 };
+    const entry = statements[what];
+    entry.count++;
+    entry.ms += performance.now() - started;
+  }
+}
+
+/** A `pg.Pool` that counts and times every statement sent through it or its clients. */
+function countingPool(pool: pg.Pool): PgPoolLike {
+  return {
+    query: (text, values) => counted(text, () => pool.query(text, values)),
+    async connect() {
+      const client = await pool.connect();
+      return {
+        query: (text: string, values?: unknown[]) =>
+          counted(text, () => client.query(text, values)),
+        release: () => client.release(),
+      };
+    },
+    end: () => pool.end(),
+  };
+}
+
+const pools: pg.Pool[] = [];
+const open = (where: string): Store => {
+  if (kind === 'sqlite') return sqliteStore(where);
+  const pool = new pg.Pool({ connectionString: target, max: 4 });
+  pool.on('error', () => {});
+  pools.push(pool);
+  return postgresStore(countingPool(pool), { schema: where });
+};
+
+async function warmUp(): Promise<void> {
+  const runs = Number(process.env.BENCH_DRAIN_WARMUP ?? 50);
+  const store = open(warmWhere);
+  const worker = session({ store, agent: refundAgent(new Map()), workerId: `${workerId}-warm` });
+  for (let i = 0; i < runs; i++) {
+    const run = await worker.start('Refund o-1');
+    if (run.status === 'suspended') await worker.approve(run.pending[0].token!, { defer: true });
+  }
+  await worker.drain();
+  await store.close();
+}
+
+await warmUp();
+const store = open(kind === 'sqlite' ? target : schema);
+await store.get('warm-up'); // connects and checks the schema before the clock starts
+const executions = new Map<string, number>();
+const worker = session({ store, agent: refundAgent(executions), workerId });
+process.send!({ ready: true });
+process.once('message', async () => {
+  counting = true;
+  const report = await worker.drain();
+  counting = false;
+  const keys: string[] = [];
+  for (const [key, n] of executions) for (let i = 0; i < n; i++) keys.push(key);
+  const result: DrainWorkerReport = {
+    workerId,
+    runs: report.runs.length,
+    notDone: report.runs.filter((r) => r.status !== 'done').length,
+    keys,
+    statements,
+  };
+  await store.close();
+  for (const pool of pools) await pool.end().catch(() => {});
+  process.send!(result, () => process.exit(0));
+});
