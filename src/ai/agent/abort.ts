@@ -1,11 +1,8 @@
-/** The error a run rejects with when `signal` aborted: its reason when that is an `AbortError`, else a new one. */
-export function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const error = new Error('The agent run was aborted', { cause: reason });
-  error.name = 'AbortError';
-  return error;
-}
+import { abortError as abortErrorOf } from '../../internal/abort-error.ts';
+
+/** The error a run rejects with when `signal` aborted (see `src/internal/abort-error.ts`). */
+export const abortError = (signal: AbortSignal): Error =>
+  abortErrorOf(signal, 'The agent run was aborted');
 
 /**
  * Settles like `promise`, or rejects with an `AbortError` as soon as `signal` aborts,

@@ -1,5 +1,5 @@
+import { abortError } from '../../internal/abort-error.ts';
 import { checkDuration } from '../../internal/duration.ts';
-import { abortError } from './abort.ts';
 import { ModelError } from './model-error.ts';
 
 /** Retry settings shared by the HTTP providers. */

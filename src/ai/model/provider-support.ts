@@ -1,5 +1,5 @@
+import { abortError } from '../../internal/abort-error.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
-import { abortError } from './abort.ts';
 import { ModelError } from './model-error.ts';
 import type {
   ContentPart,

@@ -1,4 +1,4 @@
-import { abortError } from './abort.ts';
+import { abortError } from '../../internal/abort-error.ts';
 import { resultEvents } from './result-events.ts';
 import type {
   GenerateRequest,
