@@ -41,6 +41,32 @@ export function applyDecisions(state: RunState, decisions: Decisions): boolean {
   return true;
 }
 
+/**
+ * Why `decision` does not fit the pending call, or `undefined` when it does: an
+ * approval is answered by approving or rejecting, a suspension by resuming with a value
+ * or rejecting. The one rule, shared with `fino:ai/session`.
+ *
+ * @example
+ * ```ts
+ * import { decisionMismatch } from 'fino:ai/agent';
+ *
+ * decisionMismatch({ kind: 'approval' }, { resume: 42 });
+ * // 'waits for an approval; answer { approve: true } or { reject: reason }, not { resume }'
+ * ```
+ */
+export function decisionMismatch(
+  call: Pick<PendingCall, 'kind' | 'reason'>,
+  decision: Decision,
+): string | undefined {
+  if (call.kind === 'approval' && 'resume' in decision) {
+    return 'waits for an approval; answer { approve: true } or { reject: reason }, not { resume }';
+  }
+  if (call.kind === 'suspend' && 'approve' in decision) {
+    return `is suspended ("${call.reason ?? 'Suspended'}"); answer { resume: value } or { reject: reason }, not { approve }`;
+  }
+  return undefined;
+}
+
 function check(state: RunState, id: string, decision: unknown): Checked {
   const d = decision as Partial<Record<'approve' | 'reject' | 'resume' | 'argsHash', unknown>>;
   const keys =
@@ -58,17 +84,8 @@ function check(state: RunState, id: string, decision: unknown): Checked {
   }
   const pending = state.turn?.pending.find((p) => p.toolCallId === id);
   if (!pending) throw new Error(notPendingMessage(state, id));
-  const kind = keys[0];
-  if (pending.kind === 'approval' && kind === 'resume') {
-    throw new Error(
-      `decision for "${id}": the call waits for an approval; answer { approve: true } or { reject: reason }, not { resume }`,
-    );
-  }
-  if (pending.kind === 'suspend' && kind === 'approve') {
-    throw new Error(
-      `decision for "${id}": the call is suspended ("${pending.reason ?? 'Suspended'}"); answer { resume: value } or { reject: reason }, not { approve }`,
-    );
-  }
+  const mismatch = decisionMismatch(pending, d as Decision);
+  if (mismatch !== undefined) throw new Error(`decision for "${id}": the call ${mismatch}`);
   const call = state.steps[state.turn!.step].toolCalls.find((c) => c.id === id);
   if (!call || argsHash(call.args) !== pending.argsHash) {
     throw new Error(

@@ -7,7 +7,17 @@ import type { AgentInput, RunState } from './types.ts';
 
 export { describe };
 
-/** The state version this module writes and reads. */
+/**
+ * The run-state version this agent writes and reads; `resume` refuses any other, and
+ * `fino:ai/session` checks stored states against it.
+ *
+ * @example
+ * ```ts
+ * import { STATE_VERSION } from 'fino:ai/agent';
+ *
+ * console.log(STATE_VERSION); // 1
+ * ```
+ */
 export const STATE_VERSION = 1;
 
 const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });

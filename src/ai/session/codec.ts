@@ -1,12 +1,15 @@
-import type { Decision, PendingCall, RunState } from '../agent/index.ts';
+import {
+  type Decision,
+  decisionMismatch,
+  type PendingCall,
+  type RunState,
+  STATE_VERSION,
+} from '../agent/index.ts';
 import { SessionError } from './errors.ts';
 import type { AuditEntry, RunStatus, StoredPending, StoredRun } from './types.ts';
 
 /** The layout of a run row this version writes; a row of another format is refused. */
 export const RECORD_FORMAT = 1;
-
-/** The agent state version this session reads. */
-const STATE_VERSION: RunState['version'] = 1;
 
 /**
  * Every status a stored run can have, for validating a filter or building a menu.
@@ -165,16 +168,6 @@ export const decisionNote = (decision: Decision, note: string | undefined): stri
  * before anything is recorded.
  */
 export function checkDecisionFits(call: PendingCall, decision: Decision, where: string): void {
-  if (call.kind === 'approval' && 'resume' in decision) {
-    throw new SessionError(
-      'INVALID_ARGUMENT',
-      `${where} waits for an approval: approve or reject it, not resume`,
-    );
-  }
-  if (call.kind === 'suspend' && 'approve' in decision) {
-    throw new SessionError(
-      'INVALID_ARGUMENT',
-      `${where} is suspended (${call.reason ?? 'Suspended'}): resume it with a value or reject it, not approve`,
-    );
-  }
+  const mismatch = decisionMismatch(call, decision);
+  if (mismatch !== undefined) throw new SessionError('INVALID_ARGUMENT', `${where} ${mismatch}`);
 }
