@@ -144,6 +144,11 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   /** Whether the task changes anything; leave undefined when unknown. */
   sideEffects?: boolean;
   /**
+   * Whether calling again with the same input has no further effect (MCP's
+   * `idempotentHint`); leave undefined when unknown.
+   */
+  idempotent?: boolean;
+  /**
    * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
    * At the deadline the call settles and `ctx.signal` aborts; code that ignores the
    * signal, or runs synchronously, is not stopped and keeps running in the background —

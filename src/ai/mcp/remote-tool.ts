@@ -37,7 +37,8 @@ export function remoteTool(definition: McpTool, remote: RemoteCall): Tool {
       ? { title: definition.title ?? behaviour.title }
       : {}),
     ...(behaviour.risk ? { risk: behaviour.risk } : {}),
-    ...(behaviour.sideEffects === false ? { sideEffects: false } : {}),
+    ...(behaviour.sideEffects !== undefined ? { sideEffects: behaviour.sideEffects } : {}),
+    ...(behaviour.idempotent !== undefined ? { idempotent: behaviour.idempotent } : {}),
     requiresApproval,
     execute: async (args: Record<string, unknown>, ctx) => {
       let result: CallToolResult;

@@ -237,6 +237,8 @@ function describeTool(tool: AnyTask): McpTool {
     title: described.title,
     risk: tool.risk,
     sideEffects: tool.sideEffects,
+    idempotent: tool.idempotent,
+    effects: tool.effects,
   });
   if (annotations !== undefined) described.annotations = annotations;
   if (tool.requiresApproval) described._meta = { [REQUIRES_APPROVAL_META_KEY]: true };
