@@ -16,6 +16,7 @@ import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.
 import { approvalMeta } from './approval-meta.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
 import type { CallState, CallStateSigner } from './request-state.ts';
+import { type OutputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
 /**
  * How a tool that needs a human decision (it `requiresApproval`, or it suspends) is served:
@@ -31,6 +32,8 @@ export interface CallSetting {
   signer: CallStateSigner;
   /** The client's capabilities as declared at `initialize` (2025-era connections). */
   connectionCapabilities(): ClientCapabilities | undefined;
+  /** The tool's output schema, compiled once. */
+  outputValidator: OutputValidator;
 }
 
 const APPROVAL_KEY = 'approval';
@@ -108,7 +111,7 @@ export async function callTool(
   }
 
   try {
-    return withStructuredContent(tool, await tool.invoke(args, runContext));
+    return checkedResult(tool.name, await tool.invoke(args, runContext), setting.outputValidator);
   } catch (error) {
     const name = (error as Error | undefined)?.name;
     if (name === 'AbortError') return errorResult(`The call to "${tool.name}" was cancelled.`);
@@ -158,16 +161,20 @@ function clientCanElicit(ctx: ServerContext, setting: CallSetting): boolean {
   return (perRequest ?? setting.connectionCapabilities())?.elicitation !== undefined;
 }
 
-/** Adds `structuredContent` (the JSON of the text result) when the tool declares an output schema. */
-function withStructuredContent(tool: AnyTask, result: ToolResultObject): CallToolResult {
-  const mapped = toCallToolResult(result);
-  if (tool.outputSchema === undefined || result.isError) return mapped;
-  const [first, ...rest] = resultParts(result.content);
-  if (first?.type !== 'text' || rest.length > 0) return mapped;
-  try {
-    mapped.structuredContent = JSON.parse(first.text);
-  } catch {
-    // Not JSON: the tool answered in prose, so there is no structured content to offer.
-  }
+/**
+ * The MCP form of a tool's result: a successful one with structured content checked
+ * against the output schema and carried both as `structuredContent` and as text.
+ */
+function checkedResult(
+  toolName: string,
+  result: ToolResultObject,
+  validator: OutputValidator,
+): CallToolResult {
+  if (result.isError) return toCallToolResult({ content: result.content, isError: true });
+  const { value, problem } = structuredOutput(toolName, result, validator);
+  if (problem !== undefined) return errorResult(problem);
+  if (value === undefined) return toCallToolResult(result);
+  const mapped = toCallToolResult({ content: withTextForm(resultParts(result.content), value) });
+  mapped.structuredContent = value;
   return mapped;
 }

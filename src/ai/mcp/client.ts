@@ -14,6 +14,7 @@ import { approvalSubject } from './approval-meta.ts';
 import { ApprovedCalls } from './approved-calls.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
 import { remoteTool } from './remote-tool.ts';
+import { finoJsonSchemaValidator, refusedOutputMessage } from './sdk-validator.ts';
 import { type McpTransportSpec, openTransport } from './transports.ts';
 
 /** Options of {@link mcpClient}. */
@@ -126,6 +127,8 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       capabilities: { elicitation: { form: {} } },
       // HTTP negotiates the newest protocol and falls back; stdio speaks the 2025
       // handshake every server knows, without the probe's extra process (decision 044).
+      // Remote structured output is checked by fino's validator, worded field by field.
+      jsonSchemaValidator: finoJsonSchemaValidator,
       versionNegotiation: 'kind' in spec && spec.kind === 'stdio' ? undefined : { mode: 'auto' },
     },
   );
@@ -146,6 +149,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     const end = isApproved ? approved.begin(params.name, params.arguments) : undefined;
     try {
       return await sdk.callTool(params, { signal, timeout });
+    } catch (error) {
+      const refused = refusedOutputMessage(params.name, error);
+      if (refused === undefined) throw error;
+      return { content: [{ type: 'text', text: refused }], isError: true };
     } finally {
       end?.();
     }

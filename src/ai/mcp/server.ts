@@ -25,6 +25,7 @@ import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { CallStateSigner } from './request-state.ts';
+import { outputValidator } from './structured-output.ts';
 
 /** Options of {@link mcpServer}. */
 export interface McpServerOptions {
@@ -119,6 +120,12 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const byName = indexTools(options.tools);
   const listing: McpTool[] = [...byName.values()].map(describeTool);
   const outputSchemas = new Map(listing.map((t) => [t.name, t.outputSchema]));
+  const outputValidators = new Map(
+    [...byName.values()].map((t) => [
+      t.name,
+      outputValidator(t.outputSchema, `mcpServer: tool "${t.name}"`),
+    ]),
+  );
   const signer = new CallStateSigner();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
@@ -146,6 +153,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         approval,
         signer,
         connectionCapabilities: () => server.getClientCapabilities(),
+        outputValidator: outputValidators.get(name),
       });
       if (isInputRequiredResult(result)) return result;
       return server.projectCallToolResult(result, outputSchemas.get(name));
