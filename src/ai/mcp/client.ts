@@ -76,7 +76,10 @@ export interface McpToolClient {
   tools(): Promise<Tool[]>;
   /** Each tool's definition fingerprint from the latest listing (SHA-256, hex). */
   fingerprints(): ReadonlyMap<string, string>;
-  /** Reports listings that differ from the previous one; returns an unsubscribe function. */
+  /**
+   * Reports listings that differ from the previous one — from `tools()` and from the
+   * server's `notifications/tools/list_changed` — and returns an unsubscribe function.
+   */
   onToolsChanged(listener: ToolsChangedListener): () => void;
   /** Ends the connection (and the server process, for stdio). */
   close(): Promise<void>;
@@ -130,6 +133,17 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       // Remote structured output is checked by fino's validator, worded field by field.
       jsonSchemaValidator: finoJsonSchemaValidator,
       versionNegotiation: 'kind' in spec && spec.kind === 'stdio' ? undefined : { mode: 'auto' },
+      // The server's list_changed notifications (or, on a 2026 connection, the SDK's
+      // subscription) refresh the fingerprints, so stale Tool objects stop calling.
+      listChanged: {
+        tools: {
+          autoRefresh: true,
+          debounceMs: 0,
+          onChanged: (error, tools) => {
+            if (error === null && tools !== null) record(tools);
+          },
+        },
+      },
     },
   );
   const approved = new ApprovedCalls();
@@ -163,6 +177,15 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   let known: Map<string, string> | undefined;
   const listeners = new Set<ToolsChangedListener>();
 
+  /** Takes a listing as the server's current tools; reports how it differs from the last. */
+  function record(tools: McpTool[]): Map<string, string> {
+    const latest = new Map(tools.map((t: McpTool) => [t.name, fingerprint(t)]));
+    const diff = known && diffFingerprints(known, latest);
+    known = latest;
+    if (diff) for (const listener of listeners) listener(diff);
+    return latest;
+  }
+
   const connect = () => {
     connecting ??= sdk.connect(openTransport(spec)).catch((error: unknown) => {
       connecting = undefined; // a later call may try again
@@ -181,14 +204,18 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
           { cause },
         );
       });
-      const latest = new Map(tools.map((t: McpTool) => [t.name, fingerprint(t)]));
-      const diff = known && diffFingerprints(known, latest);
-      known = latest;
-      if (diff) for (const listener of listeners) listener(diff);
+      const latest = record(tools);
       const usable: Tool[] = [];
       for (const definition of tools) {
         try {
-          usable.push(remoteTool(definition, { call, approveDestructive }));
+          usable.push(
+            remoteTool(definition, {
+              call,
+              approveDestructive,
+              fingerprint: latest.get(definition.name) ?? '',
+              currentFingerprint: (name) => known?.get(name),
+            }),
+          );
         } catch (cause) {
           warn({
             type: 'tool-skipped',

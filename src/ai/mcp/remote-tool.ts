@@ -24,6 +24,10 @@ export interface RemoteCall {
   ): Promise<CallToolResult>;
   /** Whether tools that are destructive and not read-only, or hint at approval, require it. */
   approveDestructive: boolean;
+  /** The fingerprint of the definition this tool was built from. */
+  fingerprint: string;
+  /** The fingerprint the server's latest listing gives `name`; `undefined` when it is gone. */
+  currentFingerprint(name: string): string | undefined;
 }
 
 /** Builds the fino `Tool` for one remote definition; throws when its schema is unusable. */
@@ -45,6 +49,8 @@ export function remoteTool(definition: McpTool, remote: RemoteCall): Tool {
     ...(behaviour.idempotent !== undefined ? { idempotent: behaviour.idempotent } : {}),
     requiresApproval,
     execute: async (args: Record<string, unknown>, ctx) => {
+      const stale = staleness(definition.name, remote);
+      if (stale !== undefined) return { content: stale, isError: true };
       let result: CallToolResult;
       try {
         result = await remote.call(
@@ -74,4 +80,16 @@ export function remoteTool(definition: McpTool, remote: RemoteCall): Tool {
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a tool built from an earlier listing must not call the server, if it must not. */
+function staleness(name: string, remote: RemoteCall): string | undefined {
+  const current = remote.currentFingerprint(name);
+  if (current === undefined) {
+    return `The remote tool "${name}" is no longer offered by its server; it was not called. List the tools again.`;
+  }
+  if (current !== remote.fingerprint) {
+    return `The remote tool "${name}" changed its definition since it was listed; it was not called. List the tools again and review the new definition.`;
+  }
+  return undefined;
 }
