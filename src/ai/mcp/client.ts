@@ -166,7 +166,7 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     } catch (error) {
       const refused = refusedOutputMessage(params.name, error);
       if (refused === undefined) throw error;
-      return { content: [{ type: 'text', text: refused }], isError: true };
+      return { content: [{ type: 'text' as const, text: refused }], isError: true };
     } finally {
       end?.();
     }
