@@ -15,6 +15,7 @@ import {
 import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.ts';
 import { approvalMeta } from './approval-meta.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
+import { progressNotifier } from './progress-notifier.ts';
 import type { CallState, CallStateSigner } from './request-state.ts';
 import { type OutputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
@@ -102,6 +103,8 @@ export async function callTool(
     runId: ctx.sessionId ?? 'mcp',
     messages: [],
   };
+  const progress = progressNotifier(ctx);
+  if (progress) runContext.progress = progress.report;
   if (state.question !== undefined) {
     const answer = inputResponse(ctx.mcpReq.inputResponses, ANSWER_KEY);
     if (answer.kind !== 'elicit' || answer.action !== 'accept') {
@@ -111,8 +114,11 @@ export async function callTool(
   }
 
   try {
-    return checkedResult(tool.name, await tool.invoke(args, runContext), setting.outputValidator);
+    const result = await tool.invoke(args, runContext);
+    await progress?.flush();
+    return checkedResult(tool.name, result, setting.outputValidator);
   } catch (error) {
+    await progress?.flush();
     const name = (error as Error | undefined)?.name;
     if (name === 'AbortError') return errorResult(`The call to "${tool.name}" was cancelled.`);
     if (name !== 'SuspendSignal') {
