@@ -16,10 +16,7 @@ describe('progress events in agent streams', () => {
         return 'copied';
       },
     });
-    const model = scriptedModel([
-      { toolCalls: [{ id: 'c1', name: 'copy', args: {} }] },
-      'Done.',
-    ]);
+    const model = scriptedModel([{ toolCalls: [{ id: 'c1', name: 'copy', args: {} }] }, 'Done.']);
     const events = await collect(agent({ model, tools: [copy] }).stream('go'));
     const types = events.map((e) => e.type);
     expect(types.slice(types.indexOf('tool-call'), types.indexOf('tool-result') + 1)).toEqual([
