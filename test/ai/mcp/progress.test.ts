@@ -109,8 +109,11 @@ describe('progressNotifier', () => {
     expect(sent.at(-1)).toEqual({ progressToken: 'p1', progress: 4 });
   });
 
-  it('is undefined for a request without a progress token', () => {
+  it('is undefined for a request without a usable progress token', () => {
     expect(progressNotifier({ mcpReq: {} } as never)).toBeUndefined();
+    for (const progressToken of [{}, null, [1], true]) {
+      expect(progressNotifier({ mcpReq: { _meta: { progressToken } } } as never)).toBeUndefined();
+    }
   });
 });
 
