@@ -9,6 +9,7 @@ import {
   type McpToolServer,
   mcpClient,
   mcpServer,
+  stdio,
   type ToolsDiff,
 } from '../../../src/ai/mcp/index.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
@@ -94,6 +95,30 @@ describe('live tool lists', () => {
     } finally {
       await client.close();
       await listening.close();
+    }
+  });
+
+  it('tells an mcpClient over stdio', async () => {
+    const client = mcpClient({
+      transport: stdio({
+        command: process.execPath,
+        args: ['--import', 'tsx', new URL('./fixtures/live-server.ts', import.meta.url).pathname],
+      }),
+    });
+    try {
+      const byName = async () => Object.fromEntries((await client.tools()).map((t) => [t.name, t]));
+      const before = await byName();
+      let change = nextChange(client);
+      await before.unlock?.invoke({});
+      expect(await change).toEqual({ added: ['secret'], removed: [], changed: [] });
+      const { secret, lock } = await byName();
+      expect((await secret?.invoke({}))?.content).toEqual([{ type: 'text', text: 'the secret' }]);
+      change = nextChange(client);
+      await lock?.invoke({});
+      expect(await change).toEqual({ added: [], removed: ['secret'], changed: [] });
+      expect(await secret?.invoke({})).toMatchObject({ isError: true });
+    } finally {
+      await client.close();
     }
   });
 
