@@ -90,8 +90,11 @@ export interface McpToolClient {
  *
  * Each tool's parameters are the server's raw JSON Schema, validated locally with
  * `fino:validate` before anything is sent; annotations map back (`destructiveHint` →
- * `risk: 'destructive'`, `readOnlyHint` → `sideEffects: false`); results map back to
- * content parts with `isError` kept; aborting the call's signal cancels the remote call.
+ * `risk: 'destructive'`, `readOnlyHint` → `sideEffects`, `idempotentHint` → `idempotent`);
+ * results map back to content parts with `isError` kept and `structuredContent` checked
+ * against the tool's `outputSchema`; aborting the call's signal cancels the remote call.
+ * When the server announces a changed tool list, a `Tool` whose definition changed or
+ * vanished returns an `isError` result instead of calling it.
  *
  * @example
  * ```ts

@@ -93,10 +93,13 @@ export interface McpToolServer {
 /**
  * Serves fino tools over MCP.
  *
- * `tools/list` gives each tool's name, description, JSON Schema and annotations
- * (`readOnlyHint` from `sideEffects`, `destructiveHint` from `risk: 'destructive'`);
+ * `tools/list` gives each tool's name, description, JSON Schema, output schema and
+ * annotations (`readOnlyHint` from `sideEffects`, `destructiveHint` from `risk`,
+ * `idempotentHint` from `idempotent`, `openWorldHint` from `effects`; decision 092);
  * `tools/call` runs `invoke()`, so bad arguments come back as `isError` results a model
- * can repair from. A tool that `requiresApproval`, or that suspends, asks the client's
+ * can repair from, and structured output is checked against the output schema (decision
+ * 093). `ctx.progress()` reaches clients that sent a progress token; `addTool()` and
+ * `removeTool()` announce the change to connected clients. A tool that `requiresApproval`, or that suspends, asks the client's
  * user through elicitation; a client that cannot ask gets a refusal, never a silent run.
  *
  * @example
