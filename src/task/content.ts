@@ -105,6 +105,11 @@ export type ContentPart =
 export interface ToolResultObject {
   content: ContentPart | ContentPart[] | string;
   isError?: boolean;
+  /**
+   * The result as one JSON object, for callers that want structured output (MCP's
+   * `structuredContent`); `content` still carries it for models, as text.
+   */
+  structuredContent?: Record<string, unknown>;
 }
 
 import type { JsonSchemaObject } from '../validate/index.ts';

@@ -2,8 +2,9 @@
  * The context object an executor receives.
  */
 import type { ModelMessage } from './content.ts';
+import { progressReporter } from './progress.ts';
 import { SuspendSignal, suspendArguments } from './suspend-signal.ts';
-import type { RunOptions, SuspendFn, TaskContext, Writer } from './types.ts';
+import type { Progress, RunOptions, SuspendFn, TaskContext, Writer } from './types.ts';
 
 /** The default `suspend`: throws a `SuspendSignal` for the harness to catch. */
 const throwSuspendSignal: SuspendFn = (reasonOrRequest, payload) => {
@@ -32,6 +33,7 @@ export class ExecutionContext implements TaskContext {
   suspend: SuspendFn;
   resumeValue: unknown;
   idempotencyKey: string | undefined;
+  progress: (update: Progress) => void;
   writer: Writer;
   readonly #env: Record<string, string | undefined> | undefined;
   readonly #cwd: string | undefined;
@@ -45,6 +47,7 @@ export class ExecutionContext implements TaskContext {
     this.suspend = options.suspend ? positional(options.suspend) : throwSuspendSignal;
     this.resumeValue = options.resumeValue;
     this.idempotencyKey = options.idempotencyKey;
+    this.progress = progressReporter(options.progress);
     this.writer = writer;
     this.#env = options.env;
     this.#cwd = options.cwd;

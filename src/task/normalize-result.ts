@@ -16,7 +16,8 @@ const MAX_REASON_CHARS = 300;
 
 /**
  * A string becomes `{ content }`; an object with `content` is checked and copied (only
- * `content` and `isError`, and only the known fields of each part); anything else becomes
+ * `content`, `isError` and a JSON copy of `structuredContent`, and only the known fields
+ * of each part); anything else becomes
  * its JSON text (`undefined` an empty string). Text the executor wrote through its writer
  * comes first. Throws an {@link InvalidResultError} naming `taskName` for a value that is
  * none of these: malformed content, a part of unknown type or with a missing field, a
@@ -57,7 +58,7 @@ function toJson(value: unknown): string {
 }
 
 function contentResult(value: Record<string, unknown>, written: string): ToolResultObject {
-  const { content, isError } = value;
+  const { content, isError, structuredContent } = value;
   if (isError !== undefined && typeof isError !== 'boolean') {
     throw new Malformed(`isError: expected a boolean, received ${kindOf(isError)}`);
   }
@@ -74,6 +75,19 @@ function contentResult(value: Record<string, unknown>, written: string): ToolRes
     ];
   }
   if (isError !== undefined) result.isError = isError;
+  if (structuredContent !== undefined) {
+    if (
+      typeof structuredContent !== 'object' ||
+      structuredContent === null ||
+      Array.isArray(structuredContent)
+    ) {
+      throw new Malformed(
+        `structuredContent: expected a JSON object, received ${kindOf(structuredContent)}`,
+      );
+    }
+    // A JSON copy: only plain data crosses, whatever object the executor handed over.
+    result.structuredContent = JSON.parse(toJson(structuredContent));
+  }
   return result;
 }
 

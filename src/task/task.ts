@@ -109,6 +109,8 @@ export class Task<Input = unknown, Output = unknown> {
   readonly risk: Risk | undefined;
   /** `undefined` when not declared, which is not the same as `false`. */
   readonly sideEffects: boolean | undefined;
+  /** Whether a repeated call has no further effect; `undefined` when not declared. */
+  readonly idempotent: boolean | undefined;
   readonly timeoutMs: number | undefined;
   readonly throwOnError: boolean;
   readonly #execute: TaskOptions<Input, Output>['run'];
@@ -142,6 +144,12 @@ export class Task<Input = unknown, Output = unknown> {
         `Task "${name}": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${risk === '' ? 'an empty string' : risk === null ? 'null' : typeof risk}`,
       );
     }
+    const { idempotent } = options;
+    if (idempotent !== undefined && typeof idempotent !== 'boolean') {
+      throw new TypeError(
+        `Task "${name}": idempotent: expected a boolean, received ${idempotent === null ? 'null' : typeof idempotent}`,
+      );
+    }
     this.name = name;
     this.description = options.description ?? '';
     const schema = options.inputSchema as SchemaLike | undefined;
@@ -162,6 +170,7 @@ export class Task<Input = unknown, Output = unknown> {
     this.requiresApproval = options.requiresApproval ?? false;
     this.risk = risk;
     this.sideEffects = options.sideEffects;
+    this.idempotent = idempotent;
     this.timeoutMs = timeoutMs;
     this.throwOnError = options.throwOnError ?? false;
     this.#execute = run;

@@ -57,6 +57,16 @@ export interface SuspendRequest {
  */
 export type SuspendFn = (reasonOrRequest?: string | SuspendRequest, payload?: unknown) => never;
 
+/** How far a call is: `ctx.progress({ progress: 3, total: 10, message: 'Copying…' })`. */
+export interface Progress {
+  /** Work done so far, a finite number ≥ 0; it should grow with each update. */
+  progress: number;
+  /** Work in all, when known (a finite number > 0). */
+  total?: number;
+  /** What is happening now, for people (cut to 500 characters). */
+  message?: string;
+}
+
 /**
  * Identity of one tool call. Agents and sessions set these; outside an agent they
  * fall back to `toolCallId 'task'`, `step 0`, `runId 'task'` and no messages.
@@ -84,6 +94,13 @@ export interface CallContext {
   resumeValue?: unknown;
   /** Stable per tool call across resumes and retries, for deduplicating side effects. */
   idempotencyKey?: string;
+  /**
+   * Reports how far the call is. In the context an executor receives it checks the update
+   * (a `TypeError` for a bad one) and passes it to the caller's `progress`, when it gave
+   * one: an MCP client's progress token, an agent's `progress` stream event, the CLI's
+   * progress bar. Without a listener it does nothing. Decision 094.
+   */
+  progress(update: Progress): void;
 }
 
 /** What a task's executor receives: the call's identity, a writer, environment and directory. */
@@ -143,6 +160,11 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   risk?: Risk;
   /** Whether the task changes anything; leave undefined when unknown. */
   sideEffects?: boolean;
+  /**
+   * Whether calling again with the same input has no further effect (MCP's
+   * `idempotentHint`); leave undefined when unknown.
+   */
+  idempotent?: boolean;
   /**
    * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
    * At the deadline the call settles and `ctx.signal` aborts; code that ignores the

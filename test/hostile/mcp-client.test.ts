@@ -176,3 +176,51 @@ describe('mcpClient options', () => {
     );
   });
 });
+
+describe('hostile structured output and hints', () => {
+  it('an unusable outputSchema skips the tool, naming it', async () => {
+    const warnings: McpClientWarning[] = [];
+    const client = mcpClient({
+      transport: await serverListing([
+        good,
+        {
+          name: 'bad_output',
+          inputSchema: { type: 'object' },
+          outputSchema: { type: 'object', properties: { n: { minimum: 'zero' } } } as never,
+        },
+      ]),
+      onWarning: (warning) => warnings.push(warning),
+    });
+    const tools = await client.tools();
+    await client.close();
+    expect(tools.map((t) => t.name)).toEqual(['good']);
+    expect(warnings.map((w) => w.tool)).toEqual(['bad_output']);
+    expect(warnings[0]?.message).toContain('outputSchema is unusable');
+  });
+
+  it('structuredContent with __proto__ keys pollutes nothing', async () => {
+    const server = new Server({ name: 'raw', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({
+      tools: [
+        {
+          name: 'sneaky',
+          inputSchema: { type: 'object' as const },
+          outputSchema: { type: 'object' as const },
+        },
+      ],
+    }));
+    server.setRequestHandler('tools/call', () => ({
+      content: [{ type: 'text' as const, text: 'ok' }],
+      structuredContent: JSON.parse('{"__proto__": {"polluted": true}, "a": 1}'),
+    }));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = mcpClient({ transport: clientSide });
+    const [sneaky] = await client.tools();
+    const result = await sneaky?.invoke({});
+    await client.close();
+    expect(result?.structuredContent).toMatchObject({ a: 1 });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(result?.structuredContent)).toBe(Object.prototype);
+  });
+});

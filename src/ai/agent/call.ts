@@ -74,6 +74,14 @@ async function settle(
     suspend(reason?: string, payload?: unknown): never {
       throw new SuspendSignal(reason, payload);
     },
+    progress: (progress) =>
+      run.emit({
+        type: 'progress',
+        step: state.turn!.step,
+        toolCallId: call.id,
+        toolName: call.name,
+        progress,
+      }),
   };
   if (cleared?.kind === 'resume') ctx.resumeValue = cleared.resumeValue;
   try {

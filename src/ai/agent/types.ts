@@ -1,3 +1,4 @@
+import type { Progress } from '../../task/index.ts';
 import type {
   ContentPart,
   ModelMessage,
@@ -182,5 +183,7 @@ export type AgentEvent =
   | { type: 'tool-call'; step: number; call: ToolCall }
   | { type: 'tool-result'; step: number; toolName: string; result: ToolResultPart }
   | { type: 'tool-pending'; step: number; pending: PendingCall }
+  /** A running tool's `ctx.progress()` update (decision 094). */
+  | { type: 'progress'; step: number; toolCallId: string; toolName: string; progress: Progress }
   | { type: 'step-finish'; step: number; result: StepResult }
   | { type: 'finish'; result: RunResult };

@@ -15,7 +15,9 @@ import {
 import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.ts';
 import { approvalMeta } from './approval-meta.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
+import { progressNotifier } from './progress-notifier.ts';
 import type { CallState, CallStateSigner } from './request-state.ts';
+import { type OutputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
 /**
  * How a tool that needs a human decision (it `requiresApproval`, or it suspends) is served:
@@ -31,6 +33,8 @@ export interface CallSetting {
   signer: CallStateSigner;
   /** The client's capabilities as declared at `initialize` (2025-era connections). */
   connectionCapabilities(): ClientCapabilities | undefined;
+  /** The tool's output schema, compiled once. */
+  outputValidator: OutputValidator;
 }
 
 const APPROVAL_KEY = 'approval';
@@ -99,6 +103,8 @@ export async function callTool(
     runId: ctx.sessionId ?? 'mcp',
     messages: [],
   };
+  const progress = progressNotifier(ctx);
+  if (progress) runContext.progress = progress.report;
   if (state.question !== undefined) {
     const answer = inputResponse(ctx.mcpReq.inputResponses, ANSWER_KEY);
     if (answer.kind !== 'elicit' || answer.action !== 'accept') {
@@ -108,8 +114,11 @@ export async function callTool(
   }
 
   try {
-    return withStructuredContent(tool, await tool.invoke(args, runContext));
+    const result = await tool.invoke(args, runContext);
+    await progress?.flush();
+    return checkedResult(tool.name, result, setting.outputValidator);
   } catch (error) {
+    await progress?.flush();
     const name = (error as Error | undefined)?.name;
     if (name === 'AbortError') return errorResult(`The call to "${tool.name}" was cancelled.`);
     if (name !== 'SuspendSignal') {
@@ -158,16 +167,20 @@ function clientCanElicit(ctx: ServerContext, setting: CallSetting): boolean {
   return (perRequest ?? setting.connectionCapabilities())?.elicitation !== undefined;
 }
 
-/** Adds `structuredContent` (the JSON of the text result) when the tool declares an output schema. */
-function withStructuredContent(tool: AnyTask, result: ToolResultObject): CallToolResult {
-  const mapped = toCallToolResult(result);
-  if (tool.outputSchema === undefined || result.isError) return mapped;
-  const [first, ...rest] = resultParts(result.content);
-  if (first?.type !== 'text' || rest.length > 0) return mapped;
-  try {
-    mapped.structuredContent = JSON.parse(first.text);
-  } catch {
-    // Not JSON: the tool answered in prose, so there is no structured content to offer.
-  }
+/**
+ * The MCP form of a tool's result: a successful one with structured content checked
+ * against the output schema and carried both as `structuredContent` and as text.
+ */
+function checkedResult(
+  toolName: string,
+  result: ToolResultObject,
+  validator: OutputValidator,
+): CallToolResult {
+  if (result.isError) return toCallToolResult({ content: result.content, isError: true });
+  const { value, problem } = structuredOutput(toolName, result, validator);
+  if (problem !== undefined) return errorResult(problem);
+  if (value === undefined) return toCallToolResult(result);
+  const mapped = toCallToolResult({ content: withTextForm(resultParts(result.content), value) });
+  mapped.structuredContent = value;
   return mapped;
 }

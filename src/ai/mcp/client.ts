@@ -14,6 +14,7 @@ import { approvalSubject } from './approval-meta.ts';
 import { ApprovedCalls } from './approved-calls.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
 import { remoteTool } from './remote-tool.ts';
+import { finoJsonSchemaValidator, refusedOutputMessage } from './sdk-validator.ts';
 import { type McpTransportSpec, openTransport } from './transports.ts';
 
 /** Options of {@link mcpClient}. */
@@ -75,7 +76,10 @@ export interface McpToolClient {
   tools(): Promise<Tool[]>;
   /** Each tool's definition fingerprint from the latest listing (SHA-256, hex). */
   fingerprints(): ReadonlyMap<string, string>;
-  /** Reports listings that differ from the previous one; returns an unsubscribe function. */
+  /**
+   * Reports listings that differ from the previous one — from `tools()` and from the
+   * server's `notifications/tools/list_changed` — and returns an unsubscribe function.
+   */
   onToolsChanged(listener: ToolsChangedListener): () => void;
   /** Ends the connection (and the server process, for stdio). */
   close(): Promise<void>;
@@ -86,8 +90,11 @@ export interface McpToolClient {
  *
  * Each tool's parameters are the server's raw JSON Schema, validated locally with
  * `fino:validate` before anything is sent; annotations map back (`destructiveHint` →
- * `risk: 'destructive'`, `readOnlyHint` → `sideEffects: false`); results map back to
- * content parts with `isError` kept; aborting the call's signal cancels the remote call.
+ * `risk: 'destructive'`, `readOnlyHint` → `sideEffects`, `idempotentHint` → `idempotent`);
+ * results map back to content parts with `isError` kept and `structuredContent` checked
+ * against the tool's `outputSchema`; aborting the call's signal cancels the remote call.
+ * When the server announces a changed tool list, a `Tool` whose definition changed or
+ * vanished returns an `isError` result instead of calling it.
  *
  * @example
  * ```ts
@@ -126,7 +133,20 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       capabilities: { elicitation: { form: {} } },
       // HTTP negotiates the newest protocol and falls back; stdio speaks the 2025
       // handshake every server knows, without the probe's extra process (decision 044).
+      // Remote structured output is checked by fino's validator, worded field by field.
+      jsonSchemaValidator: finoJsonSchemaValidator,
       versionNegotiation: 'kind' in spec && spec.kind === 'stdio' ? undefined : { mode: 'auto' },
+      // The server's list_changed notifications (or, on a 2026 connection, the SDK's
+      // subscription) refresh the fingerprints, so stale Tool objects stop calling.
+      listChanged: {
+        tools: {
+          autoRefresh: true,
+          debounceMs: 0,
+          onChanged: (error, tools) => {
+            if (error === null && tools !== null) record(tools);
+          },
+        },
+      },
     },
   );
   const approved = new ApprovedCalls();
@@ -146,6 +166,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     const end = isApproved ? approved.begin(params.name, params.arguments) : undefined;
     try {
       return await sdk.callTool(params, { signal, timeout });
+    } catch (error) {
+      const refused = refusedOutputMessage(params.name, error);
+      if (refused === undefined) throw error;
+      return { content: [{ type: 'text' as const, text: refused }], isError: true };
     } finally {
       end?.();
     }
@@ -155,6 +179,15 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   let connecting: Promise<void> | undefined;
   let known: Map<string, string> | undefined;
   const listeners = new Set<ToolsChangedListener>();
+
+  /** Takes a listing as the server's current tools; reports how it differs from the last. */
+  function record(tools: McpTool[]): Map<string, string> {
+    const latest = new Map(tools.map((t: McpTool) => [t.name, fingerprint(t)]));
+    const diff = known && diffFingerprints(known, latest);
+    known = latest;
+    if (diff) for (const listener of listeners) listener(diff);
+    return latest;
+  }
 
   const connect = () => {
     connecting ??= sdk.connect(openTransport(spec)).catch((error: unknown) => {
@@ -174,14 +207,18 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
           { cause },
         );
       });
-      const latest = new Map(tools.map((t: McpTool) => [t.name, fingerprint(t)]));
-      const diff = known && diffFingerprints(known, latest);
-      known = latest;
-      if (diff) for (const listener of listeners) listener(diff);
+      const latest = record(tools);
       const usable: Tool[] = [];
       for (const definition of tools) {
         try {
-          usable.push(remoteTool(definition, { call, approveDestructive }));
+          usable.push(
+            remoteTool(definition, {
+              call,
+              approveDestructive,
+              fingerprint: latest.get(definition.name) ?? '',
+              currentFingerprint: (name) => known?.get(name),
+            }),
+          );
         } catch (cause) {
           warn({
             type: 'tool-skipped',

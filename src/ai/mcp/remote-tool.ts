@@ -3,10 +3,12 @@
  * annotations read back as declarations, results mapped back to content parts.
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
+import type { ToolResultObject } from '../../task/index.ts';
 import { type Tool, tool } from '../tool/index.ts';
 import { fromAnnotations } from './annotations.ts';
 import { hintsApproval } from './approval-meta.ts';
 import { fromMcpContent } from './content.ts';
+import { outputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
 /** How a remote tool reaches its server. */
 export interface RemoteCall {
@@ -22,24 +24,33 @@ export interface RemoteCall {
   ): Promise<CallToolResult>;
   /** Whether tools that are destructive and not read-only, or hint at approval, require it. */
   approveDestructive: boolean;
+  /** The fingerprint of the definition this tool was built from. */
+  fingerprint: string;
+  /** The fingerprint the server's latest listing gives `name`; `undefined` when it is gone. */
+  currentFingerprint(name: string): string | undefined;
 }
 
 /** Builds the fino `Tool` for one remote definition; throws when its schema is unusable. */
 export function remoteTool(definition: McpTool, remote: RemoteCall): Tool {
   const behaviour = fromAnnotations(definition.annotations);
+  const validator = outputValidator(definition.outputSchema, `tool "${definition.name}"`);
   const requiresApproval =
     remote.approveDestructive && (behaviour.requiresApproval || hintsApproval(definition));
   return tool({
     name: definition.name,
     description: definition.description ?? definition.title ?? definition.name,
     parameters: definition.inputSchema,
+    ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),
     ...((definition.title ?? behaviour.title)
       ? { title: definition.title ?? behaviour.title }
       : {}),
     ...(behaviour.risk ? { risk: behaviour.risk } : {}),
-    ...(behaviour.sideEffects === false ? { sideEffects: false } : {}),
+    ...(behaviour.sideEffects !== undefined ? { sideEffects: behaviour.sideEffects } : {}),
+    ...(behaviour.idempotent !== undefined ? { idempotent: behaviour.idempotent } : {}),
     requiresApproval,
     execute: async (args: Record<string, unknown>, ctx) => {
+      const stale = staleness(definition.name, remote);
+      if (stale !== undefined) return { content: stale, isError: true };
       let result: CallToolResult;
       try {
         result = await remote.call(
@@ -52,7 +63,33 @@ export function remoteTool(definition: McpTool, remote: RemoteCall): Tool {
         throw ctx.signal.aborted ? ctx.signal.reason : error;
       }
       const content = result.content.map(fromMcpContent);
-      return result.isError === true ? { content, isError: true } : { content };
+      if (result.isError === true) return { content, isError: true };
+      const received: ToolResultObject = { content };
+      if (isJsonObject(result.structuredContent))
+        received.structuredContent = result.structuredContent;
+      const { value, problem } = structuredOutput(definition.name, received, validator);
+      if (problem !== undefined) {
+        return { content: `The remote server's answer was refused. ${problem}`, isError: true };
+      }
+      return value === undefined
+        ? { content }
+        : { content: withTextForm(content, value), structuredContent: value };
     },
   });
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Why a tool built from an earlier listing must not call the server, if it must not. */
+function staleness(name: string, remote: RemoteCall): string | undefined {
+  const current = remote.currentFingerprint(name);
+  if (current === undefined) {
+    return `The remote tool "${name}" is no longer offered by its server; it was not called. List the tools again.`;
+  }
+  if (current !== remote.fingerprint) {
+    return `The remote tool "${name}" changed its definition since it was listed; it was not called. List the tools again and review the new definition.`;
+  }
+  return undefined;
 }

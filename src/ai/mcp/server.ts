@@ -25,6 +25,7 @@ import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { CallStateSigner } from './request-state.ts';
+import { type OutputValidator, outputValidator } from './structured-output.ts';
 
 /** Options of {@link mcpServer}. */
 export interface McpServerOptions {
@@ -61,7 +62,19 @@ export interface McpNodeHandler {
 /** The object {@link mcpServer} returns. */
 export interface McpToolServer {
   readonly name: string;
+  /** The tools served now, in listing order. */
   readonly tools: readonly AnyTask[];
+  /**
+   * Serves one more tool from now on and tells connected clients
+   * (`notifications/tools/list_changed`). Throws for a value that is not a fino tool
+   * or a name already served.
+   */
+  addTool(tool: AnyTask): void;
+  /**
+   * Stops serving the tool named `name` and tells connected clients; `false` when no
+   * such tool is served. Calls already running finish.
+   */
+  removeTool(name: string): boolean;
   /** A fresh SDK `Server` answering for these tools, for wiring your own transport. */
   createServer(): Server;
   /** Serves these tools over an SDK transport; resolves with the connected `Server`. */
@@ -80,10 +93,13 @@ export interface McpToolServer {
 /**
  * Serves fino tools over MCP.
  *
- * `tools/list` gives each tool's name, description, JSON Schema and annotations
- * (`readOnlyHint` from `sideEffects`, `destructiveHint` from `risk: 'destructive'`);
+ * `tools/list` gives each tool's name, description, JSON Schema, output schema and
+ * annotations (`readOnlyHint` from `sideEffects`, `destructiveHint` from `risk`,
+ * `idempotentHint` from `idempotent`, `openWorldHint` from `effects`; decision 092);
  * `tools/call` runs `invoke()`, so bad arguments come back as `isError` results a model
- * can repair from. A tool that `requiresApproval`, or that suspends, asks the client's
+ * can repair from, and structured output is checked against the output schema (decision
+ * 093). `ctx.progress()` reaches clients that sent a progress token; `addTool()` and
+ * `removeTool()` announce the change to connected clients. A tool that `requiresApproval`, or that suspends, asks the client's
  * user through elicitation; a client that cannot ask gets a refusal, never a silent run.
  *
  * @example
@@ -116,9 +132,20 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       'mcpServer: expected { name, version, tools }, with name and version as non-empty strings',
     );
   }
-  const byName = indexTools(options.tools);
-  const listing: McpTool[] = [...byName.values()].map(describeTool);
-  const outputSchemas = new Map(listing.map((t) => [t.name, t.outputSchema]));
+  const served = new Map<string, ServedTool>();
+  for (const tool of indexTools(options.tools).values()) served.set(tool.name, serveTool(tool));
+  let listing: McpTool[] = [...served.values()].map((t) => t.definition);
+  /** Connections that stay open (stdio, `connect()`, 2025-era HTTP sessions). */
+  const connected = new Set<Server>();
+  /** The modern HTTP handlers, whose `subscriptions/listen` streams hear list changes. */
+  const notifiers = new Set<{ toolsChanged(): void }>();
+  const toolsChanged = () => {
+    listing = [...served.values()].map((t) => t.definition);
+    for (const server of connected) {
+      server.sendToolListChanged().catch(() => connected.delete(server));
+    }
+    for (const notifier of notifiers) notifier.toolsChanged();
+  };
   const signer = new CallStateSigner();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
@@ -130,33 +157,47 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const createServer = (): Server => {
     const server = new Server(
       { name: options.name, version: options.version },
-      { capabilities: { tools: {} }, instructions: options.instructions },
+      { capabilities: { tools: { listChanged: true } }, instructions: options.instructions },
     );
     server.setRequestHandler('tools/list', () => ({ tools: listing }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
-      const tool = byName.get(name);
-      if (tool === undefined) {
+      const entry = served.get(name);
+      if (entry === undefined) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidParams,
-          `Unknown tool "${name}". Available tools: ${[...byName.keys()].join(', ')}.`,
+          `Unknown tool "${name}". Available tools: ${[...served.keys()].join(', ')}.`,
         );
       }
+      const { tool } = entry;
       const result = await callTool(tool, args ?? {}, ctx, {
         approval,
         signer,
         connectionCapabilities: () => server.getClientCapabilities(),
+        outputValidator: entry.outputValidator,
       });
       if (isInputRequiredResult(result)) return result;
-      return server.projectCallToolResult(result, outputSchemas.get(name));
+      return server.projectCallToolResult(result, entry.definition.outputSchema);
     });
+    return server;
+  };
+  /** A server for a connection that stays open: it hears about tool list changes. */
+  const createConnectedServer = (): Server => {
+    const server = createServer();
+    connected.add(server);
+    const closed = server.onclose;
+    server.onclose = () => {
+      connected.delete(server);
+      closed?.();
+    };
     return server;
   };
 
   const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler => {
     const maxRequestBodySize = handlerOptions.maxBodyBytes;
     const modern = createMcpHandler(createServer, { legacy: 'reject', maxRequestBodySize });
-    const legacy = legacySessions(createServer);
+    notifiers.add(modern.notify);
+    const legacy = legacySessions(createConnectedServer);
     const serve = toNodeHandler(
       { fetch: eraRouter(modern.fetch, legacy.fetch, maxRequestBodySize) },
       { maxRequestBodySize },
@@ -167,6 +208,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     };
     return Object.assign(handle, {
       close: async () => {
+        notifiers.delete(modern.notify);
         await Promise.all([modern.close(), legacy.close()]);
       },
     });
@@ -174,10 +216,31 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
 
   return {
     name: options.name,
-    tools: [...byName.values()],
+    get tools() {
+      return [...served.values()].map((t) => t.tool);
+    },
+    addTool(tool) {
+      if (!isTask(tool)) {
+        throw new TypeError(
+          'mcpServer.addTool: expected a fino Task or Tool (build it with task() or tool())',
+        );
+      }
+      if (served.has(tool.name)) {
+        throw new TypeError(
+          `mcpServer.addTool: a tool named "${tool.name}" is already served; remove it first`,
+        );
+      }
+      served.set(tool.name, serveTool(tool));
+      toolsChanged();
+    },
+    removeTool(name) {
+      if (!served.delete(name)) return false;
+      toolsChanged();
+      return true;
+    },
     createServer,
     async connect(transport) {
-      const server = createServer();
+      const server = createConnectedServer();
       await server.connect(transport);
       return server;
     },
@@ -186,7 +249,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         stdin.once('end', resolve);
         stdin.once('close', resolve);
       });
-      const handle = serveStdio(createServer, {
+      const handle = serveStdio(createConnectedServer, {
         transport: new StdioServerTransport(stdin, stdout),
       });
       return { closed, close: () => handle.close() };
@@ -217,6 +280,21 @@ function indexTools(tools: readonly AnyTask[]): Map<string, AnyTask> {
   return byName;
 }
 
+/** A tool as served: its listed definition and its compiled output schema. */
+interface ServedTool {
+  tool: AnyTask;
+  definition: McpTool;
+  outputValidator: OutputValidator;
+}
+
+function serveTool(tool: AnyTask): ServedTool {
+  return {
+    tool,
+    definition: describeTool(tool),
+    outputValidator: outputValidator(tool.outputSchema, `mcpServer: tool "${tool.name}"`),
+  };
+}
+
 function describeTool(tool: AnyTask): McpTool {
   const definition = tool.toToolDefinition();
   const described: McpTool = {
@@ -230,6 +308,8 @@ function describeTool(tool: AnyTask): McpTool {
     title: described.title,
     risk: tool.risk,
     sideEffects: tool.sideEffects,
+    idempotent: tool.idempotent,
+    effects: tool.effects,
   });
   if (annotations !== undefined) described.annotations = annotations;
   if (tool.requiresApproval) described._meta = { [REQUIRES_APPROVAL_META_KEY]: true };

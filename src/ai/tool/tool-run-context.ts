@@ -1,7 +1,7 @@
 /**
  * The context a tool executor receives.
  */
-import type { ModelMessage, SuspendRequest } from '../../task/index.ts';
+import type { ModelMessage, Progress, SuspendRequest } from '../../task/index.ts';
 
 /**
  * Runtime context passed to a tool executor.
@@ -54,4 +54,10 @@ export interface ToolRunContext {
   resumeValue?: unknown;
   /** Stable per tool call across resumes and retries (set by agents and sessions), for deduplicating side effects. */
   idempotencyKey?: string;
+  /**
+   * Reports how far the call is (`{ progress, total?, message? }`): MCP progress
+   * notifications, an agent's `progress` stream event, the CLI's progress bar — whichever
+   * the caller listens with; nothing otherwise. A bad update throws a `TypeError`.
+   */
+  progress(update: Progress): void;
 }

@@ -70,6 +70,8 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
   risk?: Risk;
   /** Whether the tool changes anything; leave undefined when unknown. */
   sideEffects?: boolean;
+  /** Whether calling again with the same arguments has no further effect (MCP's `idempotentHint`). */
+  idempotent?: boolean;
   /** Declared effects, free-form labels such as `'fs:write'` or `'network'`. */
   effects?: readonly string[];
   /**
@@ -149,6 +151,7 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
       requiresApproval: options.requiresApproval,
       risk: options.risk,
       sideEffects: options.sideEffects,
+      idempotent: options.idempotent,
       timeoutMs: options.timeoutMs,
       throwOnError: options.throwOnError,
       isolation: options.isolation,

@@ -6,6 +6,7 @@ import { type Command, type CommandIo, isInteractive, writeLine } from '../comma
 import { escapeText, safeJson } from '../escape-text.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadTasks, selectTask } from '../load-module.ts';
+import { progressDisplay } from '../progress-display.ts';
 import { askLine } from '../prompt.ts';
 import { readStream } from '../read-stream.ts';
 import { renderOutput } from '../render-output.ts';
@@ -244,6 +245,7 @@ async function execute(
   const interrupt = new AbortController();
   const onInterrupt = () => interrupt.abort(new DOMException('Interrupted', 'AbortError'));
   process.once('SIGINT', onInterrupt);
+  const progress = progressDisplay(io.stderr);
   let output: unknown;
   try {
     let resume: { value: unknown } | undefined;
@@ -255,12 +257,14 @@ async function execute(
           env: io.env,
           cwd: io.cwd,
           signal: interrupt.signal,
+          progress: progress.update,
           ...(resume && { resumeValue: resume.value }),
         });
         break;
       } catch (error) {
         if (interrupt.signal.aborted) throw error;
         if ((error as { name?: unknown } | null)?.name !== 'SuspendSignal') throw error;
+        progress.end();
         const answered = await answerSuspension(parsed.task, error as object, io);
         if (typeof answered === 'number') return answered;
         resume = answered;
@@ -270,6 +274,7 @@ async function execute(
     if (!interrupt.signal.aborted) throw error;
     return interrupted(io);
   } finally {
+    progress.end();
     process.off('SIGINT', onInterrupt);
   }
   const rendered = renderOutput(output, parsed.mode);

@@ -3,7 +3,7 @@
  * at a time, so messages carry no call id.
  */
 import type { ModelMessage } from '../content.ts';
-import type { OutputMode } from '../types.ts';
+import type { OutputMode, Progress } from '../types.ts';
 
 /** What the worker's bootstrap receives as `workerData`. */
 export interface WorkerData {
@@ -43,4 +43,5 @@ export type ToCaller =
   | { type: 'done'; value: unknown }
   | { type: 'error'; name: string; message: string }
   | { type: 'suspend'; reason: string; payload: unknown }
+  | { type: 'progress'; update: Progress }
   | { type: 'invalid'; reason: string };

@@ -72,6 +72,10 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
         if (!settled) write(context, message);
         return;
       }
+      if (message.type === 'progress') {
+        if (!settled) context.progress(message.update);
+        return;
+      }
       end(true);
       settle(() => {
         if (message.type === 'done') resolve(message.value);

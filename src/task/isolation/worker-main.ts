@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../../internal/thrown-value.ts';
+import { checkProgress } from '../progress.ts';
 import { SuspendSignal } from '../suspend-signal.ts';
 import type { SuspendFn, TaskContext, Writer } from '../types.ts';
 import { errorName } from './error-name.ts';
@@ -50,6 +51,7 @@ async function call(name: string, input: unknown, data: CallData): Promise<void>
     suspend: throwSuspendSignal,
     resumeValue: data.resumeValue,
     idempotencyKey: data.idempotencyKey,
+    progress: (update) => send({ type: 'progress', update: checkProgress(update) }),
     writer: writerFor(data.mode),
     env: data.env ?? process.env,
     cwd: data.cwd ?? process.cwd(),

@@ -39,7 +39,8 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
       properties: { name: { type: 'string', minLength: 1 } },
     });
     expect(tools.delete_item).toMatchObject({ risk: 'destructive', requiresApproval: true });
-    expect(tools.delete_item.sideEffects).toBeUndefined();
+    // readOnlyHint: false is a claim of side effects (decision 092).
+    expect(tools.delete_item.sideEffects).toBe(true);
   });
 
   it('lets the caller opt out of approval for destructive tools', async () => {

@@ -22,6 +22,7 @@ describe('mcpServer.connect() with mcpClient over an SDK transport', () => {
     expect(tools.remove).toMatchObject({ risk: 'destructive', requiresApproval: true });
     expect(await tools.add.invoke({ a: 1, b: 2 })).toEqual({
       content: [{ type: 'text', text: '{"sum":3}' }],
+      structuredContent: { sum: 3 },
     });
     expect((await tools.pixel.invoke({})).content).toEqual((await pixel.invoke({})).content);
     await client.close();
