@@ -222,18 +222,24 @@ function compileJsonSchema(
 
 /**
  * A failed result. Its `error` is created when first read: capturing an Error's stack
- * costs more than collecting the issues, and most callers only read `issues`.
+ * costs more than collecting the issues, and most callers only read `issues`. A class
+ * with the getter on its prototype, not an object literal with its own getter: the
+ * literal allocates a getter closure per result and takes V8's slow literal path.
  */
+class Failure {
+  readonly success = false;
+  #error: ValidationError | undefined;
+
+  constructor(readonly issues: Issue[]) {}
+
+  get error(): ValidationError {
+    this.#error ??= new ValidationError(this.issues);
+    return this.#error;
+  }
+}
+
 function failure(issues: Issue[]): SafeParseResult<never> {
-  let error: ValidationError | undefined;
-  return {
-    success: false,
-    issues,
-    get error() {
-      error ??= new ValidationError(issues);
-      return error;
-    },
-  };
+  return new Failure(issues);
 }
 
 /**
