@@ -96,7 +96,7 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
     }
   };
 
-  checks.object.push((data, st) => {
+  const general: Validate = (data, st) => {
     const object = data as Data;
     let seenRequired = 0;
     let ok = true;
@@ -159,5 +159,49 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
     }
     if (additionalValidate !== null && st.annot !== null) st.annot.allProps = true;
     return ok;
+  };
+  if (patternCount > 0) {
+    checks.object.push(general);
+    return;
+  }
+
+  // The common shape (no `patternProperties`) in the fast pass — no issues collected, no
+  // annotations — walks the keys the same way with nothing else: the slots' fields in flat
+  // arrays, a key found by index, no pattern loop, `additionalProperties: false` a return.
+  const validators = slots.map((slot) => slot.validate);
+  const types = slots.map((slot) => slot.bareType);
+  const isRequired = slots.map((slot) => slot.required);
+  const closed = additional === false;
+  checks.object.push((data, st) => {
+    if (st.issues !== null || st.annot !== null) return general(data, st);
+    const object = data as Data;
+    let seenRequired = 0;
+    for (const key in object) {
+      const value = object[key];
+      if (value === undefined) continue;
+      let index = -1;
+      if (byKey === null) {
+        for (let i = 0; i < count; i++) {
+          if (keys[i] === key) {
+            index = i;
+            break;
+          }
+        }
+      } else {
+        index = byKey.get(key) ?? -1;
+      }
+      let validate: Validate | null = null;
+      if (index >= 0) {
+        if (isRequired[index]) seenRequired++;
+        validate = validators[index];
+      }
+      if (validate !== null) {
+        const type = types[index];
+        if (type !== undefined ? !hasType(type, value) : !validate(value, st)) return false;
+      } else if (additionalValidate !== null) {
+        if (closed || !additionalValidate(value, st)) return false;
+      }
+    }
+    return seenRequired >= requiredCount;
   });
 }
