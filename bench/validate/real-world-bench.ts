@@ -3,7 +3,9 @@
  * batches (./batched.ts), formats off for both. Rows per schema: valid arguments (fino
  * `safeParse` and `is` vs Ajv `allErrors: false`), invalid arguments (fino `safeParse`,
  * which builds repair messages, vs Ajv `allErrors: true`). Prints per-schema ratios and their
- * median. Run: `npx tsx bench/validate/real-world-bench.ts`.
+ * median; then compile time for the whole set (new schema objects per batch, so nothing is
+ * cached) and, with `--expose-gc`, heap bytes per compiled validator. Run:
+ * `node --expose-gc --import tsx bench/validate/real-world-bench.ts`.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { compile } from '../../src/validate/index.ts';
@@ -69,3 +71,52 @@ console.log(
   `median of the min-sample ratios: valid safeParse ${median(best.valid).toFixed(2)}× · is ${median(best.is).toFixed(2)}× · invalid ${median(best.invalid).toFixed(2)}×`,
 );
 console.log(`load average (1 min): ${startLoad} at start, ${load()} at end`);
+
+// Compile: the whole set, new schema objects each time (neither library may cache).
+{
+  // One Ajv instance (its meta-schema set up once, as in an application); it caches by
+  // schema object, so both peers get new clones per batch (the cloning is timed for both).
+  const compiler = new Ajv2020({ strict: false });
+  const take = () => REAL_WORLD.map((c) => structuredClone(c.schema));
+  const [ajv, fino] = timeBatched(
+    {
+      ajv: () => {
+        for (const schema of take()) compiler.compile(schema);
+      },
+      fino: () => {
+        for (const schema of take()) compile(schema);
+      },
+    },
+    { samples: 7, batchMs: 50 },
+  );
+  console.log(
+    `\ncompile the ${REAL_WORLD.length} schemas: Ajv ${(ajv.median / 1000).toFixed(0)} µs (${(ajv.min / 1000).toFixed(0)}–${(ajv.max / 1000).toFixed(0)}), fino ${(fino.median / 1000).toFixed(1)} µs (${(fino.min / 1000).toFixed(1)}–${(fino.max / 1000).toFixed(1)}): fino ${(ajv.median / fino.median).toFixed(1)}× faster (target ≥ 15×)`,
+  );
+}
+
+// Memory: heap retained per compiled validator, over 100 compilations of the set.
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) {
+  console.log('memory: run with node --expose-gc to measure');
+} else {
+  const retained = (make: (schema: Record<string, unknown>) => unknown): number => {
+    const schemas = Array.from({ length: 100 }, () =>
+      REAL_WORLD.map((c) => structuredClone(c.schema)),
+    ).flat();
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const kept = schemas.map(make);
+    gc();
+    gc();
+    const bytes = (process.memoryUsage().heapUsed - before) / kept.length;
+    if (kept.length !== schemas.length) throw new Error('unreachable');
+    return bytes;
+  };
+  const ajvInstance = new Ajv2020({ strict: false });
+  const ajvBytes = retained((schema) => ajvInstance.compile(schema));
+  const finoBytes = retained((schema) => compile(schema));
+  console.log(
+    `memory per validator (heap retained, schema objects excluded): Ajv ${(ajvBytes / 1024).toFixed(1)} KiB, fino ${(finoBytes / 1024).toFixed(1)} KiB (target: fino ≤ Ajv)`,
+  );
+}

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { compile, v } from '../../src/validate/index.ts';
+import { type CompiledValidator, compile, v } from '../../src/validate/index.ts';
 
 describe('CompiledValidator.is', () => {
   const schema = {
@@ -64,7 +64,9 @@ describe('CompiledValidator.is', () => {
 
   it('stays correct when a refinement validates reentrantly with the same validator', () => {
     const inner = compile(v.string());
-    const outer = compile(v.string().refine((s) => s === '' || outer.is(s.slice(1))));
+    const outer: CompiledValidator<string> = compile(
+      v.string().refine((s): boolean => s === '' || outer.is(s.slice(1))),
+    );
     expect(outer.is('abc')).toBe(true);
     expect(inner.is(1)).toBe(false);
   });
