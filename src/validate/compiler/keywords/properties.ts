@@ -166,11 +166,8 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
   }
 
   // The common shape (no `patternProperties`) in the fast pass — no issues collected, no
-  // annotations — walks the keys the same way with nothing else: the slots' fields in flat
-  // arrays, a key found by index, no pattern loop, `additionalProperties: false` a return.
-  const validators = slots.map((slot) => slot.validate);
-  const types = slots.map((slot) => slot.bareType);
-  const isRequired = slots.map((slot) => slot.required);
+  // annotations — walks the keys the same way with nothing else: no pattern loop, no mode
+  // checks per key, `additionalProperties: false` a return.
   const closed = additional === false;
   checks.object.push((data, st) => {
     if (st.issues !== null || st.annot !== null) return general(data, st);
@@ -190,13 +187,11 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
       } else {
         index = byKey.get(key) ?? -1;
       }
-      let validate: Validate | null = null;
-      if (index >= 0) {
-        if (isRequired[index]) seenRequired++;
-        validate = validators[index];
-      }
+      const slot = index >= 0 ? slots[index] : null;
+      if (slot?.required) seenRequired++;
+      const validate = slot === null ? null : slot.validate;
       if (validate !== null) {
-        const type = types[index];
+        const type = (slot as Slot).bareType;
         if (type !== undefined ? !hasType(type, value) : !validate(value, st)) return false;
       } else if (additionalValidate !== null) {
         if (closed || !additionalValidate(value, st)) return false;
