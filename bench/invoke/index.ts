@@ -12,6 +12,10 @@
  *   `fino (from JSON text)` does the same work (JSON.parse, then invoke) for that pairing.
  *
  * Valid arguments are used (the common case); every peer returns the tool's text.
+ *
+ * A second table times, in batches (../validate/batched.ts), `invoke()` against a
+ * synchronous floor — Ajv validation, try/catch and the synchronous executor, no `await` —
+ * since `invoke()` does not await a result that is already there.
  */
 import { executeTool, safeValidateTypes, zodSchema } from '@ai-sdk/provider-utils';
 import { tool as agentsTool, RunContext } from '@openai/agents';
@@ -21,6 +25,7 @@ import { z } from 'zod';
 import { tool } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
 import { compare } from '../harness.ts';
+import { load, timeBatched } from '../validate/batched.ts';
 
 const add = ({ a, b }: { a: number; b: number }) => String(a + b);
 const args = { a: 2, b: 3 };
@@ -92,4 +97,25 @@ await compare(
     'openai-agents': () => agentsFunctionTool.invoke(runContext, text),
   },
   { baseline: 'floor' },
+);
+
+const syncFloor = (input: unknown) => {
+  if (!validate(input)) return { content: JSON.stringify(validate.errors), isError: true };
+  try {
+    return { content: add(input) };
+  } catch (error) {
+    return { content: (error as Error).message, isError: true };
+  }
+};
+if (syncFloor(args).content !== '5') throw new Error('the sync floor does not answer 5');
+const loadBefore = load();
+const [sync, fino] = timeBatched({
+  'sync floor': () => syncFloor(args),
+  fino: () => finoTool.invoke(args),
+});
+console.log(
+  `\ninvoke() against a synchronous floor, in batches, ns per call, median (min–max):\n` +
+    `  sync floor ${sync.median.toFixed(0)} (${sync.min.toFixed(0)}–${sync.max.toFixed(0)})\n` +
+    `  fino       ${fino.median.toFixed(0)} (${fino.min.toFixed(0)}–${fino.max.toFixed(0)})\n` +
+    `  ratio ${(fino.median / sync.median).toFixed(2)}× (target ≤ 1.3×), of the fastest samples ${(fino.min / sync.min).toFixed(2)}×; load average ${loadBefore} → ${load()}`,
 );

@@ -1,8 +1,9 @@
 /**
  * `fino:validate` against Ajv 8 (2020 build, compiled), @cfworker/json-schema (the other
  * no-eval validator), Zod 4 and Valibot, on four jobs: (a) a small tool argument object,
- * (b) a nested object with arrays, enums and formats, (c) invalid input with three errors,
+ * (b) a nested object with arrays, enums and formats (formats on, then off as (b′)), (c) invalid input with three errors,
  * all collected, (d) compiling 200 distinct tool schemas. Run: `npx tsx bench/run.ts validate`.
+ * The real-world tool schemas, timed in batches, are in ./real-world-bench.ts.
  */
 import { Validator } from '@cfworker/json-schema';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -151,7 +152,23 @@ const validOrder = {
     valibot: () => valibot.safeParse(orderValibot, validOrder).success,
   };
   for (const [name, run] of Object.entries(peers)) check(name, run(), true);
-  await compare('(b) nested object with arrays, enums and formats, valid', peers, {
+  await compare('(b) nested object with arrays, enums and formats, valid (formats on)', peers, {
+    baseline: 'ajv',
+  });
+}
+
+// (b′) the same, formats off (fino's default for tools; a format check costs both alike)
+{
+  const schema = order.toJSON();
+  const finoValidator = compile(order);
+  const ajv = new Ajv2020({ strict: false, validateFormats: false }).compile(schema);
+  const peers = {
+    ajv: () => ajv(validOrder),
+    fino: () => finoValidator.safeParse(validOrder).success,
+    'fino is': () => finoValidator.is(validOrder),
+  };
+  for (const [name, run] of Object.entries(peers)) check(name, run(), true);
+  await compare('(b′) nested object with arrays and enums, valid (formats off)', peers, {
     baseline: 'ajv',
   });
 }
@@ -211,3 +228,6 @@ const validOrder = {
     baseline: 'ajv',
   });
 }
+
+// The real-world tool schemas, timed in batches.
+await import('./real-world-bench.ts');

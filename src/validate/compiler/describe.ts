@@ -94,6 +94,12 @@ function write(value: unknown, out: Excerpt): void {
  * cannot hold read `NaN`, `Infinity`, `-Infinity`, a bigint `5n`.
  */
 export function showValue(value: unknown): string {
+  // The leaves most messages show, without an Excerpt: the same text `write` builds.
+  if (typeof value === 'string') {
+    const json = JSON.stringify(value.length > MAX_SHOWN ? value.slice(0, MAX_SHOWN + 1) : value);
+    return cut(json.length > MAX_SHOWN ? json.slice(0, MAX_SHOWN + 1) : json);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean') return cut(String(value));
   const out = new Excerpt();
   write(value, out);
   return cut(out.text);

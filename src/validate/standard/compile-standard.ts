@@ -51,6 +51,7 @@ export function compileStandard<T>(schema: StandardSchemaV1<unknown, T>): Compil
     async safeParseAsync(data) {
       return toSafeParseResult(await validate(data));
     },
+    is: (data: unknown): data is T => safeParse(data).success,
   };
 }
 

@@ -8,6 +8,16 @@ import {
 } from '../../../src/validate/compiler/describe.ts';
 import { compile, formatIssues } from '../../../src/validate/index.ts';
 
+describe('showValue on strings', () => {
+  it('cuts a long or escaped string at the same place, keeping surrogate pairs whole', () => {
+    expect(showValue('a'.repeat(80))).toBe(`"${'a'.repeat(78)}…`);
+    expect(showValue('a'.repeat(78))).toBe(`"${'a'.repeat(78)}"`);
+    expect(showValue('"'.repeat(50))).toBe(`"${'\\"'.repeat(39)}…`);
+    expect(showValue(`${'a'.repeat(77)}😀b`)).toBe(`"${'a'.repeat(77)}…`);
+    expect(showValue(true)).toBe('true');
+  });
+});
+
 describe('describeValue', () => {
   it('names NaN and the infinities (issue 9.11)', () => {
     expect(describeValue(Number.NaN)).toBe('number NaN');

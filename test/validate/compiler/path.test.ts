@@ -13,4 +13,28 @@ describe('formatPath', () => {
     expect(formatPath(['a.b', ''])).toBe('["a.b"][""]');
     expect(formatPath(['say "hi"'])).toBe('["say \\"hi\\""]');
   });
+
+  it('dots exactly the keys that match /^[A-Za-z_$][A-Za-z0-9_$]*$/', () => {
+    const keys = [
+      'a',
+      'Z9',
+      '_x',
+      '$y',
+      'a_b$1',
+      '9a',
+      'a-b',
+      'é',
+      'a b',
+      '[',
+      '@',
+      '`',
+      '{',
+      '/',
+      ':',
+    ];
+    for (const key of keys) {
+      const identifier = /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key);
+      expect(formatPath(['p', key])).toBe(identifier ? `p.${key}` : `p[${JSON.stringify(key)}]`);
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { describeValue, showList } from '../describe.ts';
+import { once } from '../once.ts';
 import { branch, passes, report, type Validate } from '../state.ts';
 import type { NodeScope } from './scope.ts';
 import { oneOf } from './unions.ts';
@@ -48,6 +49,7 @@ export function compileDiscriminator(scope: NodeScope, branches: Validate[]): Va
     byTag.set(pinned.tag, branches[i]);
   }
   const tags = [...byTag.keys()];
+  const shownTags = once(() => showList(tags));
   const generic = oneOf(branches);
   return (data, st) => {
     if (!isObject(data)) return generic(data, st);
@@ -58,8 +60,8 @@ export function compileDiscriminator(scope: NodeScope, branches: Validate[]): Va
     if (st.issues === null) return false;
     const message =
       tag === undefined
-        ? `missing required property "${property}"; expected one of ${showList(tags)}`
-        : `expected one of ${showList(tags)}, received ${describeValue(tag)}`;
+        ? `missing required property "${property}"; expected one of ${shownTags()}`
+        : `expected one of ${shownTags()}, received ${describeValue(tag)}`;
     return report(st, 'discriminator', message, tag, property);
   };
 }

@@ -96,7 +96,7 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
     }
   };
 
-  checks.object.push((data, st) => {
+  const general: Validate = (data, st) => {
     const object = data as Data;
     let seenRequired = 0;
     let ok = true;
@@ -159,5 +159,44 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
     }
     if (additionalValidate !== null && st.annot !== null) st.annot.allProps = true;
     return ok;
+  };
+  if (patternCount > 0) {
+    checks.object.push(general);
+    return;
+  }
+
+  // The common shape (no `patternProperties`) in the fast pass — no issues collected, no
+  // annotations — walks the keys the same way with nothing else: no pattern loop, no mode
+  // checks per key, `additionalProperties: false` a return.
+  const closed = additional === false;
+  checks.object.push((data, st) => {
+    if (st.issues !== null || st.annot !== null) return general(data, st);
+    const object = data as Data;
+    let seenRequired = 0;
+    for (const key in object) {
+      const value = object[key];
+      if (value === undefined) continue;
+      let index = -1;
+      if (byKey === null) {
+        for (let i = 0; i < count; i++) {
+          if (keys[i] === key) {
+            index = i;
+            break;
+          }
+        }
+      } else {
+        index = byKey.get(key) ?? -1;
+      }
+      const slot = index >= 0 ? slots[index] : null;
+      if (slot?.required) seenRequired++;
+      const validate = slot === null ? null : slot.validate;
+      if (validate !== null) {
+        const type = (slot as Slot).bareType;
+        if (type !== undefined ? !hasType(type, value) : !validate(value, st)) return false;
+      } else if (additionalValidate !== null) {
+        if (closed || !additionalValidate(value, st)) return false;
+      }
+    }
+    return seenRequired >= requiredCount;
   });
 }

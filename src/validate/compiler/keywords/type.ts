@@ -50,11 +50,6 @@ export function readTypes(scope: NodeScope): JsonType[] | undefined {
   return types as JsonType[];
 }
 
-/** The message for a value of the wrong type: `expected number, received string "abc"`. */
-export function typeMessage(types: readonly string[], value: unknown): string {
-  return `expected ${types.join(' or ')}, received ${describeValue(value)}`;
-}
-
 /** The `type` keyword. */
 export function compileType(types: readonly JsonType[]): {
   test: (value: unknown) => boolean;
@@ -62,7 +57,10 @@ export function compileType(types: readonly JsonType[]): {
 } {
   const tests = types.map(isType);
   const test = tests.length === 1 ? tests[0] : (value: unknown) => tests.some((t) => t(value));
+  const expected = types.length === 1 ? types[0] : types.join(' or ');
   const check: Validate = (data, st) =>
-    test(data) || (st.issues !== null && report(st, 'type', typeMessage(types, data), data));
+    test(data) ||
+    (st.issues !== null &&
+      report(st, 'type', `expected ${expected}, received ${describeValue(data)}`, data));
   return { test, check };
 }

@@ -1,0 +1,71 @@
+/**
+ * Batched timing for functions that take nanoseconds: each sample runs a peer `batch`
+ * times in a loop and divides, so the timer's own cost (tens of ns) does not squeeze the
+ * ratios toward 1. Peers are warmed first, then sampled interleaved (A, B, C, A, B, C, …),
+ * so a burst of load from other processes hits every peer alike. Reports the median and
+ * the spread (min–max of the samples) per peer, and the load average while measuring.
+ */
+import { loadavg } from 'node:os';
+
+export interface BatchedResult {
+  name: string;
+  /** Median ns per call over the samples. */
+  median: number;
+  min: number;
+  max: number;
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+let sink: unknown;
+
+/** Times `peers` interleaved in batches; returns ns per call per peer. */
+export function timeBatched(
+  peers: Record<string, () => unknown>,
+  { samples = Number(process.env.BENCH_SAMPLES ?? 15), batchMs = 20 } = {},
+): BatchedResult[] {
+  const names = Object.keys(peers);
+  const batch: Record<string, number> = {};
+  for (const name of names) {
+    const run = peers[name];
+    // Warm up: 20,000 calls or 300 ms, whichever comes first.
+    const warmEnd = performance.now() + 300;
+    for (let i = 0; i < 20_000 && performance.now() < warmEnd; i++) sink = run();
+    // Size each peer's batch to take about `batchMs`.
+    let n = 1;
+    for (;;) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) sink = run();
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      if (ms >= batchMs / 4 || n > 1e8) {
+        batch[name] = Math.max(1, Math.round((n * batchMs) / Math.max(ms, 0.001)));
+        break;
+      }
+      n *= 4;
+    }
+  }
+  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
+  for (let s = 0; s < samples; s++) {
+    for (const name of names) {
+      const run = peers[name];
+      const n = batch[name];
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < n; i++) sink = run();
+      times[name].push(Number(process.hrtime.bigint() - start) / n);
+    }
+  }
+  void sink;
+  return names.map((name) => ({
+    name,
+    median: median(times[name]),
+    min: Math.min(...times[name]),
+    max: Math.max(...times[name]),
+  }));
+}
+
+/** The 1-minute load average, printed beside every table. */
+export const load = (): string => loadavg()[0].toFixed(2);
