@@ -136,21 +136,23 @@ export async function runRemoteTask(
     );
   } catch (error) {
     if ((error as Error | undefined)?.name === 'SuspendSignal') throw error;
-    const stopped = ctx.signal.aborted
-      ? undefined
-      : deadline.aborted
-        ? `did not finish within ${timing.timeoutMs} ms`
-        : error instanceof UnfollowableTask
-          ? `could not be followed: ${error.message}`
-          : undefined;
-    if (ctx.signal.aborted || stopped !== undefined) {
-      inputs.cancel(taskId);
-      await requests.cancel(taskId).catch(() => {}); // best effort: it may have ended
-    }
+    // Nobody follows the task any more: cancel it (best effort: it may have ended).
+    inputs.cancel(taskId);
+    await requests.cancel(taskId).catch(() => {});
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    if (stopped === undefined) throw error;
-    return errorResult(
-      `The remote task ${JSON.stringify(taskId)} of "${params.name}" ${stopped}; it was cancelled.`,
+    if (deadline.aborted) {
+      return errorResult(
+        `The remote task ${JSON.stringify(taskId)} of "${params.name}" did not finish within ${timing.timeoutMs} ms; it was cancelled.`,
+      );
+    }
+    if (error instanceof UnfollowableTask) {
+      return errorResult(
+        `The remote task ${JSON.stringify(taskId)} of "${params.name}" could not be followed: ${error.message}; it was cancelled.`,
+      );
+    }
+    throw new Error(
+      `the remote task ${JSON.stringify(taskId)} was cancelled after an error: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error },
     );
   } finally {
     inputs.unfollow(taskId);

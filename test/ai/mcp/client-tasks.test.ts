@@ -178,7 +178,7 @@ describe('mcpClient() resuming a remote task through another connection', () => 
     let answer: unknown;
     const server = rawTaskServer({
       tools: [confirm],
-      handle(method, params, connection: RawConnection) {
+      handle(method, _params, connection: RawConnection) {
         const now = {
           createdAt: '2026-12-03T00:00:00Z',
           lastUpdatedAt: '2026-12-03T00:00:00Z',
