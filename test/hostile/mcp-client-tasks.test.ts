@@ -67,7 +67,8 @@ describe('a remote task that never finishes', () => {
     }
     controller.abort(new Error('stop'));
     await expect(call).rejects.toThrow('stop');
-    expect(methods(server)).toContain('tasks/cancel');
+    // Sent without waiting for its answer: the caller is not kept waiting.
+    while (!methods(server).includes('tasks/cancel')) await new Promise((r) => setTimeout(r, 5));
     await client.close();
   });
 
@@ -85,6 +86,26 @@ describe('a remote task that never finishes', () => {
       isError: true,
     });
     expect(methods(server).at(-1)).toBe('tasks/cancel');
+    await client.close();
+  });
+});
+
+describe('a tools/call that never answers', () => {
+  it('is bounded by tasks.timeoutMs: an isError result saying the task did not start', async () => {
+    const server = rawTaskServer({
+      tools: [job],
+      handle: (method) => (method === 'tools/call' ? new Promise(() => {}) : undefined),
+    });
+    const { tool, client } = await jobTool(server, { timeoutMs: 30 });
+    expect(await tool.invoke({})).toEqual({
+      content: [
+        {
+          type: 'text',
+          text: 'The remote tool "job" did not start its task within 30 ms (tasks.timeoutMs).',
+        },
+      ],
+      isError: true,
+    });
     await client.close();
   });
 });

@@ -108,7 +108,10 @@ export async function runRemoteTask(
     taskId = resume.taskId;
   } else {
     const task = timing.ttlMs === undefined ? {} : { ttl: timing.ttlMs };
-    const created = await requests.create({ ...params, task }, deadline);
+    const created = await requests.create({ ...params, task }, deadline).catch((error: unknown) => {
+      if (ctx.signal.aborted || !deadline.aborted) throw error;
+      return timedOut(params.name, timing);
+    });
     // A server may run a call it could have made a task at once; its result is the answer.
     if (isCallToolResult(created)) return created;
     try {
@@ -138,8 +141,9 @@ export async function runRemoteTask(
     if ((error as Error | undefined)?.name === 'SuspendSignal') throw error;
     // Nobody follows the task any more: cancel it (best effort: it may have ended).
     inputs.cancel(taskId);
-    await requests.cancel(taskId).catch(() => {});
-    if (ctx.signal.aborted) throw ctx.signal.reason;
+    const cancelled = requests.cancel(taskId).catch(() => {});
+    if (ctx.signal.aborted) throw ctx.signal.reason; // at once: the caller is gone
+    await cancelled;
     if (deadline.aborted) {
       return errorResult(
         `The remote task ${JSON.stringify(taskId)} of "${params.name}" did not finish within ${timing.timeoutMs} ms; it was cancelled.`,
@@ -303,6 +307,12 @@ function ownField(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
     ? (value as Record<string, unknown>)[key]
     : undefined;
+}
+
+function timedOut(tool: string, timing: TaskTiming): CallToolResult {
+  return errorResult(
+    `The remote tool "${tool}" did not start its task within ${timing.timeoutMs} ms (tasks.timeoutMs).`,
+  );
 }
 
 function errorResult(text: string): CallToolResult {
