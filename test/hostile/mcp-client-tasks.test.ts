@@ -273,25 +273,24 @@ describe('what a task server sends along', () => {
     await client.close();
   });
 
-  it('a flood of questions for one task: four are held, the rest declined', async () => {
-    const answers: unknown[] = [];
-    const server = serverAnswering(
-      [working({ status: 'input_required' })],
-      (method, _params, connection) => {
-        if (method !== 'tasks/result') return undefined;
-        for (let i = 0; i < 10; i++) {
-          connection
-            .request('elicitation/create', {
-              mode: 'form',
-              message: `question ${i}`,
-              requestedSchema: { type: 'object', properties: {} },
-              _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't-1' } },
-            })
-            .then((answer) => answers.push(answer));
-        }
-        return new Promise(() => {}); // tasks/result never answers
-      },
-    );
+  it('a flood of questions for one task: four are held, the rest declined; withdrawn ones free their place', async () => {
+    const answers: { question: number; answer: unknown }[] = [];
+    let connection: RawConnection | undefined;
+    const ask = (question: number) =>
+      connection
+        ?.request('elicitation/create', {
+          mode: 'form',
+          message: `question ${question}`,
+          requestedSchema: { type: 'object', properties: {} },
+          _meta: { 'io.modelcontextprotocol/related-task': { taskId: 't-1' } },
+        })
+        .then((answer) => answers.push({ question, answer }));
+    const server = serverAnswering([working({ status: 'input_required' })], (method, _p, c) => {
+      if (method !== 'tasks/result') return undefined;
+      connection = c;
+      for (let i = 0; i < 10; i++) void ask(i); // request ids s1 … s10
+      return new Promise(() => {}); // tasks/result never answers
+    });
     const { tool, client } = await jobTool(server);
     await expect(tool.invoke({})).rejects.toMatchObject({
       name: 'SuspendSignal',
@@ -299,7 +298,17 @@ describe('what a task server sends along', () => {
     });
     // The first is the call's question, four more are held: the other five are declined.
     while (answers.length < 5) await new Promise((r) => setTimeout(r, 5));
-    expect(answers).toEqual(Array(5).fill({ action: 'decline' }));
+    expect(answers).toEqual(
+      [5, 6, 7, 8, 9].map((question) => ({ question, answer: { action: 'decline' } })),
+    );
+    // The server withdraws four of the five held questions: three new ones are held, a fourth declined.
+    for (let id = 1; id <= 4; id++) {
+      connection?.notify('notifications/cancelled', { requestId: `s${id}` });
+    }
+    await connection?.request('ping', {}); // answered after the cancellations were read
+    for (let question = 10; question < 14; question++) void ask(question);
+    while (answers.length < 6) await new Promise((r) => setTimeout(r, 5));
+    expect(answers[5]).toEqual({ question: 13, answer: { action: 'decline' } });
     await client.close();
   });
 
