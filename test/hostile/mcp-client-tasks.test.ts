@@ -90,6 +90,30 @@ describe('a remote task that never finishes', () => {
   });
 });
 
+describe('a tools/call answered after its caller aborted', () => {
+  it('still gets its task cancelled, while the call rejected at once', async () => {
+    let answer: (value: unknown) => void = () => {};
+    const server = rawTaskServer({
+      tools: [job],
+      handle: (method) => {
+        if (method === 'tools/call') return new Promise((resolve) => (answer = resolve));
+        if (method === 'tasks/cancel') return { ...working(), status: 'cancelled' };
+        return undefined;
+      },
+    });
+    const { tool, client } = await jobTool(server);
+    const controller = new AbortController();
+    const call = tool.invoke({}, { signal: controller.signal });
+    while (!methods(server).includes('tools/call')) await new Promise((r) => setTimeout(r, 5));
+    controller.abort(new Error('gone'));
+    await expect(call).rejects.toThrow('gone');
+    answer({ task: working() });
+    while (!methods(server).includes('tasks/cancel')) await new Promise((r) => setTimeout(r, 5));
+    expect(server.received.at(-1)).toEqual({ method: 'tasks/cancel', params: { taskId: 't-1' } });
+    await client.close();
+  });
+});
+
 describe('a tools/call that never answers', () => {
   it('is bounded by tasks.timeoutMs: an isError result saying the task did not start', async () => {
     const server = rawTaskServer({
@@ -251,6 +275,40 @@ describe('what a task server sends along', () => {
     const updates: Progress[] = [];
     await tool.invoke({}, { progress: (p) => updates.push(p) });
     expect(updates).toEqual([{ progress: 1, message: 'm'.repeat(500) }]);
+    await client.close();
+  });
+
+  it('progress notifications: well-formed ones for the call reach it, the rest are ignored', async () => {
+    const server = rawTaskServer({
+      tools: [job],
+      handle: (method, params, connection) => {
+        if (method === 'tools/call') {
+          const progressToken = params._meta?.progressToken;
+          for (const update of [
+            { progress: -1 },
+            { progress: 'half' },
+            { progress: 1, total: -3, message: 'x'.repeat(10_000) },
+            { progress: 2, total: 4 },
+          ]) {
+            connection.notify('notifications/progress', { progressToken, ...update });
+          }
+          connection.notify('notifications/progress', { progressToken: 'other', progress: 9 });
+          return { task: working() };
+        }
+        if (method === 'tasks/get') return working({ status: 'completed' });
+        if (method === 'tasks/result') return { content: [{ type: 'text', text: 'ok' }] };
+        return undefined;
+      },
+    });
+    const { tool, client } = await jobTool(server);
+    const updates: Progress[] = [];
+    expect(await tool.invoke({}, { progress: (p) => updates.push(p) })).toEqual({
+      content: [{ type: 'text', text: 'ok' }],
+    });
+    expect(updates).toEqual([
+      { progress: 1, message: 'x'.repeat(500) },
+      { progress: 2, total: 4 },
+    ]);
     await client.close();
   });
 

@@ -120,7 +120,9 @@ export interface McpToolClient {
  * results map back to content parts with `isError` kept and `structuredContent` checked
  * against the tool's `outputSchema`; aborting the call's signal cancels the remote call.
  * When the server announces a changed tool list, a `Tool` whose definition changed or
- * vanished returns an `isError` result instead of calling it.
+ * vanished returns an `isError` result instead of calling it. A tool that declares
+ * `execution.taskSupport` runs as an MCP task, polled to its end; a task waiting for
+ * input suspends the call (see {@link McpClientOptions.tasks}, decision 098).
  *
  * @example
  * ```ts
@@ -189,6 +191,12 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     if (forTask) return forTask;
     return onElicit ? onElicit(request.params) : { action: 'decline' };
   });
+  // Task calls send their own progress token, valid for the task's lifetime; this
+  // client sends no other, so every progress notification is routed here.
+  const progressListeners = new Map<string, (params: unknown) => void>();
+  sdk.setNotificationHandler('notifications/progress', (notification) => {
+    progressListeners.get(String(notification.params.progressToken))?.(notification.params);
+  });
   const requestOptions = (signal: AbortSignal) =>
     timeout === undefined ? { signal } : { signal, timeout };
   const taskRequests: TaskRequests = {
@@ -206,6 +214,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
         ANY_RESULT,
         requestOptions(signal),
       ),
+    listenProgress: (token, listener) => {
+      progressListeners.set(token, listener);
+      return () => progressListeners.delete(token);
+    },
     cancel: (taskId) =>
       sdk.request({ method: 'tasks/cancel', params: { taskId } } as never, ANY_RESULT, {
         timeout: timeout ?? CANCEL_TIMEOUT_MS,

@@ -5,6 +5,7 @@
  * server's request; resuming answers that request and follows the same task. Aborting
  * the call sends `tasks/cancel`. See docs/decisions/098.
  */
+import { randomUUID } from 'node:crypto';
 import {
   type CallToolResult,
   type ElicitRequest,
@@ -19,10 +20,20 @@ import type { HeldInput, TaskInputs } from './task-inputs.ts';
 export interface TaskRequests {
   /** `tools/call` with `params.task`: answers a `CreateTaskResult` (or, from some servers, the result). */
   create(
-    params: { name: string; arguments: Record<string, unknown>; task: { ttl?: number } },
+    params: {
+      name: string;
+      arguments: Record<string, unknown>;
+      task: { ttl?: number };
+      _meta: { progressToken: string };
+    },
     signal: AbortSignal,
   ): Promise<unknown>;
   get(taskId: string, signal: AbortSignal): Promise<unknown>;
+  /**
+   * Routes the server's `notifications/progress` for `token` to `listener` until the
+   * returned function is called.
+   */
+  listenProgress(token: string, listener: (params: unknown) => void): () => void;
   result(taskId: string, signal: AbortSignal): Promise<unknown>;
   cancel(taskId: string): Promise<unknown>;
 }
@@ -63,6 +74,18 @@ export interface RemoteTaskInput {
 /**
  * The value to resume such a call with: the payload's `taskId` and the answer to the
  * server's request. The resumed call answers the same task and follows it to its end.
+ *
+ * @example
+ * ```ts
+ * import type { PendingCall } from 'fino/ai/agent';
+ * import type { RemoteTaskInput, RemoteTaskResume } from 'fino/ai/mcp';
+ *
+ * function confirm(call: PendingCall) {
+ *   const { taskId } = call.payload as RemoteTaskInput;
+ *   const resume: RemoteTaskResume = { taskId, answer: { action: 'accept', content: { confirm: true } } };
+ *   return { [call.toolCallId]: { resume } }; // bot.resume(state, decisions)
+ * }
+ * ```
  */
 export interface RemoteTaskResume {
   taskId: string;
@@ -102,41 +125,77 @@ export async function runRemoteTask(
 ): Promise<CallToolResult> {
   const resume =
     ctx.resumeValue === undefined ? undefined : readResume(params.name, ctx.resumeValue);
-  const deadline = AbortSignal.any([ctx.signal, AbortSignal.timeout(timing.timeoutMs)]);
-  let taskId: string;
-  if (resume) {
-    taskId = resume.taskId;
-  } else {
-    const task = timing.ttlMs === undefined ? {} : { ttl: timing.ttlMs };
-    const created = await requests.create({ ...params, task }, deadline).catch((error: unknown) => {
-      if (ctx.signal.aborted || !deadline.aborted) throw error;
-      return timedOut(params.name, timing);
-    });
-    // A server may run a call it could have made a task at once; its result is the answer.
-    if (isCallToolResult(created)) return created;
-    try {
-      taskId = readTask(ownField(created, 'task'), 'tools/call').taskId;
-    } catch (error) {
-      if (error instanceof UnfollowableTask) {
+  const timeout = AbortSignal.timeout(timing.timeoutMs);
+  const deadline = AbortSignal.any([ctx.signal, timeout]);
+  const progress = taskProgress(ctx);
+  // The token stays valid for the task's lifetime (2025-11-25). A call resumed in another
+  // process does not know it, and reports the task's status messages only.
+  const progressToken = `fino-task:${randomUUID()}`;
+  const stopListening = requests.listenProgress(progressToken, progress.fromServer);
+  try {
+    let taskId: string;
+    if (resume) {
+      taskId = resume.taskId;
+    } else {
+      const task = timing.ttlMs === undefined ? {} : { ttl: timing.ttlMs };
+      let created: unknown;
+      // Not aborted by the call's signal: a task created after an abort is still cancelled.
+      const creating = requests.create({ ...params, task, _meta: { progressToken } }, timeout);
+      try {
+        created = await untilAborted(creating, ctx.signal);
+      } catch (error) {
+        if (ctx.signal.aborted) {
+          void creating.then(
+            (late) => cancelLate(late, requests),
+            () => {},
+          );
+          throw ctx.signal.reason;
+        }
+        if (!timeout.aborted) throw error;
+        return errorResult(
+          `The remote tool "${params.name}" did not start its task within ${timing.timeoutMs} ms (tasks.timeoutMs).`,
+        );
+      }
+      // A server may run a call it could have made a task at once; its result is the answer.
+      if (isCallToolResult(created)) return created;
+      try {
+        taskId = readTask(ownField(created, 'task'), 'tools/call').taskId;
+      } catch (error) {
+        if (!(error instanceof UnfollowableTask)) throw error;
         return errorResult(
           `The remote tool "${params.name}" did not start a task: ${error.message}.`,
         );
       }
-      throw error;
     }
+    const call: FollowedCall = { taskId, tool: params.name, ctx, progress, deadline };
+    return await followOrCancel(call, resume?.answer, requests, inputs, timing);
+  } finally {
+    stopListening();
   }
+}
+
+/** One local call following one remote task. */
+interface FollowedCall {
+  taskId: string;
+  tool: string;
+  ctx: TaskCallContext;
+  progress: TaskProgress;
+  /** The call's signal, or `tasks.timeoutMs`. */
+  deadline: AbortSignal;
+}
+
+/** Follows the task; cancels it when the call stops following it other than by suspending. */
+async function followOrCancel(
+  call: FollowedCall,
+  answer: ElicitResult | undefined,
+  requests: TaskRequests,
+  inputs: TaskInputs,
+  timing: TaskTiming,
+): Promise<CallToolResult> {
+  const { taskId, tool, ctx, deadline } = call;
   inputs.follow(taskId);
   try {
-    return await follow(
-      taskId,
-      params.name,
-      resume?.answer,
-      ctx,
-      deadline,
-      requests,
-      inputs,
-      timing,
-    );
+    return await follow(call, answer, requests, inputs, timing);
   } catch (error) {
     if ((error as Error | undefined)?.name === 'SuspendSignal') throw error;
     // Nobody follows the task any more: cancel it (best effort: it may have ended).
@@ -144,15 +203,12 @@ export async function runRemoteTask(
     const cancelled = requests.cancel(taskId).catch(() => {});
     if (ctx.signal.aborted) throw ctx.signal.reason; // at once: the caller is gone
     await cancelled;
+    const task = `The remote task ${JSON.stringify(taskId)} of "${tool}"`;
     if (deadline.aborted) {
-      return errorResult(
-        `The remote task ${JSON.stringify(taskId)} of "${params.name}" did not finish within ${timing.timeoutMs} ms; it was cancelled.`,
-      );
+      return errorResult(`${task} did not finish within ${timing.timeoutMs} ms; it was cancelled.`);
     }
     if (error instanceof UnfollowableTask) {
-      return errorResult(
-        `The remote task ${JSON.stringify(taskId)} of "${params.name}" could not be followed: ${error.message}; it was cancelled.`,
-      );
+      return errorResult(`${task} could not be followed: ${error.message}; it was cancelled.`);
     }
     throw new Error(
       `the remote task ${JSON.stringify(taskId)} was cancelled after an error: ${(error as Error)?.message ?? String(error)}`,
@@ -164,23 +220,19 @@ export async function runRemoteTask(
 }
 
 async function follow(
-  taskId: string,
-  tool: string,
+  { taskId, tool, ctx, progress, deadline }: FollowedCall,
   answer: ElicitResult | undefined,
-  ctx: TaskCallContext,
-  deadline: AbortSignal,
   requests: TaskRequests,
   inputs: TaskInputs,
   timing: TaskTiming,
 ): Promise<CallToolResult> {
   let lastMessage: string | undefined;
-  let updates = 0;
   let unanswered = answer;
   for (;;) {
     const task = readTask(await requests.get(taskId, deadline), 'tasks/get', taskId);
     if (task.statusMessage !== undefined && task.statusMessage !== lastMessage) {
       lastMessage = task.statusMessage;
-      ctx.progress({ progress: ++updates, message: task.statusMessage });
+      progress.status(task.statusMessage);
     }
     const wait = pollWait(task.pollInterval, timing);
     switch (task.status) {
@@ -209,6 +261,57 @@ async function follow(
         await sleep(wait, deadline);
     }
   }
+}
+
+/** `promise`, or a rejection with `signal`'s reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
+/** Cancels the task a `tools/call` answered after its caller had gone. */
+function cancelLate(created: unknown, requests: TaskRequests): void {
+  const taskId = ownField(ownField(created, 'task'), 'taskId');
+  if (typeof taskId === 'string') requests.cancel(taskId).catch(() => {});
+}
+
+/** What the task tells the call's `ctx.progress()`. */
+interface TaskProgress {
+  /** A `notifications/progress` for the call's token: forwarded when well-formed. */
+  fromServer(params: unknown): void;
+  /** A new status message: forwarded with the latest progress (or a count of messages). */
+  status(message: string): void;
+}
+
+function taskProgress(ctx: TaskCallContext): TaskProgress {
+  let messages = 0;
+  let latest: { progress: number; total?: number } | undefined;
+  const report = (update: Progress) => {
+    try {
+      ctx.progress(update);
+    } catch {
+      // A listener's failure is not the task's.
+    }
+  };
+  return {
+    fromServer(params) {
+      const progress = ownField(params, 'progress');
+      const total = ownField(params, 'total');
+      const message = ownField(params, 'message');
+      if (typeof progress !== 'number' || !Number.isFinite(progress) || progress < 0) return;
+      latest = { progress };
+      if (typeof total === 'number' && Number.isFinite(total) && total > 0) latest.total = total;
+      report(typeof message === 'string' ? { ...latest, message: message.slice(0, 500) } : latest);
+    },
+    status(message) {
+      messages++;
+      report({ ...(latest ?? { progress: messages }), message });
+    },
+  };
 }
 
 /** Suspends the local call with the server's request, which stays held for a resume. */
@@ -307,12 +410,6 @@ function ownField(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
     ? (value as Record<string, unknown>)[key]
     : undefined;
-}
-
-function timedOut(tool: string, timing: TaskTiming): CallToolResult {
-  return errorResult(
-    `The remote tool "${tool}" did not start its task within ${timing.timeoutMs} ms (tasks.timeoutMs).`,
-  );
 }
 
 function errorResult(text: string): CallToolResult {

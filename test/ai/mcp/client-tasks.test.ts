@@ -69,8 +69,11 @@ describe('mcpClient() with the v1 SDK task server', () => {
       const updates: Progress[] = [];
       const result = await sum.invoke({ a: 2, b: 3 }, { progress: (p) => updates.push(p) });
       expect(result).toEqual({ content: [{ type: 'text', text: '5' }] });
-      // The task's status message reached the local call as progress.
-      expect(updates).toContainEqual({ progress: 1, message: 'adding the numbers' });
+      // The task's progress notification, then its status message, reached the call.
+      expect(updates).toEqual([
+        { progress: 1, total: 2, message: 'half way' },
+        { progress: 1, total: 2, message: 'adding the numbers' },
+      ]);
     });
   }
 
