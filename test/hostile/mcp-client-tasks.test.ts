@@ -11,7 +11,7 @@ import { agent } from '../../src/ai/agent/index.ts';
 import { type McpTaskOptions, mcpClient } from '../../src/ai/mcp/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import type { Progress } from '../../src/task/index.ts';
-import { type RawConnection, rawTaskServer } from '../ai/mcp/fixtures/raw-task-server.ts';
+import { type RawConnection, RawError, rawTaskServer } from '../ai/mcp/fixtures/raw-task-server.ts';
 
 const job: McpTool = {
   name: 'job',
@@ -228,11 +228,39 @@ describe('tasks/get answering no JSON object at all', () => {
       const [tool] = await client.tools();
       const result = await tool.invoke({});
       expect(result.isError).toBe(true);
-      expect(result.content).toMatch(/^the remote task "t-1" was cancelled after an error: /);
+      expect(result.content).toMatch(
+        /^following the remote task "t-1" failed \(tasks\/cancel was sent\): Request timed out$/,
+      );
       expect(methods(server).at(-1)).toBe('tasks/cancel');
       await client.close();
     });
   }
+});
+
+describe('a resume naming a task the server does not know', () => {
+  it('fails the call with the server error, without a second tools/call', async () => {
+    const server = rawTaskServer({
+      tools: [job],
+      handle: (method) => {
+        if (method === 'tasks/get' || method === 'tasks/cancel') {
+          throw new RawError(-32602, 'Unknown task');
+        }
+        return undefined;
+      },
+    });
+    const { tool, client } = await jobTool(server);
+    const result = await tool.invoke(
+      {},
+      { resumeValue: { taskId: 'nope', answer: { action: 'accept', content: {} } } },
+    );
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(
+      /^following the remote task "nope" failed \(tasks\/cancel was sent\): .*Unknown task/,
+    );
+    expect(methods(server).slice(-2)).toEqual(['tasks/get', 'tasks/cancel']);
+    expect(methods(server)).not.toContain('tools/call');
+    await client.close();
+  });
 });
 
 describe('poll intervals a server suggests', () => {

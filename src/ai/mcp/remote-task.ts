@@ -211,7 +211,7 @@ async function followOrCancel(
       return errorResult(`${task} could not be followed: ${error.message}; it was cancelled.`);
     }
     throw new Error(
-      `the remote task ${JSON.stringify(taskId)} was cancelled after an error: ${(error as Error)?.message ?? String(error)}`,
+      `following the remote task ${JSON.stringify(taskId)} failed (tasks/cancel was sent): ${(error as Error)?.message ?? String(error)}`,
       { cause: error },
     );
   } finally {
