@@ -274,7 +274,7 @@ describe('poll intervals a server suggests', () => {
     await client.close();
   });
 
-  it('a zero, negative or non-numeric pollInterval does not spin: the floor and default apply', async () => {
+  it('a zero, negative or non-numeric pollInterval is survived: the call still ends', async () => {
     const server = serverAnswering(
       [
         working({ pollInterval: 0 }),

@@ -332,7 +332,11 @@ function suspendFor(
   });
 }
 
-function pollWait(suggested: number | undefined, timing: TaskTiming): number {
+/**
+ * The wait before the next poll: the server's `pollInterval` (else `pollIntervalMs`),
+ * within [10 ms, `maxPollIntervalMs`] — never a busy loop, never a stalled call.
+ */
+export function pollWait(suggested: number | undefined, timing: TaskTiming): number {
   const wanted = suggested ?? timing.pollIntervalMs;
   return Math.min(Math.max(wanted, MIN_POLL_MS), timing.maxPollIntervalMs);
 }
