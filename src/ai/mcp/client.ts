@@ -55,15 +55,19 @@ export interface McpClientOptions {
    * How remote tools that declare `execution.taskSupport` (`'required'` or `'optional'`)
    * are called when the server supports task calls: as MCP tasks, polled to their end
    * (decision 098). A task waiting for input suspends the local call with a
-   * `RemoteTaskInput` payload; resume it with a `RemoteTaskResume`. `false` calls every tool directly, and leaves out tools that
-   * require a task (with a warning). Durations are checked at construction.
+   * `RemoteTaskInput` payload; resume it with a `RemoteTaskResume`. `false` calls every
+   * tool directly, and leaves out tools that require a task (with a warning). Durations
+   * are checked at construction.
    */
   tasks?: false | McpTaskOptions;
 }
 
 /** Options of task calls: {@link McpClientOptions.tasks}. */
 export interface McpTaskOptions {
-  /** How long the server should keep each task and its result (`params.task.ttl`); the server's default when unset. */
+  /**
+   * How long the server should keep each task and its result (`params.task.ttl`); the
+   * server's default when unset.
+   */
   ttlMs?: number;
   /** The wait between `tasks/get` polls when the server suggests no `pollInterval` (default 1000). */
   pollIntervalMs?: number;
