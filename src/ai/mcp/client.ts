@@ -12,9 +12,12 @@ import { checkDuration } from '../../internal/duration.ts';
 import type { Tool } from '../tool/index.ts';
 import { approvalSubject } from './approval-meta.ts';
 import { ApprovedCalls } from './approved-calls.ts';
+import { describeValue } from './describe-value.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
-import { remoteTool } from './remote-tool.ts';
+import { runRemoteTask, type TaskRequests, type TaskTiming } from './remote-task.ts';
+import { type RemoteCallRequest, remoteTool } from './remote-tool.ts';
 import { finoJsonSchemaValidator, refusedOutputMessage } from './sdk-validator.ts';
+import { TaskInputs } from './task-inputs.ts';
 import { type McpTransportSpec, openTransport } from './transports.ts';
 
 /** Options of {@link mcpClient}. */
@@ -48,6 +51,33 @@ export interface McpClientOptions {
    * use (default: `console.warn` with the message).
    */
   onWarning?: (warning: McpClientWarning) => void;
+  /**
+   * How remote tools that declare `execution.taskSupport` (`'required'` or `'optional'`)
+   * are called when the server supports task calls: as MCP tasks, polled to their end
+   * (decision 098). A task waiting for input suspends the local call with a
+   * `RemoteTaskInput` payload; resume it with a `RemoteTaskResume`. `false` calls every
+   * tool directly, and leaves out tools that require a task (with a warning). Durations
+   * are checked at construction.
+   */
+  tasks?: false | McpTaskOptions;
+}
+
+/** Options of task calls: {@link McpClientOptions.tasks}. */
+export interface McpTaskOptions {
+  /**
+   * How long the server should keep each task and its result (`params.task.ttl`); the
+   * server's default when unset.
+   */
+  ttlMs?: number;
+  /** The wait between `tasks/get` polls when the server suggests no `pollInterval` (default 1000). */
+  pollIntervalMs?: number;
+  /** The longest wait between polls, whatever `pollInterval` the server suggests (default 5000). */
+  maxPollIntervalMs?: number;
+  /**
+   * How long one call — or one resumed call — follows its task (default one hour): then
+   * the task is cancelled and the call answers an `isError` result.
+   */
+  timeoutMs?: number;
 }
 
 /** Something the client worked around: `tool-skipped` names a remote tool left out of `tools()`. */
@@ -94,7 +124,9 @@ export interface McpToolClient {
  * results map back to content parts with `isError` kept and `structuredContent` checked
  * against the tool's `outputSchema`; aborting the call's signal cancels the remote call.
  * When the server announces a changed tool list, a `Tool` whose definition changed or
- * vanished returns an `isError` result instead of calling it.
+ * vanished returns an `isError` result instead of calling it. A tool that declares
+ * `execution.taskSupport` runs as an MCP task, polled to its end; a task waiting for
+ * input suspends the call (see {@link McpClientOptions.tasks}, decision 098).
  *
  * @example
  * ```ts
@@ -125,6 +157,7 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   }
   const spec = options.transport;
   const timeout = checkDuration('mcpClient: timeoutMs', options.timeoutMs);
+  const timing = taskTiming(options.tasks);
   const warn = options.onWarning ?? ((warning: McpClientWarning) => console.warn(warning.message));
   const sdk = new Client(
     { name: options.name ?? 'fino', version: options.version ?? '0' },
@@ -151,21 +184,71 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   );
   const approved = new ApprovedCalls();
   const onElicit = options.onElicit;
-  sdk.setRequestHandler('elicitation/create', async (request): Promise<ElicitResult> => {
+  const inputs = new TaskInputs();
+  sdk.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
     const subject = approvalSubject(request.params);
     if (subject !== undefined && approved.has(subject.tool, subject.arguments)) {
       return { action: 'accept', content: { approve: true } };
     }
+    // A followed remote task's question goes to its call, which suspends with it.
+    const forTask = inputs.receive(request.params, ctx.mcpReq.signal);
+    if (forTask) return forTask;
     return onElicit ? onElicit(request.params) : { action: 'decline' };
   });
+  // Task calls send their own progress token, valid for the task's lifetime; this
+  // client sends no other, so every progress notification is routed here.
+  const progressListeners = new Map<string, (params: unknown) => void>();
+  sdk.setNotificationHandler('notifications/progress', (notification) => {
+    progressListeners.get(String(notification.params.progressToken))?.(notification.params);
+  });
+  const requestOptions = (signal: AbortSignal) =>
+    timeout === undefined ? { signal } : { signal, timeout };
+  const taskRequests: TaskRequests = {
+    create: (params, signal) =>
+      sdk.request({ method: 'tools/call', params } as never, ANY_RESULT, requestOptions(signal)),
+    get: (taskId, signal) =>
+      sdk.request(
+        { method: 'tasks/get', params: { taskId } } as never,
+        ANY_RESULT,
+        requestOptions(signal),
+      ),
+    result: (taskId, signal) =>
+      sdk.request(
+        { method: 'tasks/result', params: { taskId } } as never,
+        ANY_RESULT,
+        requestOptions(signal),
+      ),
+    listenProgress: (token, listener) => {
+      progressListeners.set(token, listener);
+      return () => progressListeners.delete(token);
+    },
+    cancel: (taskId) =>
+      sdk.request({ method: 'tasks/cancel', params: { taskId } } as never, ANY_RESULT, {
+        timeout: timeout ?? CANCEL_TIMEOUT_MS,
+      }),
+  };
+  /** Whether this server takes task calls for tools (`capabilities.tasks.requests.tools.call`). */
+  const serverTakesTasks = () => {
+    const tasks = sdk.getServerCapabilities()?.tasks as
+      | { requests?: { tools?: { call?: unknown } } }
+      | undefined;
+    return timing !== undefined && typeof tasks?.requests?.tools?.call === 'object';
+  };
   const call = async (
-    params: { name: string; arguments: Record<string, unknown> },
-    signal: AbortSignal,
+    { taskSupport, ...params }: RemoteCallRequest,
+    ctx: Parameters<typeof runRemoteTask>[1],
     isApproved: boolean,
   ) => {
     const end = isApproved ? approved.begin(params.name, params.arguments) : undefined;
     try {
-      return await sdk.callTool(params, { signal, timeout });
+      if (
+        timing !== undefined &&
+        (taskSupport === 'required' || taskSupport === 'optional') &&
+        serverTakesTasks()
+      ) {
+        return await runRemoteTask(params, ctx, taskRequests, inputs, timing);
+      }
+      return await sdk.callTool(params, { signal: ctx.signal, timeout });
     } catch (error) {
       const refused = refusedOutputMessage(params.name, error);
       if (refused === undefined) throw error;
@@ -210,6 +293,19 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       const latest = record(tools);
       const usable: Tool[] = [];
       for (const definition of tools) {
+        if (definition.execution?.taskSupport === 'required' && !serverTakesTasks()) {
+          const why =
+            timing === undefined
+              ? 'it must run as a task, and this client calls no tasks (tasks: false)'
+              : 'it must run as a task, and the server does not declare task calls for tools (capabilities.tasks.requests.tools.call)';
+          warn({
+            type: 'tool-skipped',
+            tool: definition.name,
+            message: `mcpClient: skipped remote tool ${JSON.stringify(definition.name)}: ${why}`,
+            cause: undefined,
+          });
+          continue;
+        }
         try {
           usable.push(
             remoteTool(definition, {
@@ -236,13 +332,39 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       return () => listeners.delete(listener);
     },
     async close() {
+      inputs.clear();
       await sdk.close();
     },
   };
 }
 
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `string ${JSON.stringify(value.slice(0, 50))}`;
-  return Array.isArray(value) ? 'an array' : typeof value;
+/** Accepts any result: task answers are checked field by field by `runRemoteTask`. */
+const ANY_RESULT = {
+  '~standard': { version: 1, vendor: 'fino', validate: (value: unknown) => ({ value }) },
+} as const;
+
+/** How long `tasks/cancel` may take when the client has no `timeoutMs`. */
+const CANCEL_TIMEOUT_MS = 10_000;
+
+/** The task timing from the `tasks` option, or `undefined` for `tasks: false`. */
+function taskTiming(option: McpClientOptions['tasks']): TaskTiming | undefined {
+  if (option === false) return undefined;
+  if (
+    option !== undefined &&
+    (option === null || typeof option !== 'object' || Array.isArray(option))
+  ) {
+    throw new TypeError(
+      `mcpClient: tasks: expected false or { ttlMs?, pollIntervalMs?, maxPollIntervalMs?, timeoutMs? }, received ${describeValue(option)}`,
+    );
+  }
+  const ttlMs = checkDuration('mcpClient: tasks.ttlMs', option?.ttlMs);
+  const timing: TaskTiming = {
+    pollIntervalMs:
+      checkDuration('mcpClient: tasks.pollIntervalMs', option?.pollIntervalMs) ?? 1_000,
+    maxPollIntervalMs:
+      checkDuration('mcpClient: tasks.maxPollIntervalMs', option?.maxPollIntervalMs) ?? 5_000,
+    timeoutMs: checkDuration('mcpClient: tasks.timeoutMs', option?.timeoutMs) ?? 3_600_000,
+  };
+  if (ttlMs !== undefined) timing.ttlMs = ttlMs;
+  return timing;
 }

@@ -9,6 +9,7 @@ export type { ApprovalMode } from './call-tool.ts';
 export {
   type McpClientOptions,
   type McpClientWarning,
+  type McpTaskOptions,
   type McpToolClient,
   mcpClient,
   type ToolsChangedListener,
@@ -16,6 +17,7 @@ export {
 export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHttpServer, McpListenOptions } from './listen.ts';
+export type { RemoteTaskInput, RemoteTaskResume } from './remote-task.ts';
 export {
   type McpHandlerOptions,
   type McpNodeHandler,

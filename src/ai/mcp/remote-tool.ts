@@ -4,24 +4,29 @@
  */
 import type { CallToolResult, Tool as McpTool } from '@modelcontextprotocol/client';
 import type { ToolResultObject } from '../../task/index.ts';
-import { type Tool, tool } from '../tool/index.ts';
+import { type Tool, type ToolRunContext, tool } from '../tool/index.ts';
 import { fromAnnotations } from './annotations.ts';
 import { hintsApproval } from './approval-meta.ts';
 import { fromMcpContent } from './content.ts';
 import { outputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
+/** One call of a remote tool: its name, arguments, and whether it can run as a task. */
+export interface RemoteCallRequest {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The definition's `execution.taskSupport`, when it declares one. */
+  taskSupport?: string;
+}
+
 /** How a remote tool reaches its server. */
 export interface RemoteCall {
   /**
-   * Sends one call. `approved` is set for a tool that `requiresApproval`: its `execute`
+   * Sends one call, directly or as a task (whose progress, suspension and resumption go
+   * through `ctx`). `approved` is set for a tool that `requiresApproval`: its `execute`
    * runs only once its harness (an agent, a session) cleared the call, or when code
    * invokes it directly, which is that code's own decision.
    */
-  call(
-    params: { name: string; arguments: Record<string, unknown> },
-    signal: AbortSignal,
-    approved: boolean,
-  ): Promise<CallToolResult>;
+  call(request: RemoteCallRequest, ctx: ToolRunContext, approved: boolean): Promise<CallToolResult>;
   /** Whether tools that are destructive and not read-only, or hint at approval, require it. */
   approveDestructive: boolean;
   /** The fingerprint of the definition this tool was built from. */
@@ -51,13 +56,12 @@ export function remoteTool(definition: McpTool, remote: RemoteCall): Tool {
     execute: async (args: Record<string, unknown>, ctx) => {
       const stale = staleness(definition.name, remote);
       if (stale !== undefined) return { content: stale, isError: true };
+      const request: RemoteCallRequest = { name: definition.name, arguments: args };
+      const taskSupport = definition.execution?.taskSupport;
+      if (typeof taskSupport === 'string') request.taskSupport = taskSupport;
       let result: CallToolResult;
       try {
-        result = await remote.call(
-          { name: definition.name, arguments: args },
-          ctx.signal,
-          requiresApproval,
-        );
+        result = await remote.call(request, ctx, requiresApproval);
       } catch (error) {
         // A cancelled call fails with the caller's own abort reason, as every fino tool does.
         throw ctx.signal.aborted ? ctx.signal.reason : error;
