@@ -15,7 +15,7 @@ describe('fino', () => {
     expect((await cli(['tools', '--help'])).stdout).toMatch(/^Usage: fino tools <file>/);
     expect(await cli(['sessions', 'list', '--help'])).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^Usage: fino sessions <subcommand>/),
+      stdout: expect.stringMatching(/^Usage: fino sessions list \[options\]/),
     });
     expect(await cli(['mcp', 'tools.ts', '--help'])).toMatchObject({
       code: 0,
