@@ -75,7 +75,9 @@ describe('fino sessions serve', () => {
     expect((await bad(['--token', 'short'])).err).toContain(
       '--token must have at least 8 characters',
     );
-    expect((await bad(['--verbose'])).err).toContain('unknown option --verbose; expected one of --db, --port');
+    expect((await bad(['--verbose'])).err).toContain(
+      'unknown option --verbose; expected one of --db, --port',
+    );
     expect((await bad(['--db', join(dir, 'missing.db')])).err).toContain('no session database at');
   });
 

@@ -145,7 +145,10 @@ describe('fino sessions', () => {
     });
     expect(
       await cli(['resume', 'run-usage', 'ship_1', '--value', '{bad', '--db', 'usage.db']),
-    ).toMatchObject({ code: 2, err: expect.stringContaining('--value: expected a JSON value, received "{bad"') });
+    ).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--value: expected a JSON value, received "{bad"'),
+    });
     expect(await cli(['list', '--status', 'odd', '--db', 'usage.db'])).toMatchObject({
       code: 2,
       err: expect.stringContaining('--status: expected one of running'),

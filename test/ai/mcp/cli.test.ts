@@ -36,7 +36,10 @@ describe('fino mcp arguments', () => {
     [[fixture, '--http'], /--http is missing its value/],
     [[fixture, '--http', 'localhost'], /--http expects \[host:\]port/],
     [[fixture, '--http', '99999'], /--http expects \[host:\]port/],
-    [[fixture, '--approval', 'sometimes'], /--approval: expected one of elicit, client, deny, received "sometimes"/],
+    [
+      [fixture, '--approval', 'sometimes'],
+      /--approval: expected one of elicit, client, deny, received "sometimes"/,
+    ],
     [[fixture, '--token', 't'], /--token applies to --http only/],
     [[fixture, '--verbose'], /unknown option --verbose/],
   ])('refuses %j with exit code 2 and says what was expected', async (argv, message) => {
