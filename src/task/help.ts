@@ -30,10 +30,37 @@ const notes = (option: CliOption): string => {
 const defaultText = (value: unknown): string =>
   typeof value === 'string' ? value : JSON.stringify(value);
 
+/** The width help text wraps at, as most terminals and `--help` texts do. */
+const LINE_WIDTH = 80;
+
+/** `text` broken at spaces into lines of at most `width` characters (a longer word stays whole). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line];
+}
+
+/** Two columns; the right one wraps at {@link LINE_WIDTH}, continued under itself. */
 const table = (rows: [string, string][]): string[] => {
   const width = Math.max(...rows.map(([left]) => left.length));
-  return rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`.trimEnd());
+  const indent = width + 4;
+  return rows.flatMap(([left, right]) =>
+    wrap(right, Math.max(LINE_WIDTH - indent, 30)).map((part, i) =>
+      `${i === 0 ? `  ${left.padEnd(width)}  ` : ' '.repeat(indent)}${part}`.trimEnd(),
+    ),
+  );
 };
+
+/** The first line of a description: a child's summary in its parent's command list. */
+const summary = (description: string): string => description.split('\n')[0];
 
 /** `<name>` for a required argument, `[name]` for an optional one, `[name…]` for the passthrough. */
 const argumentName = (cli: CliSpec, key: string): string => {
@@ -73,7 +100,8 @@ export function renderHelp(subject: HelpSubject): string {
   rows.push(['-h, --help', 'Show this help']);
   lines.push('Options:', ...table(rows));
   if (subject.children.length > 0) {
-    lines.push('', 'Commands:', ...table(subject.children.map((c) => [c.name, c.description])));
+    const rows = subject.children.map((c): [string, string] => [c.name, summary(c.description)]);
+    lines.push('', 'Commands:', ...table(rows));
   }
   return lines.join('\n');
 }

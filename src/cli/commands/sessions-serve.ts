@@ -15,8 +15,10 @@ import { v } from '../../validate/index.ts';
 import { type CommandIo, writeLine } from '../command.ts';
 import { runCommandTask } from '../task-command.ts';
 
-const description = `Serves the approval inbox: a web page listing every pending approval and
-suspension, to approve, reject or answer them, live.`;
+const description = `The approval inbox in a browser.
+
+A web page listing every pending approval and suspension, to approve, reject or
+answer them, live.`;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
