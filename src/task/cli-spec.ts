@@ -57,6 +57,10 @@ export const kebabCase = (name: string): string =>
 /** The flag of an input property: `--` and its kebab-case name. */
 export const flagOf = (key: string): string => `--${kebabCase(key)}`;
 
+/** How errors name an input property: `<name>` when it has no flag, else its flag. */
+export const argumentOf = (spec: CliSpec, key: string): string =>
+  spec.options?.[key]?.positionalOnly ? `<${kebabCase(key)}>` : flagOf(key);
+
 const scalarType = (schema: JsonSchemaObject): CliValueType => {
   const type = Array.isArray(schema.type)
     ? schema.type.find((t) => t !== 'null')

@@ -15,7 +15,7 @@ import {
   type SchemaLike,
 } from '../validate/index.ts';
 import { isTask, TASK_BRAND } from './brand.ts';
-import { type CliSpec, deriveCliSpec, flagOf } from './cli-spec.ts';
+import { argumentOf, type CliSpec, deriveCliSpec } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
 import { capErrorText } from './error-text.ts';
@@ -330,7 +330,7 @@ export class Task<Input = unknown, Output = unknown> {
       if (!result.success) {
         const lines = issueLines(result.issues, (issue) => {
           const key = /^[A-Za-z_$][\w$]*/.exec(issue.path)?.[0];
-          return `${key ? flagOf(key) : 'input'}: ${issue.message}`;
+          return `${key ? argumentOf(this.cli, key) : 'input'}: ${issue.message}`;
         });
         throw new UsageError(capErrorText(lines.join('\n')), hint);
       }

@@ -71,6 +71,18 @@ describe('a cli spec with positionals and no options', () => {
     );
   });
 
+  it('names a positional that fails the schema as <name>', () => {
+    const named = task({
+      name: 'named',
+      inputSchema: v.object({ runId: v.string().min(3) }),
+      cli: { positionals: ['runId'] },
+      run: () => '',
+    });
+    expect(usageError(() => named.parse(['ab'])).message).toBe(
+      '<run-id>: expected at least 3 characters, received 2 characters',
+    );
+  });
+
   it('quotes a received value escaped and cut to 100 characters', () => {
     const message = usageError(() =>
       serve.parse(['p', '--port', `\x1b[2J${'9'.repeat(10_000)}`]),
