@@ -5,7 +5,7 @@ import { basename, extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type ApprovalMode, mcpServer } from '../../ai/mcp/index.ts';
 import { task, UsageError } from '../../task/index.ts';
-import { v } from '../../validate/index.ts';
+import { type Infer, v } from '../../validate/index.ts';
 import { type CommandIo, writeLine } from '../command.ts';
 import { loadTasks } from '../load-module.ts';
 import { taskCommand } from '../task-command.ts';
@@ -17,7 +17,7 @@ http://host:port/mcp. A startup line on stderr names the transport and the tools
 const APPROVALS = ['elicit', 'client', 'deny'] as const satisfies readonly ApprovalMode[];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
-const input = v.object({
+const mcpInput = v.object({
   file: v.string().describe('a JavaScript or TypeScript module exporting tools or tasks'),
   http: v
     .string()
@@ -46,10 +46,7 @@ interface McpArgs {
 }
 
 /** Checks what the schema cannot: `--http`'s form, and that `--token` comes with `--http`. */
-function mcpArgs(
-  given: { file: string; http?: string; token?: string; approval: ApprovalMode },
-  env: CommandIo['env'],
-): McpArgs {
+function mcpArgs(given: Infer<typeof mcpInput>, env: CommandIo['env']): McpArgs {
   if (given.token !== undefined && given.http === undefined) {
     throw new UsageError('--token applies to --http only (stdio has no requests to authorize)');
   }
@@ -107,7 +104,7 @@ export const mcp = taskCommand('mcp', (io) =>
   task({
     name: 'mcp',
     description,
-    inputSchema: input,
+    inputSchema: mcpInput,
     cli: { positionals: ['file'] },
     run: (given) => serve(mcpArgs(given, io.env), io),
   }),

@@ -2,7 +2,7 @@
  * `fino run <file> [tool] [--flag value …] [--input JSON | -] [--yes] [--json]`.
  */
 import { type AnyTask, type Task, task, UsageError, type Writer } from '../../task/index.ts';
-import { v } from '../../validate/index.ts';
+import { type Infer, v } from '../../validate/index.ts';
 import { type CommandIo, isInteractive, writeLine } from '../command.ts';
 import { escapeText, safeJson } from '../escape-text.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -29,7 +29,7 @@ answer and there is no terminal, 130 interrupted (Ctrl-C aborts the tool's signa
 second Ctrl-C exits at once).`;
 
 /** fino's own options of `fino run`; every other argument goes to the tool. */
-const input = v.object({
+const runInput = v.object({
   file: v.string().describe('a JavaScript or TypeScript module exporting tools or tasks'),
   toolArgs: v
     .array(v.string())
@@ -173,12 +173,7 @@ function moduleHelp(file: string, tasks: readonly AnyTask[]): string {
 }
 
 async function main(
-  {
-    file,
-    toolArgs,
-    input,
-    yes,
-  }: { file: string; toolArgs: string[]; input?: string; yes?: boolean },
+  { file, toolArgs, input, yes }: Infer<typeof runInput>,
   io: CommandIo,
 ): Promise<number> {
   const tasks = await loadTasks(file, io);
@@ -266,7 +261,7 @@ export const run = taskCommand('run', (io) =>
   task({
     name: 'run',
     description,
-    inputSchema: input,
+    inputSchema: runInput,
     cli: { positionals: ['file'], passthrough: 'toolArgs' },
     run: (given) => main(given, io),
   }),

@@ -22,7 +22,7 @@ answer them, live.`;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-const input = v.object({
+const serveInput = v.object({
   db: v
     .string()
     .optional()
@@ -74,7 +74,7 @@ export function serveTask(
   return task({
     name: 'serve',
     description,
-    inputSchema: input,
+    inputSchema: serveInput,
     run: async (given) => {
       let token = given.token ?? (io.env.FINO_INBOX_TOKEN || undefined);
       if (token !== undefined && token.length < 8) {

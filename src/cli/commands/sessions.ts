@@ -113,7 +113,7 @@ const toolCallId = v
   .string()
   .optional()
   .describe('the pending call\'s id, after a run id (as "list" and "show" print it)');
-const statuses = RUN_STATUSES as readonly RunStatus[] as readonly [RunStatus, ...RunStatus[]];
+const statuses = RUN_STATUSES as readonly [RunStatus, ...RunStatus[]];
 
 /** Where a subcommand reads and writes: its streams, and whether `--json` was given. */
 interface Output {
@@ -159,7 +159,7 @@ const actor = (given: { by?: string; note?: string }) => ({ by: given.by, note: 
 const pendingRef = (given: { ref: string; toolCallId?: string }): PendingRef =>
   given.toolCallId === undefined ? given.ref : { runId: given.ref, toolCallId: given.toolCallId };
 
-/** A subcommand: JSON output with `--json`, `ref` and `tool-call-id` or `run-id` positionals. */
+/** A subcommand of `fino sessions` over `io`: a task that prints JSON with `--json`. */
 function subcommand<Input>(
   io: CommandIo,
   options: {

@@ -9,7 +9,7 @@ import { loadTasks } from '../load-module.ts';
 import { taskCommand } from '../task-command.ts';
 import { formatToolDefinition, TOOL_FORMATS } from '../tool-formats.ts';
 
-const input = v.object({
+const toolsInput = v.object({
   file: v.string().describe('a JavaScript or TypeScript module exporting tools or tasks'),
   format: v
     .enum(TOOL_FORMATS)
@@ -28,7 +28,7 @@ export const tools = taskCommand('tools', (io) =>
   task({
     name: 'tools',
     description,
-    inputSchema: input,
+    inputSchema: toolsInput,
     cli: { positionals: ['file'] },
     run: async ({ file, format }) => {
       const tasks = await loadTasks(file, io);
