@@ -23,6 +23,25 @@ describe('fino', () => {
     });
   });
 
+  it('builds every command as a task: <command> --help is its help()', async () => {
+    const io = {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      cwd: '.',
+      env: {},
+    };
+    for (const entry of commands) {
+      const command = (await entry.load()).task(io);
+      expect(command.name).toBe(entry.name);
+      expect(await cli([entry.name, '--help'])).toEqual({
+        code: 0,
+        stdout: `${command.help(`fino ${entry.name}`)}\n`,
+        stderr: '',
+      });
+    }
+  });
+
   it('prints the package version', async () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
     expect(await cli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
