@@ -1,6 +1,7 @@
 /**
  * The shape of a `fino` subcommand and the streams it talks through.
  */
+import type { CommandTask } from './task-command.ts';
 
 /** The process streams and directory a command uses; tests pass their own. */
 export interface CommandIo {
@@ -21,15 +22,20 @@ export interface CommandIo {
 
 /**
  * A `fino` subcommand: `fino <name> …` calls `run` with the arguments after the name.
- * Listed, with its one-line summary, in `src/cli/commands/index.ts`, which loads it
- * only when it runs.
+ * Built as a task (`taskCommand` in `task-command.ts`): its input schema gives the flags,
+ * its `help()` the `--help` text. Listed, with its one-line summary, in
+ * `src/cli/commands/index.ts`, which loads it only when it runs.
  */
 export interface Command {
   name: string;
-  /** The full `fino <name> --help` text. */
-  usage: string;
   /**
-   * Runs the command; resolves to the exit code (see `EXIT` in `exit-codes.ts`).
+   * The command as a task over `io`: `parse()` reads its flags, `help()` prints its
+   * usage, `run()` resolves to the exit code. Subcommands are its children.
+   */
+  task(io: CommandIo): CommandTask;
+  /**
+   * Parses `argv` and runs the command; resolves to the exit code (see `EXIT` in
+   * `exit-codes.ts`). Never throws: errors are printed in the one format.
    */
   run(argv: string[], io: CommandIo): Promise<number>;
 }
@@ -61,20 +67,3 @@ export const writeLine = (stream: NodeJS.WritableStream, text: string): void => 
  */
 export const isInteractive = (io: CommandIo): boolean =>
   io.stdin.isTTY === true && io.stderr.isTTY === true;
-
-/**
- * Whether `argv` asks for help: `--help` or `-h` anywhere before a `--`.
- *
- * @example
- * ```ts
- * import { asksForHelp } from './command.ts';
- *
- * asksForHelp(['list', '--help']); // → true
- * asksForHelp(['--', '--help']); // → false
- * ```
- */
-export function asksForHelp(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  const options = end < 0 ? argv : argv.slice(0, end);
-  return options.includes('--help') || options.includes('-h');
-}

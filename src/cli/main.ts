@@ -1,6 +1,7 @@
 /**
  * Dispatches `fino [--verbose] <command> …` to the command table. Loads no command for
- * `--help` and `--version`, and only the command it runs otherwise.
+ * `--help` and `--version`, and only the command it runs otherwise; that command (a
+ * task) parses its own flags and prints its own `--help`.
  */
 import { readFileSync } from 'node:fs';
 import { type CommandIo, writeLine } from './command.ts';
@@ -88,12 +89,7 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     );
   }
   try {
-    const command = await entry.load();
-    if (args[0] === '--help' || args[0] === '-h') {
-      writeLine(io.stdout, command.usage);
-      return EXIT.ok;
-    }
-    return await command.run(args, io);
+    return await (await entry.load()).run(args, io);
   } catch (error) {
     return reportError(error, io, `Run "fino ${name} --help" for usage.`);
   }

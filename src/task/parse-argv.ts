@@ -2,6 +2,7 @@
  * Parses command-line arguments against a task's `CliSpec` into an input object.
  */
 import { type CliOption, type CliSpec, flagOf, kebabCase } from './cli-spec.ts';
+import { excerpt } from './error-text.ts';
 import { UsageError } from './errors.ts';
 import type { OutputMode } from './types.ts';
 
@@ -21,26 +22,30 @@ const describeType = (option: CliOption): string => {
   return `${option.type === 'integer' ? 'an' : 'a'} ${option.type} value`;
 };
 
+/** A received value as the error shows it: quoted, escaped, and cut to 100 characters. */
+const received = (raw: string): string => JSON.stringify(excerpt(raw, 100));
+
 function convert(flag: string, option: CliOption, raw: string): unknown {
   let value: unknown = raw;
   if (option.type === 'number' || option.type === 'integer') {
     value = raw.trim() === '' ? Number.NaN : Number(raw);
     const ok = Number.isFinite(value) && (option.type === 'number' || Number.isInteger(value));
-    if (!ok) throw new UsageError(`${flag} expects ${describeType(option)}, got "${raw}"`);
+    if (!ok)
+      throw new UsageError(`${flag}: expected ${describeType(option)}, received ${received(raw)}`);
   } else if (option.type === 'boolean') {
     if (raw !== 'true' && raw !== 'false') {
-      throw new UsageError(`${flag} expects true or false, got "${raw}"`);
+      throw new UsageError(`${flag}: expected true or false, received ${received(raw)}`);
     }
     value = raw === 'true';
   } else if (option.type === 'json') {
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new UsageError(`${flag} expects a JSON value, got "${raw}"`);
+      throw new UsageError(`${flag}: expected a JSON value, received ${received(raw)}`);
     }
   }
   if (option.choices && !option.choices.includes(value as string | number)) {
-    throw new UsageError(`${flag} must be one of ${option.choices.join(', ')}; got "${raw}"`);
+    throw new UsageError(`${flag}: expected ${describeType(option)}, received ${received(raw)}`);
   }
   return value;
 }
@@ -56,19 +61,21 @@ export function parseArgv(
   acceptsJson = true,
 ): ParsedArgv {
   const options = spec.options ?? {};
+  const flagged = Object.keys(options).filter((key) => !options[key].positionalOnly);
   const byFlag = new Map<string, string>();
-  for (const key of Object.keys(options)) {
+  for (const key of flagged) {
     byFlag.set(flagOf(key), key);
     byFlag.set(`--${key}`, key);
     const short = options[key].short;
     if (short) byFlag.set(`-${short}`, key);
   }
-  const known = Object.keys(options)
-    .map(flagOf)
-    .concat(acceptsJson ? ['--json', '--help'] : ['--help']);
+  const known = flagged.map(flagOf).concat(acceptsJson ? ['--json', '--help'] : ['--help']);
   const input: Record<string, unknown> = Object.assign(Object.create(null), base);
   const positionals = [...(spec.positionals ?? [])];
   const result: ParsedArgv = { input, mode: 'text', help: false };
+  const passed: string[] = [];
+  /** Whether an argument this spec does not define goes to `passthrough` rather than failing. */
+  const passing = () => spec.passthrough !== undefined && positionals.length === 0;
 
   const assign = (key: string, value: unknown): void => {
     if (options[key].multiple) {
@@ -81,7 +88,7 @@ export function parseArgv(
   };
   const positional = (raw: string): void => {
     const key = positionals.shift();
-    if (key === undefined) throw new UsageError(`unexpected argument "${raw}"`);
+    if (key === undefined) throw new UsageError(`unexpected argument ${received(raw)}`);
     const option = options[key] ?? { type: 'string' };
     input[key] = convert(`<${kebabCase(key)}>`, option, raw);
   };
@@ -89,8 +96,15 @@ export function parseArgv(
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') {
-      for (const raw of argv.slice(i + 1)) positional(raw);
+      const rest = argv.slice(i + 1);
+      while (rest.length > 0 && positionals.length > 0) positional(rest.shift() as string);
+      if (spec.passthrough !== undefined) passed.push('--', ...rest);
+      else for (const raw of rest) positional(raw);
       break;
+    }
+    if (passing() && (arg === '--help' || arg === '-h' || arg === '--json')) {
+      passed.push(arg);
+      continue;
     }
     if (arg === '--help' || arg === '-h') {
       result.help = true;
@@ -101,7 +115,8 @@ export function parseArgv(
       continue;
     }
     if (!arg.startsWith('-') || arg === '-') {
-      positional(arg);
+      if (passing()) passed.push(arg);
+      else positional(arg);
       continue;
     }
     const eq = arg.indexOf('=');
@@ -112,8 +127,14 @@ export function parseArgv(
       continue;
     }
     const key = byFlag.get(name);
+    if (key === undefined && passing()) {
+      passed.push(arg);
+      continue;
+    }
     if (key === undefined) {
-      throw new UsageError(`unknown option ${name}; expected one of ${known.join(', ')}`);
+      throw new UsageError(
+        `unknown option ${excerpt(name, 100)}; expected one of ${known.join(', ')}`,
+      );
     }
     const option = options[key];
     const flag = flagOf(key);
@@ -130,16 +151,26 @@ export function parseArgv(
       i++;
     }
   }
-  if (!result.help) {
-    for (const key of Object.keys(options)) {
-      if (options[key].required && input[key] === undefined) {
-        throw new UsageError(
-          `missing required option ${flagOf(key)} (${describeType(options[key])})`,
-        );
-      }
-    }
-  }
+  if (spec.passthrough !== undefined) input[spec.passthrough] = passed;
+  if (!result.help) checkRequired(spec, input);
   // CreateDataProperty semantics: a `__proto__` key stays an own property.
   result.input = Object.fromEntries(Object.entries(input));
   return result;
+}
+
+/** Throws for the first required positional, then option, that `input` lacks. */
+function checkRequired(spec: CliSpec, input: Record<string, unknown>): void {
+  const options = spec.options ?? {};
+  for (const key of spec.positionals ?? []) {
+    if (options[key]?.required && input[key] === undefined) {
+      throw new UsageError(`missing <${kebabCase(key)}>`);
+    }
+  }
+  for (const key of Object.keys(options)) {
+    if (options[key].required && input[key] === undefined) {
+      throw new UsageError(
+        `missing required option ${flagOf(key)} (${describeType(options[key])})`,
+      );
+    }
+  }
 }

@@ -15,7 +15,7 @@ import {
   type SchemaLike,
 } from '../validate/index.ts';
 import { isTask, TASK_BRAND } from './brand.ts';
-import { type CliSpec, deriveCliSpec, flagOf } from './cli-spec.ts';
+import { argumentOf, type CliSpec, deriveCliSpec } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
 import { capErrorText } from './error-text.ts';
@@ -160,7 +160,7 @@ export class Task<Input = unknown, Output = unknown> {
     this.#asyncValidation = isStandardSchema(schema) && !isBuilder(schema);
     this.outputSchema = options.outputSchema;
     this.outputMode = outputMode;
-    this.cli = options.cli ?? deriveCliSpec(this.parameters);
+    this.cli = deriveCliSpec(this.parameters, options.cli);
     this.children = [...(options.children ?? [])];
     const notTask = this.children.findIndex((child) => !isTask(child));
     if (notTask !== -1) {
@@ -280,7 +280,8 @@ export class Task<Input = unknown, Output = unknown> {
 
   /**
    * Parses command-line arguments: a first argument naming a child runs that
-   * subcommand; options come from `cli`; `--json` asks for JSON output; `--help` for
+   * subcommand (any other word is an unknown command, for a task with children and no
+   * positionals); options come from `cli`; `--json` asks for JSON output; `--help` for
    * help. Throws a `UsageError` naming the flag and what was expected.
    *
    * @example
@@ -302,6 +303,16 @@ export class Task<Input = unknown, Output = unknown> {
     const child = first !== undefined && !first.startsWith('-') ? this.child(first) : undefined;
     if (child) return child.parse(argv.slice(1), { ...options, usage: `${usage} ${child.name}` });
     const hint = `Run "${usage} --help" for usage.`;
+    const takesArguments = this.cli.positionals?.length || this.cli.passthrough !== undefined;
+    if (
+      first !== undefined &&
+      !first.startsWith('-') &&
+      this.children.length > 0 &&
+      !takesArguments
+    ) {
+      const names = this.children.map((c) => c.name).join(', ');
+      throw new UsageError(`unknown command "${first}"; expected one of ${names}`, hint);
+    }
     let parsed: ParsedArgv;
     try {
       parsed = parseArgv(argv, this.cli, options.input, this.supports('json'));
@@ -319,7 +330,7 @@ export class Task<Input = unknown, Output = unknown> {
       if (!result.success) {
         const lines = issueLines(result.issues, (issue) => {
           const key = /^[A-Za-z_$][\w$]*/.exec(issue.path)?.[0];
-          return `${key ? flagOf(key) : 'input'}: ${issue.message}`;
+          return `${key ? argumentOf(this.cli, key) : 'input'}: ${issue.message}`;
         });
         throw new UsageError(capErrorText(lines.join('\n')), hint);
       }

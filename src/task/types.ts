@@ -148,7 +148,7 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   outputSchema?: SchemaLike;
   /** The output formats supported (default `'text'`). */
   outputMode?: OutputModes;
-  /** Command-line options; derived from `inputSchema` when absent. */
+  /** Command-line surface; options are derived from `inputSchema` unless `cli.options` is given. */
   cli?: CliSpec;
   /** Subcommands. */
   children?: readonly AnyTask[];

@@ -57,7 +57,7 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
     const result = await fino('run', 'fixtures/single.ts', '--a', 'one');
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'fino: --a expects a number value, got "one"\nRun "fino run fixtures/single.ts --help" for usage.\n',
+      'fino: --a: expected a number value, received "one"\nRun "fino run fixtures/single.ts --help" for usage.\n',
     );
   });
 
@@ -141,7 +141,7 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
     [['serve'], /^fino: unknown command "serve"; expected one of run, tools, mcp, sessions\n/],
     [
       ['tools', 'fixtures/single.ts', '--bogus'],
-      /^fino: unknown option --bogus; expected --format or --help\nRun "fino tools --help" for usage.\n$/,
+      /^fino: unknown option --bogus; expected one of --format, --help\nRun "fino tools --help" for usage.\n$/,
     ],
     [['run'], /^fino: missing <file>\nRun "fino run --help" for usage.\n$/],
   ])('reports %j as a usage error in one format, exit 2', async (argv, message) => {

@@ -15,12 +15,31 @@ describe('fino', () => {
     expect((await cli(['tools', '--help'])).stdout).toMatch(/^Usage: fino tools <file>/);
     expect(await cli(['sessions', 'list', '--help'])).toMatchObject({
       code: 0,
-      stdout: expect.stringMatching(/^Usage: fino sessions <subcommand>/),
+      stdout: expect.stringMatching(/^Usage: fino sessions list \[options\]/),
     });
     expect(await cli(['mcp', 'tools.ts', '--help'])).toMatchObject({
       code: 0,
       stdout: expect.stringMatching(/^Usage: fino mcp <file>/),
     });
+  });
+
+  it('builds every command as a task: <command> --help is its help()', async () => {
+    const io = {
+      stdin: process.stdin,
+      stdout: process.stdout,
+      stderr: process.stderr,
+      cwd: '.',
+      env: {},
+    };
+    for (const entry of commands) {
+      const command = (await entry.load()).task(io);
+      expect(command.name).toBe(entry.name);
+      expect(await cli([entry.name, '--help'])).toEqual({
+        code: 0,
+        stdout: `${command.help(`fino ${entry.name}`)}\n`,
+        stderr: '',
+      });
+    }
   });
 
   it('prints the package version', async () => {

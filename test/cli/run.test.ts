@@ -75,7 +75,7 @@ describe('fino run', () => {
       'k',
     ]);
     expect(choice.code).toBe(2);
-    expect(choice.stderr).toMatch(/^fino: --unit must be one of c, f; got "k"/);
+    expect(choice.stderr).toMatch(/^fino: --unit: expected one of c, f, received "k"/);
     const unknown = await cli(['run', 'fixtures/many.ts', 'get_weather', '--town', 'x']);
     expect(unknown.stderr).toMatch(
       /^fino: unknown option --town; expected one of --city, --unit, --help\n/,

@@ -128,7 +128,7 @@ describe('fino sessions', () => {
     });
     expect(await cli(['frobnicate'])).toMatchObject({
       code: 2,
-      err: expect.stringContaining('unknown subcommand "frobnicate"'),
+      err: expect.stringContaining('unknown command "frobnicate"; expected one of list, show'),
     });
     expect(await cli(['list', '--db', 'missing.db'])).toMatchObject({
       code: 2,
@@ -145,10 +145,13 @@ describe('fino sessions', () => {
     });
     expect(
       await cli(['resume', 'run-usage', 'ship_1', '--value', '{bad', '--db', 'usage.db']),
-    ).toMatchObject({ code: 2, err: expect.stringContaining('--value must be JSON') });
+    ).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--value: expected a JSON value, received "{bad"'),
+    });
     expect(await cli(['list', '--status', 'odd', '--db', 'usage.db'])).toMatchObject({
       code: 2,
-      err: expect.stringContaining('--status must be one of'),
+      err: expect.stringContaining('--status: expected one of running'),
     });
     expect(await cli(['show', 'nope', '--db', 'usage.db'])).toMatchObject({
       code: 1,

@@ -3,7 +3,8 @@
  * operator's terminal. Control sequences (C0, DEL, C1) and bidi overrides print as
  * visible escapes, one field per line, in `fino sessions list/show`, in error messages,
  * in `fino run`'s output on a terminal and in its approval prompt
- * (test/cli/approval.test.ts).
+ * (test/cli/approval.test.ts). Hostile flags get the one usage error — the flag, what
+ * was expected, what was received, the command's --help — and exit 2, polluting nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -148,5 +149,108 @@ describe('fino run with hostile tool text', () => {
     expect((await cli(['run', tools, 'failing'])).stderr).toBe(
       'failed \x1b[2J\x1b]0;pwned\x07\u202eevil\n',
     );
+  });
+});
+
+describe('fino with hostile flags', () => {
+  const many = 'fixtures/many.ts';
+  /** A usage error: exit 2, `fino: <message>`, the command's --help hint, nothing on stdout. */
+  const refused = async (argv: string[], message: string, command: string) => {
+    const result = await cli(argv);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `fino: ${message}\nRun "${command} --help" for usage.\n`,
+    });
+    expect(hasControl(result.stderr.replaceAll('\n', ''))).toBe(false);
+  };
+
+  it('names an unknown flag and the flags there are, in every command', async () => {
+    await refused(
+      ['tools', many, '--pretty'],
+      'unknown option --pretty; expected one of --format, --help',
+      'fino tools',
+    );
+    await refused(
+      ['mcp', many, '--ttl', '1e309'],
+      'unknown option --ttl; expected one of --http, --token, --approval, --help',
+      'fino mcp',
+    );
+    await refused(
+      ['sessions', 'list', '--ttl=1e309'],
+      'unknown option --ttl; expected one of --db, --status, --thread, --json, --help',
+      'fino sessions list',
+    );
+    await refused(
+      ['run', many, 'get_weather', '--ttl', '1e309'],
+      'unknown option --ttl; expected one of --city, --unit, --help',
+      `fino run ${many} get_weather`,
+    );
+  });
+
+  it('says what a number flag expected and what it received: text, out of range, infinite', async () => {
+    const serve = 'fino sessions serve';
+    await refused(
+      ['sessions', 'serve', '--port', 'abc'],
+      '--port: expected an integer value, received "abc"',
+      serve,
+    );
+    await refused(
+      ['sessions', 'serve', '--port', '99999'],
+      '--port: expected number <= 65535, received 99999',
+      serve,
+    );
+    await refused(
+      ['sessions', 'serve', '--port=1e309'],
+      '--port: expected an integer value, received "1e309"',
+      serve,
+    );
+    await refused(
+      ['sessions', 'serve', '--port', '-1'],
+      '--port: expected number >= 0, received -1',
+      serve,
+    );
+    await refused(
+      ['run', 'fixtures/calc.ts', 'add', '--n', '1e309'],
+      '--n: expected a number value, received "1e309"',
+      'fino run fixtures/calc.ts add',
+    );
+  });
+
+  it('prints control characters in flags and values as escapes', async () => {
+    await refused(
+      ['tools', many, `--${HOSTILE}`],
+      'unknown option --\\x1b[2J\\x1b]0;pwned\\x07\\x9b31m\\u202eevil\\u2066\\x7f; expected one of --format, --help',
+      'fino tools',
+    );
+    await refused(
+      ['tools', many, '--format', HOSTILE],
+      '--format: expected one of neutral, openai, anthropic, mcp, received "\\u001b[2J\\u001b]0;pwned\\u0007\\x9b31m\\u202eevil\\u2066\\x7f"',
+      'fino tools',
+    );
+  });
+
+  it('refuses --__proto__ and --constructor as unknown flags, polluting nothing', async () => {
+    for (const argv of [
+      ['tools', many, '--__proto__', '{"polluted":true}'],
+      ['sessions', 'list', '--__proto__={"polluted":true}'],
+      ['run', many, 'get_weather', '--constructor', '{"polluted":true}'],
+      ['mcp', many, '--__proto__'],
+    ]) {
+      const result = await cli(argv);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^fino: unknown option --(__proto__|constructor); expected/);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('takes the last of a repeated flag, however often it is repeated', async () => {
+    const repeated = Array.from({ length: 5000 }, () => ['--format', 'openai']).flat();
+    const result = await cli(['tools', many, ...repeated, '--format', 'mcp']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)[0]).toHaveProperty('inputSchema');
+    const weather = ['run', many, 'get_weather', '--city', 'Faro', '--city', 'Porto'];
+    expect((await cli(weather)).stdout).toBe('Sunny in Porto\n');
   });
 });

@@ -4,28 +4,40 @@
 import { basename, extname } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type ApprovalMode, mcpServer } from '../../ai/mcp/index.ts';
-import { UsageError } from '../../task/index.ts';
-import { asksForHelp, type Command, type CommandIo, writeLine } from '../command.ts';
+import { task, UsageError } from '../../task/index.ts';
+import { type Infer, v } from '../../validate/index.ts';
+import { type CommandIo, writeLine } from '../command.ts';
 import { loadTasks } from '../load-module.ts';
-import { reportError } from '../report-error.ts';
+import { taskCommand } from '../task-command.ts';
 
-const usage = `Usage: fino mcp <file> [--http [host:]port] [--token T] [--approval MODE]
+const description = `Serves the tools and tasks <file> exports to MCP clients: over stdio by default (the
+client starts this command), or over Streamable HTTP with --http at
+http://host:port/mcp. A startup line on stderr names the transport and the tools.`;
 
-Serves the tools and tasks <file> exports to MCP clients: over stdio by default (the
-client starts this command), or over Streamable HTTP with --http.
-
-  --http [host:]port  serve HTTP on host (default 127.0.0.1) and port (0: any free one);
-                      the endpoint is http://host:port/mcp
-  --token T           HTTP only: require "Authorization: Bearer T" (or FINO_MCP_TOKEN)
-  --approval MODE     tools that need a human decision: elicit (default: ask the
-                      client's user), client (trust the client's confirmation), deny
-
-A startup line on stderr names the transport and the tools.`;
-
-const hint = 'Run "fino mcp --help" for usage.';
-const APPROVALS: readonly ApprovalMode[] = ['elicit', 'client', 'deny'];
+const APPROVALS = ['elicit', 'client', 'deny'] as const satisfies readonly ApprovalMode[];
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
+const mcpInput = v.object({
+  file: v.string().describe('a JavaScript or TypeScript module exporting tools or tasks'),
+  http: v
+    .string()
+    .optional()
+    .describe(
+      '[host:]port: serve Streamable HTTP on host (default 127.0.0.1) and port (0: any free one)',
+    ),
+  token: v
+    .string()
+    .optional()
+    .describe('HTTP only: require "Authorization: Bearer T" (default: $FINO_MCP_TOKEN)'),
+  approval: v
+    .enum(APPROVALS)
+    .default('elicit')
+    .describe(
+      "tools that need a human decision: ask the client's user (elicit), trust the client's confirmation (client), or deny",
+    ),
+});
+
+/** What `fino mcp` was asked for, with `--http` parsed. */
 interface McpArgs {
   file: string;
   http?: { host: string; port: number };
@@ -33,46 +45,15 @@ interface McpArgs {
   approval: ApprovalMode;
 }
 
-function parseArgs(argv: string[], env: CommandIo['env']): McpArgs {
-  let file: string | undefined;
-  let http: McpArgs['http'];
-  let token = env.FINO_MCP_TOKEN || undefined;
-  let approval: string = 'elicit';
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].startsWith('--') ? splitFlag(argv[i]) : [argv[i], undefined];
-    const value = () => {
-      const given = inline ?? argv[++i];
-      if (given === undefined) throw new UsageError(`${flag} is missing its value`, hint);
-      return given;
-    };
-    if (flag === '--http') http = parseHostPort(value());
-    else if (flag === '--token') token = value();
-    else if (flag === '--approval') approval = value();
-    else if (flag.startsWith('-')) {
-      throw new UsageError(`unknown option ${flag}; expected --http, --token or --approval`, hint);
-    } else if (file === undefined) file = flag;
-    else throw new UsageError(`unexpected argument "${flag}"`, hint);
+/** Checks what the schema cannot: `--http`'s form, and that `--token` comes with `--http`. */
+function mcpArgs(given: Infer<typeof mcpInput>, env: CommandIo['env']): McpArgs {
+  if (given.token !== undefined && given.http === undefined) {
+    throw new UsageError('--token applies to --http only (stdio has no requests to authorize)');
   }
-  if (file === undefined) throw new UsageError('missing <file>', hint);
-  if (!(APPROVALS as readonly string[]).includes(approval)) {
-    throw new UsageError(
-      `--approval must be one of ${APPROVALS.join(', ')}; got "${approval}"`,
-      hint,
-    );
-  }
-  if (token !== undefined && http === undefined && argv.some((a) => a.startsWith('--token'))) {
-    throw new UsageError(
-      '--token applies to --http only (stdio has no requests to authorize)',
-      hint,
-    );
-  }
-  return { file, http, token: http ? token : undefined, approval: approval as ApprovalMode };
+  const http = given.http === undefined ? undefined : parseHostPort(given.http);
+  const token = http ? (given.token ?? (env.FINO_MCP_TOKEN || undefined)) : undefined;
+  return { file: given.file, http, token, approval: given.approval };
 }
-
-const splitFlag = (arg: string): [string, string | undefined] => {
-  const eq = arg.indexOf('=');
-  return eq < 0 ? [arg, undefined] : [arg.slice(0, eq), arg.slice(eq + 1)];
-};
 
 function parseHostPort(text: string): { host: string; port: number } {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(text);
@@ -80,18 +61,12 @@ function parseHostPort(text: string): { host: string; port: number } {
   if (!match || port > 65535) {
     throw new UsageError(
       `--http expects [host:]port, like 3000 or 127.0.0.1:3000 or [::1]:3000; got "${text}"`,
-      hint,
     );
   }
   return { host: (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port };
 }
 
-async function main(argv: string[], io: CommandIo): Promise<number> {
-  if (asksForHelp(argv)) {
-    writeLine(io.stdout, usage);
-    return 0;
-  }
-  const args = parseArgs(argv, io.env);
+async function serve(args: McpArgs, io: CommandIo): Promise<number> {
   const tools = await loadTasks(args.file, io);
   const server = mcpServer({
     name: basename(args.file, extname(args.file)),
@@ -125,8 +100,12 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
 }
 
 /** `fino mcp`: serves a module's tools over MCP (stdio, or Streamable HTTP). */
-export const mcp: Command = {
-  name: 'mcp',
-  usage,
-  run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io)),
-};
+export const mcp = taskCommand('mcp', (io) =>
+  task({
+    name: 'mcp',
+    description,
+    inputSchema: mcpInput,
+    cli: { positionals: ['file'] },
+    run: (given) => serve(mcpArgs(given, io.env), io),
+  }),
+);

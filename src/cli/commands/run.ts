@@ -1,8 +1,9 @@
 /**
  * `fino run <file> [tool] [--flag value …] [--input JSON | -] [--yes] [--json]`.
  */
-import { type AnyTask, type Task, UsageError, type Writer } from '../../task/index.ts';
-import { type Command, type CommandIo, isInteractive, writeLine } from '../command.ts';
+import { type AnyTask, type Task, task, UsageError, type Writer } from '../../task/index.ts';
+import { type Infer, v } from '../../validate/index.ts';
+import { type CommandIo, isInteractive, writeLine } from '../command.ts';
 import { escapeText, safeJson } from '../escape-text.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadTasks, selectTask } from '../load-module.ts';
@@ -10,17 +11,13 @@ import { progressDisplay } from '../progress-display.ts';
 import { askLine } from '../prompt.ts';
 import { readStream } from '../read-stream.ts';
 import { renderOutput } from '../render-output.ts';
-import { reportError, reportProblem } from '../report-error.ts';
+import { reportProblem } from '../report-error.ts';
+import { taskCommand } from '../task-command.ts';
 
-const usage = `Usage: fino run <file> [tool] [--flag value …] [--input JSON | -] [--yes] [--json]
-
-Runs a tool or task exported by <file> (JavaScript or TypeScript): its default export,
+const description = `Runs a tool or task exported by <file> (JavaScript or TypeScript): its default export,
 or the named export called [tool] (optional when the module exports only one).
-Options come from the tool's input schema; "fino run <file> [tool] --help" lists them.
-
-  --input JSON   the whole input as JSON ("-" reads it from stdin); flags override it
-  --yes          approve a tool that requires approval without asking
-  --json         print the output as JSON (tasks that support JSON output)
+[tool-args…] is [tool] [--flag value …]: the tool's options come from its input
+schema; "fino run <file> [tool] --help" lists them.
 
 A tool that requires approval shows its call and asks "Run it? [y/N]" when stdin and
 stderr are a terminal; without one it runs only with --yes. A tool that suspends shows
@@ -31,38 +28,18 @@ Exit codes: 0 success, 1 the tool reported isError or threw, 2 usage or validati
 answer and there is no terminal, 130 interrupted (Ctrl-C aborts the tool's signal; a
 second Ctrl-C exits at once).`;
 
-const HINT = 'Run "fino run --help" for usage.';
-
-/** fino's own options of `fino run`, taken out of `argv` before the tool parses the rest. */
-interface RunOptions {
-  rest: string[];
-  /** The raw `--input` value. */
-  input: string | undefined;
-  /** `--yes`: approve without asking. */
-  yes: boolean;
-}
-
-/** Removes `--input X` / `--input=X` and `--yes` from `argv` (up to `--`). */
-function takeRunOptions(argv: string[]): RunOptions {
-  const rest: string[] = [];
-  let input: string | undefined;
-  let yes = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--') {
-      rest.push(...argv.slice(i));
-      break;
-    }
-    if (arg === '--yes') yes = true;
-    else if (arg.startsWith('--input=')) input = arg.slice('--input='.length);
-    else if (arg === '--input') {
-      input = argv[++i];
-      if (input === undefined)
-        throw new UsageError('--input is missing its value: expected JSON or -');
-    } else rest.push(arg);
-  }
-  return { rest, input, yes };
-}
+/** fino's own options of `fino run`; every other argument goes to the tool. */
+const runInput = v.object({
+  file: v.string().describe('a JavaScript or TypeScript module exporting tools or tasks'),
+  toolArgs: v
+    .array(v.string())
+    .describe("the tool's name, when the module exports several, then its options (--json too)"),
+  input: v
+    .string()
+    .optional()
+    .describe('the whole input as JSON ("-" reads it from stdin); flags override it'),
+  yes: v.boolean().optional().describe('approve a tool that requires approval without asking'),
+});
 
 async function parseInput(
   raw: string | undefined,
@@ -195,15 +172,12 @@ function moduleHelp(file: string, tasks: readonly AnyTask[]): string {
   ].join('\n');
 }
 
-async function main(argv: string[], io: CommandIo): Promise<number> {
-  const [file, ...afterFile] = argv;
-  if (file === '--help' || file === '-h') {
-    writeLine(io.stdout, usage);
-    return EXIT.ok;
-  }
-  if (file === undefined) throw new UsageError('missing <file>', HINT);
+async function main(
+  { file, toolArgs, input, yes }: Infer<typeof runInput>,
+  io: CommandIo,
+): Promise<number> {
   const tasks = await loadTasks(file, io);
-  const first = afterFile[0];
+  const first = toolArgs[0];
   const named = first !== undefined && tasks.some((t) => t.name === first);
   if (!named && tasks.length > 1 && (first === '--help' || first === '-h')) {
     writeLine(io.stdout, moduleHelp(file, tasks));
@@ -215,10 +189,9 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
       ? first
       : undefined,
   );
-  const options = takeRunOptions(named ? afterFile.slice(1) : afterFile);
-  const parsed = chosen.parse(options.rest, {
+  const parsed = chosen.parse(named ? toolArgs.slice(1) : toolArgs, {
     usage: `fino run ${file}${tasks.length > 1 ? ` ${chosen.name}` : ''}`,
-    input: await parseInput(options.input, io),
+    input: await parseInput(input, io),
   });
   if (parsed.help) {
     writeLine(io.stdout, parsed.task.help(parsed.usage));
@@ -229,7 +202,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
   const keepAlive = setInterval(() => {}, 2 ** 30);
   try {
     return (
-      (await approve(parsed.task, parsed.input, options.yes, io)) ?? (await execute(parsed, io))
+      (await approve(parsed.task, parsed.input, yes === true, io)) ?? (await execute(parsed, io))
     );
   } finally {
     clearInterval(keepAlive);
@@ -284,8 +257,12 @@ async function execute(
 }
 
 /** `fino run`: runs one exported tool or task with options from the command line. */
-export const run: Command = {
-  name: 'run',
-  usage,
-  run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io, HINT)),
-};
+export const run = taskCommand('run', (io) =>
+  task({
+    name: 'run',
+    description,
+    inputSchema: runInput,
+    cli: { positionals: ['file'], passthrough: 'toolArgs' },
+    run: (given) => main(given, io),
+  }),
+);

@@ -1,6 +1,7 @@
 /**
- * `fino sessions list|show|approve|reject|resume|cancel`: inspect durable runs and
- * decide their pending calls from a terminal.
+ * `fino sessions list|show|approve|reject|resume|cancel|serve`: inspect durable runs and
+ * decide their pending calls from a terminal. Each subcommand is a child task with its
+ * own schema; `fino sessions <subcommand> --help` prints its help.
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -17,92 +18,15 @@ import {
   session,
   sqliteStore,
 } from '../../ai/session/index.ts';
-import { UsageError } from '../../task/index.ts';
-import { asksForHelp, type Command, type CommandIo, writeLine } from '../command.ts';
+import { type SchemaInput, type TaskContext, task, UsageError } from '../../task/index.ts';
+import { v } from '../../validate/index.ts';
+import { type CommandIo, writeLine } from '../command.ts';
 import { escapeText, safeJson } from '../escape-text.ts';
 import { EXIT } from '../exit-codes.ts';
 import { importUserModule } from '../load-module.ts';
-import { reportError, reportProblem } from '../report-error.ts';
-import { serve } from './sessions-serve.ts';
-
-const usage = `Usage: fino sessions <subcommand> [options]
-
-Inspects durable runs (fino/ai/session) and decides their pending calls.
-
-  list [--status S] [--thread T]      runs, oldest first, with their pending calls
-  show <runId>                        one run: status, pending calls, audit trail
-  approve <ref> [--by N] [--note T]   approve a pending call
-  reject <ref> --reason T [--by N]    reject it; the model reads the reason
-  resume <ref> --value JSON [--by N]  answer a suspended call with a value
-  cancel <runId> [--by N] [--note T]  cancel an unfinished run
-  serve [--port N] [--host H] [--token T]
-                                      the approval inbox in a browser
-                                      ("fino sessions serve --help")
-
-  <ref> is a pending call's token (shown once, when the run suspends), or
-        "<runId> <toolCallId>" (as "list" and "show" print it).
-
-Options:
-  --db <path-or-url>  a SQLite file or a postgres:// URL
-                      (default: $FINO_DATABASE_URL, else ${DEFAULT_SQLITE_PATH})
-  --agent <file>      a module exporting the agent (default export, or "agent"):
-                      approve/reject/resume then continue the run in this process;
-                      without it the decision is recorded and the run waits, ready,
-                      for a worker
-  --json              print JSON instead of text`;
-
-const SUBCOMMANDS = ['list', 'show', 'approve', 'reject', 'resume', 'cancel'] as const;
-type Subcommand = (typeof SUBCOMMANDS)[number];
-const VALUE_OPTIONS = [
-  '--db',
-  '--agent',
-  '--status',
-  '--thread',
-  '--by',
-  '--note',
-  '--reason',
-  '--value',
-];
-
-interface Args {
-  subcommand: Subcommand;
-  positional: string[];
-  options: Map<string, string>;
-  json: boolean;
-}
-
-const hint = 'Run "fino sessions --help" for usage.';
-
-function parseArgs(argv: string[]): Args {
-  const [subcommand, ...rest] = argv;
-  if (!SUBCOMMANDS.includes(subcommand as Subcommand)) {
-    throw new UsageError(
-      subcommand === undefined
-        ? `missing subcommand; expected one of ${SUBCOMMANDS.join(', ')}`
-        : `unknown subcommand "${subcommand}"; expected one of ${SUBCOMMANDS.join(', ')}`,
-      hint,
-    );
-  }
-  const positional: string[] = [];
-  const options = new Map<string, string>();
-  let json = false;
-  for (let i = 0; i < rest.length; i++) {
-    const arg = rest[i];
-    const [name, inline] = arg.startsWith('--') ? arg.split(/=(.*)/s, 2) : [arg];
-    if (arg === '--json') json = true;
-    else if (VALUE_OPTIONS.includes(name)) {
-      const value = inline ?? rest[++i];
-      if (value === undefined) throw new UsageError(`${name} needs a value`, hint);
-      options.set(name, value);
-    } else if (arg.startsWith('-')) {
-      throw new UsageError(
-        `unknown option ${arg}; expected ${VALUE_OPTIONS.join(', ')} or --json`,
-        hint,
-      );
-    } else positional.push(arg);
-  }
-  return { subcommand: subcommand as Subcommand, positional, options, json };
-}
+import { reportProblem } from '../report-error.ts';
+import { type CommandTask, taskCommand } from '../task-command.ts';
+import { serveTask } from './sessions-serve.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 function openStore(db: string | undefined, io: CommandIo): Store {
@@ -128,12 +52,6 @@ async function loadAgent(file: string, io: CommandIo): Promise<SessionAgent> {
     );
   }
   return found;
-}
-
-function ref(positional: string[]): PendingRef {
-  if (positional.length === 1) return positional[0];
-  if (positional.length === 2) return { runId: positional[0], toolCallId: positional[1] };
-  throw new UsageError('expected a token, or a run id and a tool call id', hint);
 }
 
 const describeRun = (run: SessionRun): string[] => {
@@ -162,120 +80,233 @@ const describeRun = (run: SessionRun): string[] => {
 
 const withoutState = ({ state: _state, ...run }: SessionRun) => run;
 
-async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean): Promise<number> {
-  const { positional, options } = args;
-  // Stored text (model output, errors, notes, arguments) is escaped: one field per line,
-  // with no control sequence that could redraw the terminal or disguise another run.
-  const print = (value: unknown, text: () => string[]) =>
-    writeLine(
-      io.stdout,
-      args.json
-        ? safeJson(value, 2)
-        : text()
-            .map((line) => escapeText(line))
-            .join('\n'),
-    );
-  const actor = { by: options.get('--by'), note: options.get('--note') };
-  switch (args.subcommand) {
-    case 'list': {
-      const status = options.get('--status');
-      if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) {
-        throw new UsageError(
-          `--status must be one of ${RUN_STATUSES.join(', ')}; got "${status}"`,
-          hint,
-        );
-      }
-      const list = await runs.list({
-        status: status as RunStatus,
-        threadId: options.get('--thread'),
-      });
-      const views = list.map((r) => (r.status === 'corrupt' ? r : withoutState(r)));
-      print(views, () =>
-        list.length === 0
-          ? ['no runs']
-          : list.flatMap((r) =>
-              r.status === 'corrupt'
-                ? [`${r.runId}  corrupt`, `  error: ${r.error}`]
-                : describeRun(r),
-            ),
-      );
-      return 0;
-    }
-    case 'show': {
-      if (positional.length !== 1) throw new UsageError('show needs one run id', hint);
-      const run = await runs.get(positional[0]);
-      if (!run) {
-        return reportProblem(
-          io,
-          `no run with id "${positional[0]}"`,
-          'Run "fino sessions list" for the run ids.',
-          EXIT.failure,
-        );
-      }
-      print(run, () => [
-        ...describeRun(run),
-        ...(run.audit ?? []).map(
-          (a) =>
-            `  audit ${a.at} ${a.action}${a.toolCallId ? ` ${a.toolCallId}` : ''}${a.by ? ` by ${a.by}` : ''}${a.note ? `: ${a.note}` : ''}`,
-        ),
-      ]);
-      return 0;
-    }
-    case 'cancel': {
-      if (positional.length !== 1) throw new UsageError('cancel needs one run id', hint);
-      const run = await runs.cancel(positional[0], actor);
-      print(withoutState(run), () => describeRun(run));
-      return 0;
-    }
-    default: {
-      const target = ref(positional);
-      let run: SessionRun;
-      if (args.subcommand === 'approve') run = await runs.approve(target, actor);
-      else if (args.subcommand === 'reject') {
-        const reason = options.get('--reason');
-        if (!reason) throw new UsageError('reject needs --reason <text>: the model reads it', hint);
-        run = await runs.reject(target, reason, actor);
-      } else {
-        const text = options.get('--value');
-        if (text === undefined) throw new UsageError('resume needs --value <json>', hint);
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch {
-          throw new UsageError(`--value must be JSON (quote strings: '"M"'); got ${text}`, hint);
-        }
-        run = await runs.resume(target, value, actor);
-      }
-      const note =
-        run.status === 'ready' && !hasAgent
-          ? ['  recorded; the run is ready for a worker (or pass --agent to continue it here)']
-          : [];
-      print(withoutState(run), () => [...describeRun(run), ...note]);
-      return 0;
-    }
-  }
+/** `fino sessions show`: the run, then its audit trail. */
+const showRun = (run: SessionRun): string[] => [
+  ...describeRun(run),
+  ...(run.audit ?? []).map(
+    (a) =>
+      `  audit ${a.at} ${a.action}${a.toolCallId ? ` ${a.toolCallId}` : ''}${a.by ? ` by ${a.by}` : ''}${a.note ? `: ${a.note}` : ''}`,
+  ),
+];
+
+const db = v
+  .string()
+  .optional()
+  .describe(
+    `a SQLite file or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_SQLITE_PATH})`,
+  );
+const agent = v
+  .string()
+  .optional()
+  .describe(
+    'a module exporting the agent (default export, or "agent"): the run continues in this process; without it the decision is recorded and the run waits, ready, for a worker',
+  );
+const by = v.string().optional().describe('who decides, for the audit trail');
+const note = v.string().optional().describe('a note for the audit trail');
+const runId = v.string().describe('the run id (as "list" prints it)');
+const ref = v
+  .string()
+  .describe(
+    "the pending call's token (shown once, when the run suspends), or its run id followed by [tool-call-id]",
+  );
+const toolCallId = v
+  .string()
+  .optional()
+  .describe('the pending call\'s id, after a run id (as "list" and "show" print it)');
+const statuses = RUN_STATUSES as readonly [RunStatus, ...RunStatus[]];
+
+/** Where a subcommand reads and writes: its streams, and whether `--json` was given. */
+interface Output {
+  io: CommandIo;
+  json: boolean;
 }
 
-async function main(argv: string[], io: CommandIo): Promise<number> {
-  if (argv[0] === 'serve') return serve(argv.slice(1), io, { openStore, loadAgent });
-  if (asksForHelp(argv)) {
-    writeLine(io.stdout, usage);
-    return EXIT.ok;
-  }
-  const args = parseArgs(argv);
-  const agentFile = args.options.get('--agent');
-  const agent = agentFile === undefined ? undefined : await loadAgent(agentFile, io);
-  const store = openStore(args.options.get('--db'), io);
+/**
+ * Prints `value` as JSON with `--json`, else `text()` one line each. Stored text (model
+ * output, errors, notes, arguments) is escaped: one field per line, with no control
+ * sequence that could redraw the terminal or disguise another run.
+ */
+function print(out: Output, value: unknown, text: () => string[]): number {
+  writeLine(
+    out.io.stdout,
+    out.json
+      ? safeJson(value, 2)
+      : text()
+          .map((line) => escapeText(line))
+          .join('\n'),
+  );
+  return EXIT.ok;
+}
+
+/** Opens the store (and loads the agent, with `--agent`), runs `act`, and closes the store. */
+async function withSession(
+  given: { db?: string; agent?: string },
+  io: CommandIo,
+  act: (runs: Session, hasAgent: boolean) => Promise<number>,
+): Promise<number> {
+  const loaded = given.agent === undefined ? undefined : await loadAgent(given.agent, io);
+  const store = openStore(given.db, io);
   try {
-    return await act(args, session({ store, agent }), io, agent !== undefined);
+    return await act(session({ store, agent: loaded }), loaded !== undefined);
   } finally {
     await store.close();
   }
 }
 
-/** `fino sessions`: lists durable runs and approves, rejects or resumes their pending calls. */
-export const sessions: Command = {
-  name: 'sessions',
-  usage,
-  run: (argv, io) => main(argv, io).catch((error: unknown) => reportError(error, io)),
+/** `--by` and `--note`: who decided, and why, for the audit trail. */
+const actor = (given: { by?: string; note?: string }) => ({ by: given.by, note: given.note });
+
+const pendingRef = (given: { ref: string; toolCallId?: string }): PendingRef =>
+  given.toolCallId === undefined ? given.ref : { runId: given.ref, toolCallId: given.toolCallId };
+
+/** A subcommand of `fino sessions` over `io`: a task that prints JSON with `--json`. */
+function subcommand<Input>(
+  io: CommandIo,
+  options: {
+    name: string;
+    description: string;
+    inputSchema: SchemaInput<Input>;
+    positionals: string[];
+    run(input: Input, out: Output): Promise<number>;
+  },
+): CommandTask {
+  return task<Input, number>({
+    name: options.name,
+    description: options.description,
+    inputSchema: options.inputSchema,
+    outputMode: 'both',
+    cli: { positionals: options.positionals },
+    run: (input, ctx: TaskContext) => options.run(input, { io, json: ctx.writer.mode === 'json' }),
+  });
+}
+
+/** A decided run; without an agent it waits, ready, for a worker. */
+const decided = (out: Output, run: SessionRun, hasAgent: boolean): number => {
+  const waiting =
+    run.status === 'ready' && !hasAgent
+      ? ['  recorded; the run is ready for a worker (or pass --agent to continue it here)']
+      : [];
+  return print(out, withoutState(run), () => [...describeRun(run), ...waiting]);
 };
+
+/** The subcommands of `fino sessions`, over `io`. */
+function subcommands(io: CommandIo): CommandTask[] {
+  return [
+    subcommand(io, {
+      name: 'list',
+      description: 'Runs, oldest first, with their pending calls',
+      inputSchema: v.object({
+        db,
+        status: v.enum(statuses).optional().describe('only runs with this status'),
+        thread: v.string().optional().describe('only runs of this thread'),
+      }),
+      positionals: [],
+      run: (given, out) =>
+        withSession(given, io, async (runs) => {
+          const list = await runs.list({ status: given.status, threadId: given.thread });
+          const views = list.map((r) => (r.status === 'corrupt' ? r : withoutState(r)));
+          return print(out, views, () =>
+            list.length === 0
+              ? ['no runs']
+              : list.flatMap((r) =>
+                  r.status === 'corrupt'
+                    ? [`${r.runId}  corrupt`, `  error: ${r.error}`]
+                    : describeRun(r),
+                ),
+          );
+        }),
+    }),
+    subcommand(io, {
+      name: 'show',
+      description: 'One run: status, pending calls, audit trail',
+      inputSchema: v.object({ runId, db }),
+      positionals: ['runId'],
+      run: (given, out) =>
+        withSession(given, io, async (runs) => {
+          const run = await runs.get(given.runId);
+          if (!run) {
+            return reportProblem(
+              io,
+              `no run with id "${given.runId}"`,
+              'Run "fino sessions list" for the run ids.',
+              EXIT.failure,
+            );
+          }
+          return print(out, run, () => showRun(run));
+        }),
+    }),
+    subcommand(io, {
+      name: 'approve',
+      description: 'Approve a pending call',
+      inputSchema: v.object({ ref, toolCallId, db, agent, by, note }),
+      positionals: ['ref', 'toolCallId'],
+      run: (given, out) =>
+        withSession(given, io, async (runs, hasAgent) =>
+          decided(out, await runs.approve(pendingRef(given), actor(given)), hasAgent),
+        ),
+    }),
+    subcommand(io, {
+      name: 'reject',
+      description: 'Reject a pending call; the model reads the reason',
+      inputSchema: v.object({
+        ref,
+        toolCallId,
+        reason: v.string().min(1).describe('why, for the model to read'),
+        db,
+        agent,
+        by,
+        note,
+      }),
+      positionals: ['ref', 'toolCallId'],
+      run: (given, out) =>
+        withSession(given, io, async (runs, hasAgent) =>
+          decided(out, await runs.reject(pendingRef(given), given.reason, actor(given)), hasAgent),
+        ),
+    }),
+    subcommand(io, {
+      name: 'resume',
+      description: 'Answer a suspended call with a value',
+      inputSchema: v.object({
+        ref,
+        toolCallId,
+        value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
+        db,
+        agent,
+        by,
+        note,
+      }),
+      positionals: ['ref', 'toolCallId'],
+      run: (given, out) =>
+        withSession(given, io, async (runs, hasAgent) =>
+          decided(out, await runs.resume(pendingRef(given), given.value, actor(given)), hasAgent),
+        ),
+    }),
+    subcommand(io, {
+      name: 'cancel',
+      description: 'Cancel an unfinished run',
+      inputSchema: v.object({ runId, db, by, note }),
+      positionals: ['runId'],
+      run: (given, out) =>
+        withSession(given, io, async (runs) => {
+          const run = await runs.cancel(given.runId, actor(given));
+          return print(out, withoutState(run), () => describeRun(run));
+        }),
+    }),
+    serveTask(io, { openStore, loadAgent }),
+  ];
+}
+
+/** `fino sessions`: lists durable runs and approves, rejects or resumes their pending calls. */
+export const sessions = taskCommand('sessions', (io) => {
+  const children = subcommands(io);
+  return task({
+    name: 'sessions',
+    description: 'Inspects durable runs (fino/ai/session) and decides their pending calls.',
+    children,
+    run: () => {
+      throw new UsageError(
+        `missing subcommand; expected one of ${children.map((c) => c.name).join(', ')}`,
+      );
+    },
+  });
+});

@@ -36,7 +36,10 @@ describe('fino mcp arguments', () => {
     [[fixture, '--http'], /--http is missing its value/],
     [[fixture, '--http', 'localhost'], /--http expects \[host:\]port/],
     [[fixture, '--http', '99999'], /--http expects \[host:\]port/],
-    [[fixture, '--approval', 'sometimes'], /--approval must be one of elicit, client, deny/],
+    [
+      [fixture, '--approval', 'sometimes'],
+      /--approval: expected one of elicit, client, deny, received "sometimes"/,
+    ],
     [[fixture, '--token', 't'], /--token applies to --http only/],
     [[fixture, '--verbose'], /unknown option --verbose/],
   ])('refuses %j with exit code 2 and says what was expected', async (argv, message) => {
@@ -48,7 +51,7 @@ describe('fino mcp arguments', () => {
   it('prints its usage for --help', async () => {
     const { io, out } = fakeIo();
     expect(await mcp.run(['--help'], io)).toBe(0);
-    expect(out()).toContain('Usage: fino mcp <file> [--http [host:]port] [--token T]');
+    expect(out()).toContain('Usage: fino mcp <file> [options]');
   });
 });
 
