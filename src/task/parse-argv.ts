@@ -26,21 +26,23 @@ function convert(flag: string, option: CliOption, raw: string): unknown {
   if (option.type === 'number' || option.type === 'integer') {
     value = raw.trim() === '' ? Number.NaN : Number(raw);
     const ok = Number.isFinite(value) && (option.type === 'number' || Number.isInteger(value));
-    if (!ok) throw new UsageError(`${flag} expects ${describeType(option)}, got "${raw}"`);
+    if (!ok) throw new UsageError(`${flag}: expected ${describeType(option)}, received "${raw}"`);
   } else if (option.type === 'boolean') {
     if (raw !== 'true' && raw !== 'false') {
-      throw new UsageError(`${flag} expects true or false, got "${raw}"`);
+      throw new UsageError(`${flag}: expected true or false, received "${raw}"`);
     }
     value = raw === 'true';
   } else if (option.type === 'json') {
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new UsageError(`${flag} expects a JSON value, got "${raw}"`);
+      throw new UsageError(`${flag}: expected a JSON value, received "${raw}"`);
     }
   }
   if (option.choices && !option.choices.includes(value as string | number)) {
-    throw new UsageError(`${flag} must be one of ${option.choices.join(', ')}; got "${raw}"`);
+    throw new UsageError(
+      `${flag}: expected one of ${option.choices.join(', ')}, received "${raw}"`,
+    );
   }
   return value;
 }

@@ -3,6 +3,7 @@
  * tool_result contract) or from a command line.
  */
 
+import { describe } from '../internal/describe.ts';
 import { checkDuration } from '../internal/duration.ts';
 import { errorMessage, isControlFlow } from '../internal/thrown-value.ts';
 import {
@@ -122,19 +123,21 @@ export class Task<Input = unknown, Output = unknown> {
 
   constructor(options: TaskOptions<Input, Output>) {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError('Task options must be an object with at least `name` and `run`');
+      throw new TypeError(
+        `Task options: expected an object with at least \`name\` and \`run\`, received ${describe(options)}`,
+      );
     }
     const { name, run, timeoutMs } = options;
     if (typeof name !== 'string' || name === '') {
-      throw new TypeError(`Task name must be a non-empty string, got ${JSON.stringify(name)}`);
+      throw new TypeError(`Task name: expected a non-empty string, received ${describe(name)}`);
     }
     if (typeof run !== 'function') {
-      throw new TypeError(`Task "${name}" needs a \`run\` function, got ${typeof run}`);
+      throw new TypeError(`Task "${name}": run: expected a function, received ${describe(run)}`);
     }
     const { outputMode = 'text' } = options;
     if (outputMode !== 'text' && outputMode !== 'json' && outputMode !== 'both') {
       throw new TypeError(
-        `Task "${name}": outputMode must be 'text', 'json' or 'both', got ${JSON.stringify(outputMode)}`,
+        `Task "${name}": outputMode: expected 'text', 'json' or 'both', received ${describe(outputMode)}`,
       );
     }
     checkDuration(`Task "${name}": timeoutMs`, timeoutMs);
@@ -164,7 +167,9 @@ export class Task<Input = unknown, Output = unknown> {
     this.children = [...(options.children ?? [])];
     const notTask = this.children.findIndex((child) => !isTask(child));
     if (notTask !== -1) {
-      throw new TypeError(`Task "${name}": children[${notTask}] is not a task`);
+      throw new TypeError(
+        `Task "${name}": children[${notTask}]: expected a task (from task() or tool()), received ${describe(this.children[notTask])}`,
+      );
     }
     this.effects = [...(options.effects ?? [])];
     this.requiresApproval = options.requiresApproval ?? false;

@@ -57,7 +57,7 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
     const result = await fino('run', 'fixtures/single.ts', '--a', 'one');
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'fino: --a expects a number value, got "one"\nRun "fino run fixtures/single.ts --help" for usage.\n',
+      'fino: --a: expected a number value, received "one"\nRun "fino run fixtures/single.ts --help" for usage.\n',
     );
   });
 

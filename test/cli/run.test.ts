@@ -75,7 +75,7 @@ describe('fino run', () => {
       'k',
     ]);
     expect(choice.code).toBe(2);
-    expect(choice.stderr).toMatch(/^fino: --unit must be one of c, f; got "k"/);
+    expect(choice.stderr).toMatch(/^fino: --unit: expected one of c, f, received "k"/);
     const unknown = await cli(['run', 'fixtures/many.ts', 'get_weather', '--town', 'x']);
     expect(unknown.stderr).toMatch(
       /^fino: unknown option --town; expected one of --city, --unit, --help\n/,
@@ -85,7 +85,7 @@ describe('fino run', () => {
     expect(json.stderr).toMatch(/--json: "get_weather" supports only "text" output/);
     const badJson = await cli(['run', 'fixtures/many.ts', 'get_weather', '--input', '{']);
     expect(badJson.code).toBe(2);
-    expect(badJson.stderr).toMatch(/^fino: --input expects JSON/);
+    expect(badJson.stderr).toMatch(/^fino: --input: expected JSON/);
   });
 
   it('exits 2 naming the available tools when the tool is unknown or not named', async () => {

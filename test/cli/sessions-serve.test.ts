@@ -70,10 +70,10 @@ describe('fino sessions serve', () => {
     };
     expect(await bad(['--port', 'eighty'])).toMatchObject({
       code: 2,
-      err: expect.stringContaining('--port must be an integer from 0 to 65535; got "eighty"'),
+      err: expect.stringContaining('--port: expected an integer from 0 to 65535, received "eighty"'),
     });
     expect((await bad(['--token', 'short'])).err).toContain(
-      '--token must have at least 8 characters',
+      '--token: expected at least 8 characters',
     );
     expect((await bad(['--verbose'])).err).toContain('unexpected argument --verbose');
     expect((await bad(['--db', join(dir, 'missing.db')])).err).toContain('no session database at');

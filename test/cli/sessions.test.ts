@@ -145,10 +145,10 @@ describe('fino sessions', () => {
     });
     expect(
       await cli(['resume', 'run-usage', 'ship_1', '--value', '{bad', '--db', 'usage.db']),
-    ).toMatchObject({ code: 2, err: expect.stringContaining('--value must be JSON') });
+    ).toMatchObject({ code: 2, err: expect.stringContaining('--value: expected JSON') });
     expect(await cli(['list', '--status', 'odd', '--db', 'usage.db'])).toMatchObject({
       code: 2,
-      err: expect.stringContaining('--status must be one of'),
+      err: expect.stringContaining('--status: expected one of'),
     });
     expect(await cli(['show', 'nope', '--db', 'usage.db'])).toMatchObject({
       code: 1,

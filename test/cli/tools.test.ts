@@ -60,7 +60,7 @@ describe('fino tools', () => {
     const format = await cli(['tools', 'fixtures/many.ts', '--format', 'gemini']);
     expect(format.code).toBe(2);
     expect(format.stderr).toMatch(
-      /--format must be one of neutral, openai, anthropic, mcp; got "gemini"/,
+      /--format: expected one of neutral, openai, anthropic, mcp, received "gemini"/,
     );
     expect((await cli(['tools', 'fixtures/many.ts', '--pretty'])).code).toBe(2);
     expect((await cli(['tools'])).stderr).toMatch(/missing <file>/);

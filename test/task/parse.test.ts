@@ -74,13 +74,13 @@ describe('Task.parse with options derived from the schema', () => {
       '--query is missing its value: expected a string value',
     );
     expect(usageError(() => search.parse(['--query', 'q', '--limit', 'x'])).message).toBe(
-      '--limit expects an integer value, got "x"',
+      '--limit: expected an integer value, received "x"',
     );
     expect(usageError(() => search.parse(['--query', 'q', '--limit', '1.5'])).message).toMatch(
-      /--limit expects/,
+      /--limit: expected an integer value, received "1.5"/,
     );
     expect(usageError(() => search.parse(['--query', 'q', '--sort', 'up'])).message).toBe(
-      '--sort must be one of asc, desc; got "up"',
+      '--sort: expected one of asc, desc, received "up"',
     );
     expect(usageError(() => search.parse([])).message).toBe(
       'missing required option --query (a string value)',

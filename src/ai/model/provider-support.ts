@@ -1,4 +1,5 @@
 import { abortError } from '../../internal/abort-error.ts';
+import { describe } from '../../internal/describe.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import { ModelError } from './model-error.ts';
 import type {
@@ -14,7 +15,9 @@ const ROLES = new Set(['system', 'user', 'assistant']);
 /** Throws a `TypeError` unless a provider's options name a model. */
 export function requireModelName(provider: string, options: { model?: unknown } | undefined): void {
   if (typeof options?.model !== 'string' || options.model === '') {
-    throw new TypeError(`${provider}(options): options.model must be a non-empty model name`);
+    throw new TypeError(
+      `${provider}(options).model: expected a non-empty model name, received ${describe(options?.model)}`,
+    );
   }
 }
 

@@ -56,7 +56,7 @@ function parseArgs(argv: string[], env: CommandIo['env']): McpArgs {
   if (file === undefined) throw new UsageError('missing <file>', hint);
   if (!(APPROVALS as readonly string[]).includes(approval)) {
     throw new UsageError(
-      `--approval must be one of ${APPROVALS.join(', ')}; got "${approval}"`,
+      `--approval: expected one of ${APPROVALS.join(', ')}, received "${approval}"`,
       hint,
     );
   }
@@ -79,7 +79,7 @@ function parseHostPort(text: string): { host: string; port: number } {
   const port = Number(match?.[2]);
   if (!match || port > 65535) {
     throw new UsageError(
-      `--http expects [host:]port, like 3000 or 127.0.0.1:3000 or [::1]:3000; got "${text}"`,
+      `--http: expected [host:]port, like 3000 or 127.0.0.1:3000 or [::1]:3000, received "${text}"`,
       hint,
     );
   }

@@ -82,12 +82,15 @@ export async function serve(
   const portText = options.get('--port') ?? String(DEFAULT_PORT);
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65_535) {
-    throw new UsageError(`--port must be an integer from 0 to 65535; got "${portText}"`, hint);
+    throw new UsageError(
+      `--port: expected an integer from 0 to 65535, received "${portText}"`,
+      hint,
+    );
   }
   const host = options.get('--host') ?? '127.0.0.1';
   let token = options.get('--token') ?? (io.env.FINO_INBOX_TOKEN || undefined);
   if (token !== undefined && token.length < 8) {
-    throw new UsageError(`--token must have at least 8 characters; got ${token.length}`, hint);
+    throw new UsageError(`--token: expected at least 8 characters, received ${token.length}`, hint);
   }
   if (token === undefined && !LOOPBACK.has(host)) token = randomBytes(24).toString('base64url');
   const agentFile = options.get('--agent');

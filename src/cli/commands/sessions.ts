@@ -181,7 +181,7 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
       const status = options.get('--status');
       if (status !== undefined && !RUN_STATUSES.includes(status as RunStatus)) {
         throw new UsageError(
-          `--status must be one of ${RUN_STATUSES.join(', ')}; got "${status}"`,
+          `--status: expected one of ${RUN_STATUSES.join(', ')}, received "${status}"`,
           hint,
         );
       }
@@ -242,7 +242,10 @@ async function act(args: Args, runs: Session, io: CommandIo, hasAgent: boolean):
         try {
           value = JSON.parse(text);
         } catch {
-          throw new UsageError(`--value must be JSON (quote strings: '"M"'); got ${text}`, hint);
+          throw new UsageError(
+            `--value: expected JSON (quote strings: '"M"'), received ${text}`,
+            hint,
+          );
         }
         run = await runs.resume(target, value, actor);
       }

@@ -38,7 +38,7 @@ function parseArgs(argv: string[]): {
   }
   if (!(TOOL_FORMATS as readonly string[]).includes(format)) {
     throw new UsageError(
-      `--format must be one of ${TOOL_FORMATS.join(', ')}; got "${format}"`,
+      `--format: expected one of ${TOOL_FORMATS.join(', ')}, received "${format}"`,
       HINT,
     );
   }

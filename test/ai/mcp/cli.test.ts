@@ -34,9 +34,9 @@ describe('fino mcp arguments', () => {
   it.each([
     [[], /missing <file>/],
     [[fixture, '--http'], /--http is missing its value/],
-    [[fixture, '--http', 'localhost'], /--http expects \[host:\]port/],
-    [[fixture, '--http', '99999'], /--http expects \[host:\]port/],
-    [[fixture, '--approval', 'sometimes'], /--approval must be one of elicit, client, deny/],
+    [[fixture, '--http', 'localhost'], /--http: expected \[host:\]port/],
+    [[fixture, '--http', '99999'], /--http: expected \[host:\]port/],
+    [[fixture, '--approval', 'sometimes'], /--approval: expected one of elicit, client, deny/],
     [[fixture, '--token', 't'], /--token applies to --http only/],
     [[fixture, '--verbose'], /unknown option --verbose/],
   ])('refuses %j with exit code 2 and says what was expected', async (argv, message) => {

@@ -460,9 +460,11 @@ describe('anthropic: errors and retries', () => {
 
   it('needs a model name', () => {
     expect(() => anthropic({} as never)).toThrow(
-      'anthropic(options): options.model must be a non-empty model name',
+      'anthropic(options).model: expected a non-empty model name, received undefined',
     );
-    expect(() => anthropic({ model: '' })).toThrow('options.model must be a non-empty model name');
+    expect(() => anthropic({ model: '' })).toThrow(
+      '(options).model: expected a non-empty model name, received ""',
+    );
   });
 
   it('needs an API key, from options or ANTHROPIC_API_KEY', async () => {

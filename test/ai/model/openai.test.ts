@@ -528,7 +528,9 @@ describe('openai: errors and retries', () => {
   });
 
   it('rejects malformed requests and options with clear errors', async () => {
-    expect(() => openai({} as never)).toThrow(/options.model must be a non-empty model name/);
+    expect(() => openai({} as never)).toThrow(
+      /openai\(options\).model: expected a non-empty model name, received undefined/,
+    );
     const model = openai({ model: 'm', apiKey: 'k' });
     await expect(model.generate({ messages: 'hi' } as never)).rejects.toThrow(
       'openai: request.messages: expected an array, received string',
