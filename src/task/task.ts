@@ -21,7 +21,7 @@ import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './conte
 import { withDeadline } from './deadline.ts';
 import { capErrorText } from './error-text.ts';
 import { UsageError } from './errors.ts';
-import { ExecutionContext } from './execution-context.ts';
+import { RunContextFromOptions } from './execution-context.ts';
 import { renderHelp } from './help.ts';
 import { invalidArgumentsText, issueLines } from './invalid-arguments.ts';
 import { type ResolvedIsolation, resolveIsolation } from './isolation/options.ts';
@@ -35,8 +35,8 @@ import type {
   OutputMode,
   OutputModes,
   Risk,
-  RunOptions,
   TaskOptions,
+  TaskRunOptions,
   Writer,
 } from './types.ts';
 import { discardingWriter, TextBuffer } from './writers.ts';
@@ -224,7 +224,7 @@ export class Task<Input = unknown, Output = unknown> {
    * await now.run(undefined, { mode: 'json' }); // → { at: 0 }
    * ```
    */
-  async run(input?: Input, options: RunOptions = {}): Promise<Output> {
+  async run(input?: Input, options: TaskRunOptions = {}): Promise<Output> {
     const mode = options.mode ?? options.writer?.mode ?? 'text';
     if (!this.supports(mode)) {
       throw new UsageError(
@@ -410,18 +410,18 @@ export class Task<Input = unknown, Output = unknown> {
     return this.#validator!.safeParseAsync(value);
   }
 
-  #call(input: Input, options: RunOptions, writer: Writer): Output | Promise<Output> {
+  #call(input: Input, options: TaskRunOptions, writer: Writer): Output | Promise<Output> {
     const signal = options.signal ?? NEVER_ABORTED;
     if (this.#isolation) {
-      const context = new ExecutionContext(options, signal, writer);
+      const context = new RunContextFromOptions(options, signal, writer);
       const call = { name: this.name, timeoutMs: this.timeoutMs, isolation: this.#isolation };
       return runIsolated({ ...call, input, options, context }) as Promise<Output>;
     }
     if (this.timeoutMs === undefined) {
-      return this.#execute(input, new ExecutionContext(options, signal, writer));
+      return this.#execute(input, new RunContextFromOptions(options, signal, writer));
     }
     return withDeadline(this.name, this.timeoutMs, signal, (child) =>
-      this.#execute(input, new ExecutionContext(options, child, writer)),
+      this.#execute(input, new RunContextFromOptions(options, child, writer)),
     );
   }
 }

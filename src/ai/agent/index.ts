@@ -20,6 +20,7 @@ export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './tel
 export type {
   AgentEvent,
   AgentInput,
+  AgentRunOptions,
   ApprovalAnswer,
   ClearedCall,
   Decision,
@@ -27,7 +28,6 @@ export type {
   DoneResult,
   OpenTurn,
   PendingCall,
-  RunOptions,
   RunResult,
   RunState,
   StepOutcome,

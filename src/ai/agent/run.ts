@@ -12,8 +12,8 @@ import { type RunTelemetry, startRunTelemetry } from './telemetry.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
   AgentEvent,
+  AgentRunOptions,
   DoneResult,
-  RunOptions,
   RunState,
   StepOutcome,
   SuspendedResult,
@@ -45,7 +45,7 @@ export type RunMode = 'until-paused' | 'one-step';
  */
 export async function withRun<T>(
   config: AgentConfig,
-  options: RunOptions,
+  options: AgentRunOptions,
   events: { streaming: boolean; emit(event: AgentEvent): void },
   work: (run: Run) => Promise<T>,
 ): Promise<T> {
@@ -106,7 +106,7 @@ async function pairAborted(
   state: RunState,
   error: unknown,
   chain: Promise<void>,
-  options: RunOptions,
+  options: AgentRunOptions,
 ): Promise<void> {
   closeAbortedTurn(state);
   await chain.catch(() => {});
@@ -128,7 +128,7 @@ async function pairAborted(
   }
 }
 
-function checkRunOptions(options: RunOptions): RunOptions {
+function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
   if (options === null || typeof options !== 'object') {
     throw new AgentError(
       'INVALID_ARGUMENT',

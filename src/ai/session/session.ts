@@ -2,7 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describe } from '../../internal/describe.ts';
 import { checkDuration } from '../../internal/duration.ts';
-import type { AgentInput, Decision, Decisions, RunOptions, RunResult } from '../agent/index.ts';
+import type {
+  AgentInput,
+  AgentRunOptions,
+  Decision,
+  Decisions,
+  RunResult,
+} from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
 import { SessionError } from './errors.ts';
 import { newToken } from './tokens.ts';
@@ -233,7 +239,7 @@ export function session(options: SessionOptions): Session {
   /** Drives a run this worker holds until it ends, checkpointing as it goes, and records how it ended. */
   async function drive(
     runId: string,
-    invoke: (runOptions: RunOptions) => Promise<RunResult>,
+    invoke: (runOptions: AgentRunOptions) => Promise<RunResult>,
     signal?: AbortSignal,
   ): Promise<SessionRun> {
     const controller = new AbortController();
