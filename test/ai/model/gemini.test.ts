@@ -574,7 +574,7 @@ describe('gemini: generate', () => {
       id: 'fc_1',
       name: 'weather',
       args: 'Oslo',
-      argsError: 'The arguments were not a JSON object (received "Oslo")',
+      argsError: 'Expected the arguments as a JSON object, received "Oslo"',
     });
   });
 
