@@ -1,3 +1,4 @@
+import { errorMessage } from '../../internal/thrown-value.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import {
   type CompiledValidator,
@@ -262,7 +263,9 @@ function readOutputSchema(output: SchemaLike) {
   try {
     schema = normalizeSchema(output);
   } catch (error) {
-    throw new AgentError('INVALID_ARGUMENT', `agent(options).output: ${(error as Error).message}`);
+    throw new AgentError('INVALID_ARGUMENT', `agent(options).output: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   if (schema.type !== 'object') {
     throw new AgentError(

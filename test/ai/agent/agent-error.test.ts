@@ -70,6 +70,7 @@ describe('AgentError codes', () => {
     ['a bad toolConcurrency', () => agent({ model, toolConcurrency: 0 }), 'toolConcurrency'],
     ['a bad maxResultChars', () => agent({ model, maxResultChars: 0 }), 'maxResultChars'],
     ['a bad telemetry option', () => agent({ model, telemetry: 'on' as never }), 'telemetry'],
+    ['a bad output schema', () => agent({ model, output: 42 as never }), 'agent(options).output'],
     ['maxSteps(0)', () => maxSteps(0), 'maxSteps(n)'],
     ['asTool() without a description', () => agent({ model }).asTool({} as never), 'asTool'],
     ['bad run input', () => agent({ model }).generate(42 as never), 'agent input'],
@@ -86,6 +87,12 @@ describe('AgentError codes', () => {
     ],
   ])('INVALID_ARGUMENT for %s', async (_label, work, message) => {
     await expectRefusal(work, 'INVALID_ARGUMENT', message);
+  });
+
+  it('keeps what the schema reader threw as the cause of a bad output schema', async () => {
+    const error = await caught(() => agent({ model, output: 42 as never }));
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((error as Error).cause).toBeInstanceOf(Error);
   });
 
   it('INVALID_ARGUMENT when the approval policy answers something else', async () => {
