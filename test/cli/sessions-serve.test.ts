@@ -70,7 +70,9 @@ describe('fino sessions serve', () => {
     };
     expect(await bad(['--port', 'eighty'])).toMatchObject({
       code: 2,
-      err: expect.stringContaining('--port: expected an integer from 0 to 65535, received "eighty"'),
+      err: expect.stringContaining(
+        '--port: expected an integer from 0 to 65535, received "eighty"',
+      ),
     });
     expect((await bad(['--token', 'short'])).err).toContain(
       '--token: expected at least 8 characters',
