@@ -65,7 +65,7 @@ async function serve(): Promise<number> {
   if (values.port === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
     return reportProblem(
       io,
-      `--port must be a port number from 0 to 65535, got "${values.port}"`,
+      `--port: expected a port number from 0 to 65535, received "${values.port}"`,
       HINT,
       EXIT.usage,
     );

@@ -23,7 +23,26 @@ export class InvalidResultError extends Error {
 
 /**
  * A task exceeded its `timeoutMs`. Named `TimeoutError` like the reason of
- * `AbortSignal.timeout()`, so it is not mistaken for a caller's cancellation.
+ * `AbortSignal.timeout()`, so it is not mistaken for a caller's cancellation. `run()`
+ * rejects with it; `invoke()` folds it into an `isError` result, or rethrows it when the
+ * task has `throwOnError`.
+ *
+ * @example
+ * ```ts
+ * import { TaskTimeoutError, task } from 'fino:task';
+ *
+ * const slow = task({
+ *   name: 'slow',
+ *   timeoutMs: 10,
+ *   run: (_input, ctx) =>
+ *     new Promise<string>((resolve) => ctx.signal.addEventListener('abort', () => resolve('late'))),
+ * });
+ * try {
+ *   await slow.run();
+ * } catch (error) {
+ *   if (error instanceof TaskTimeoutError) console.log(error.taskName, error.timeoutMs); // slow 10
+ * }
+ * ```
  */
 export class TaskTimeoutError extends Error {
   override readonly name = 'TimeoutError';

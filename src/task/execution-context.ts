@@ -4,7 +4,7 @@
 import type { ModelMessage } from './content.ts';
 import { progressReporter } from './progress.ts';
 import { SuspendSignal, suspendArguments } from './suspend-signal.ts';
-import type { Progress, RunOptions, SuspendFn, TaskContext, Writer } from './types.ts';
+import type { Progress, SuspendFn, TaskRunContext, TaskRunOptions, Writer } from './types.ts';
 
 /** The default `suspend`: throws a `SuspendSignal` for the harness to catch. */
 const throwSuspendSignal: SuspendFn = (reasonOrRequest, payload) => {
@@ -15,16 +15,16 @@ const throwSuspendSignal: SuspendFn = (reasonOrRequest, payload) => {
  * The caller's `suspend`, accepting both forms and always calling it positionally,
  * `(reason, payload)`: a harness written for the positional form never sees an object.
  */
-function positional(suspend: RunOptions['suspend'] & {}): SuspendFn {
+function positional(suspend: TaskRunOptions['suspend'] & {}): SuspendFn {
   return (reasonOrRequest, payload) => suspend(...suspendArguments(reasonOrRequest, payload));
 }
 
 /**
- * A `TaskContext` built from the caller's options, with the fallbacks used outside an
+ * A `TaskRunContext` built from the caller's options, with the fallbacks used outside an
  * agent. `env` and `cwd` are read from the process only when the executor asks (reading
  * them costs more than the rest of the context together).
  */
-export class ExecutionContext implements TaskContext {
+export class RunContextFromOptions implements TaskRunContext {
   signal: AbortSignal;
   toolCallId: string;
   step: number;
@@ -38,7 +38,7 @@ export class ExecutionContext implements TaskContext {
   readonly #env: Record<string, string | undefined> | undefined;
   readonly #cwd: string | undefined;
 
-  constructor(options: RunOptions, signal: AbortSignal, writer: Writer) {
+  constructor(options: TaskRunOptions, signal: AbortSignal, writer: Writer) {
     this.signal = signal;
     this.toolCallId = options.toolCallId ?? 'task';
     this.step = options.step ?? 0;

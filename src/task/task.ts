@@ -3,6 +3,7 @@
  * tool_result contract) or from a command line.
  */
 
+import { describe } from '../internal/describe.ts';
 import { checkDuration } from '../internal/duration.ts';
 import { errorMessage, isControlFlow } from '../internal/thrown-value.ts';
 import {
@@ -20,7 +21,7 @@ import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './conte
 import { withDeadline } from './deadline.ts';
 import { capErrorText } from './error-text.ts';
 import { UsageError } from './errors.ts';
-import { ExecutionContext } from './execution-context.ts';
+import { RunContextFromOptions } from './execution-context.ts';
 import { renderHelp } from './help.ts';
 import { invalidArgumentsText, issueLines } from './invalid-arguments.ts';
 import { type ResolvedIsolation, resolveIsolation } from './isolation/options.ts';
@@ -34,8 +35,8 @@ import type {
   OutputMode,
   OutputModes,
   Risk,
-  RunOptions,
   TaskOptions,
+  TaskRunOptions,
   Writer,
 } from './types.ts';
 import { discardingWriter, TextBuffer } from './writers.ts';
@@ -122,19 +123,21 @@ export class Task<Input = unknown, Output = unknown> {
 
   constructor(options: TaskOptions<Input, Output>) {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError('Task options must be an object with at least `name` and `run`');
+      throw new TypeError(
+        `Task options: expected an object with at least \`name\` and \`run\`, received ${describe(options)}`,
+      );
     }
     const { name, run, timeoutMs } = options;
     if (typeof name !== 'string' || name === '') {
-      throw new TypeError(`Task name must be a non-empty string, got ${JSON.stringify(name)}`);
+      throw new TypeError(`Task name: expected a non-empty string, received ${describe(name)}`);
     }
     if (typeof run !== 'function') {
-      throw new TypeError(`Task "${name}" needs a \`run\` function, got ${typeof run}`);
+      throw new TypeError(`Task "${name}": run: expected a function, received ${describe(run)}`);
     }
     const { outputMode = 'text' } = options;
     if (outputMode !== 'text' && outputMode !== 'json' && outputMode !== 'both') {
       throw new TypeError(
-        `Task "${name}": outputMode must be 'text', 'json' or 'both', got ${JSON.stringify(outputMode)}`,
+        `Task "${name}": outputMode: expected 'text', 'json' or 'both', received ${describe(outputMode)}`,
       );
     }
     checkDuration(`Task "${name}": timeoutMs`, timeoutMs);
@@ -164,7 +167,9 @@ export class Task<Input = unknown, Output = unknown> {
     this.children = [...(options.children ?? [])];
     const notTask = this.children.findIndex((child) => !isTask(child));
     if (notTask !== -1) {
-      throw new TypeError(`Task "${name}": children[${notTask}] is not a task`);
+      throw new TypeError(
+        `Task "${name}": children[${notTask}]: expected a task (from task() or tool()), received ${describe(this.children[notTask])}`,
+      );
     }
     this.effects = [...(options.effects ?? [])];
     this.requiresApproval = options.requiresApproval ?? false;
@@ -219,7 +224,7 @@ export class Task<Input = unknown, Output = unknown> {
    * await now.run(undefined, { mode: 'json' }); // → { at: 0 }
    * ```
    */
-  async run(input?: Input, options: RunOptions = {}): Promise<Output> {
+  async run(input?: Input, options: TaskRunOptions = {}): Promise<Output> {
     const mode = options.mode ?? options.writer?.mode ?? 'text';
     if (!this.supports(mode)) {
       throw new UsageError(
@@ -416,18 +421,18 @@ export class Task<Input = unknown, Output = unknown> {
     return this.#validator!.safeParseAsync(value);
   }
 
-  #call(input: Input, options: RunOptions, writer: Writer): Output | Promise<Output> {
+  #call(input: Input, options: TaskRunOptions, writer: Writer): Output | Promise<Output> {
     const signal = options.signal ?? NEVER_ABORTED;
     if (this.#isolation) {
-      const context = new ExecutionContext(options, signal, writer);
+      const context = new RunContextFromOptions(options, signal, writer);
       const call = { name: this.name, timeoutMs: this.timeoutMs, isolation: this.#isolation };
       return runIsolated({ ...call, input, options, context }) as Promise<Output>;
     }
     if (this.timeoutMs === undefined) {
-      return this.#execute(input, new ExecutionContext(options, signal, writer));
+      return this.#execute(input, new RunContextFromOptions(options, signal, writer));
     }
     return withDeadline(this.name, this.timeoutMs, signal, (child) =>
-      this.#execute(input, new ExecutionContext(options, child, writer)),
+      this.#execute(input, new RunContextFromOptions(options, child, writer)),
     );
   }
 }

@@ -69,7 +69,8 @@ export interface Progress {
 
 /**
  * Identity of one tool call. Agents and sessions set these; outside an agent they
- * fall back to `toolCallId 'task'`, `step 0`, `runId 'task'` and no messages.
+ * fall back to `toolCallId 'task'`, `step 0`, `runId 'task'` and no messages. The
+ * `fino:ai/tool` name for the same fields is `ToolRunContext` (decision 072).
  */
 export interface CallContext {
   /** The caller's cancellation signal, or a signal that never aborts. */
@@ -103,15 +104,19 @@ export interface CallContext {
   progress(update: Progress): void;
 }
 
-/** What a task's executor receives: the call's identity, a writer, environment and directory. */
-export interface TaskContext extends CallContext {
+/**
+ * What a task's executor receives: the call's identity, a writer, environment and
+ * directory. `TaskRunContext` is to `task({ run })` what `ToolRunContext` is to
+ * `tool({ execute })`.
+ */
+export interface TaskRunContext extends CallContext {
   writer: Writer;
   env: Record<string, string | undefined>;
   cwd: string;
 }
 
 /** Options of `Task.run()`: every field is optional. */
-export interface RunOptions extends Partial<CallContext> {
+export interface TaskRunOptions extends Partial<CallContext> {
   /** The output mode asked for (default `'text'`); must be one the task supports. */
   mode?: OutputMode;
   /** Where output goes; its `mode` must equal the requested mode. Buffers by default. */
@@ -182,7 +187,7 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
    */
   isolation?: Isolation;
   /** The executor. */
-  run(input: Input, ctx: TaskContext): Output | Promise<Output>;
+  run(input: Input, ctx: TaskRunContext): Output | Promise<Output>;
 }
 
 /** A task of any input and output, for collections of tasks. */

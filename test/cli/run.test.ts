@@ -85,7 +85,7 @@ describe('fino run', () => {
     expect(json.stderr).toMatch(/--json: "get_weather" supports only "text" output/);
     const badJson = await cli(['run', 'fixtures/many.ts', 'get_weather', '--input', '{']);
     expect(badJson.code).toBe(2);
-    expect(badJson.stderr).toMatch(/^fino: --input expects JSON/);
+    expect(badJson.stderr).toMatch(/^fino: --input: expected JSON/);
   });
 
   it('exits 2 naming the available tools when the tool is unknown or not named', async () => {

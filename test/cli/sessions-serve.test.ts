@@ -73,7 +73,7 @@ describe('fino sessions serve', () => {
       err: expect.stringContaining('--port: expected an integer value, received "eighty"'),
     });
     expect((await bad(['--token', 'short'])).err).toContain(
-      '--token must have at least 8 characters',
+      '--token: expected at least 8 characters',
     );
     expect((await bad(['--verbose'])).err).toContain(
       'unknown option --verbose; expected one of --db, --port',

@@ -40,7 +40,7 @@ describe('npm start', { timeout: 60_000 }, () => {
   it.each([
     [['--bogus'], /^fino: Unknown option '--bogus'/],
     [['--dir'], /^fino: Option '--dir <value>' argument missing/],
-    [['--port', 'x'], /^fino: --port must be a port number from 0 to 65535, got "x"\n/],
+    [['--port', 'x'], /^fino: --port: expected a port number from 0 to 65535, received "x"\n/],
   ])('exits 2 on %j with the message and the help hint', async (args, message) => {
     const result = await start(args);
     expect(result.code).toBe(2);

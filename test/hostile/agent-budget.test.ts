@@ -1,7 +1,7 @@
 /**
  * Attack corpus for result budgets: a huge tool result must not reach the model whole,
  * and whatever a model sends to `read_result` (or a tampered state holds) ends in a
- * clear `isError` result or `TypeError`, never a crash or a polluted prototype.
+ * clear `isError` result or an `AgentError` (`INVALID_STATE`), never a crash or a polluted prototype.
  */
 import { describe, expect, it } from 'vitest';
 import { agent, type RunState } from '../../src/ai/agent/index.ts';
@@ -105,5 +105,9 @@ describe('read_result under hostile input', () => {
     await expect(bot.resume(tampered([{ id: 'a' }]))).rejects.toThrow(
       'state.results[0]: expected { id, toolName, content, maxChars, size }, received an object',
     );
+    await expect(bot.resume(tampered({ __proto__: [] }))).rejects.toMatchObject({
+      name: 'AgentError',
+      code: 'INVALID_STATE',
+    });
   });
 });

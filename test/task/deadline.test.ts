@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { task } from '../../src/task/index.ts';
+import { TaskTimeoutError, task } from '../../src/task/index.ts';
 
 const never = () => new Promise<never>(() => {});
 
@@ -147,5 +147,13 @@ describe('timeoutMs', () => {
   it('applies to run() too, which throws the timeout error', async () => {
     const stuck = task({ name: 'stuck', timeoutMs: 10, run: never });
     await expect(stuck.run()).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('rejects with the exported TaskTimeoutError, which instanceof recognises', async () => {
+    const stuck = task({ name: 'stuck', timeoutMs: 10, throwOnError: true, run: never });
+    const error = await stuck.invoke({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskTimeoutError);
+    expect(error).toMatchObject({ name: 'TimeoutError', taskName: 'stuck', timeoutMs: 10 });
+    await expect(stuck.run()).rejects.toBeInstanceOf(TaskTimeoutError);
   });
 });

@@ -38,14 +38,20 @@ describe('Task construction', () => {
   });
 
   it('rejects bad options with a message naming what is wrong', () => {
-    expect(() => task({ name: '', run: () => '' })).toThrow(/name must be a non-empty string/);
-    expect(() => task({ name: 'x' } as never)).toThrow(/needs a `run` function/);
-    expect(() => new Task(null as never)).toThrow(/must be an object/);
+    expect(() => task({ name: '', run: () => '' })).toThrow(
+      /name: expected a non-empty string, received ""/,
+    );
+    expect(() => task({ name: 'x' } as never)).toThrow(
+      /"x": run: expected a function, received undefined/,
+    );
+    expect(() => new Task(null as never)).toThrow(
+      /Task options: expected an object with at least `name` and `run`, received null/,
+    );
     expect(() => task({ name: 'x', outputMode: 'xml' as never, run: () => '' })).toThrow(
-      `Task "x": outputMode must be 'text', 'json' or 'both', got "xml"`,
+      `Task "x": outputMode: expected 'text', 'json' or 'both', received "xml"`,
     );
     expect(() => task({ name: 'p', children: [{ name: 'x' } as never], run: () => '' })).toThrow(
-      'Task "p": children[0] is not a task',
+      'Task "p": children[0]: expected a task (from task() or tool()), received an object',
     );
   });
 

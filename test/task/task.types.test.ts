@@ -5,7 +5,7 @@ import {
   type KnownRisk,
   type Risk,
   type Task,
-  type TaskContext,
+  type TaskRunContext,
   task,
 } from '../../src/task/index.ts';
 import { v } from '../../src/validate/index.ts';
@@ -17,7 +17,7 @@ describe('Task types', () => {
       inputSchema: v.object({ words: v.array(v.string()), limit: v.integer().optional() }),
       run: (input, ctx) => {
         expectTypeOf(input).toEqualTypeOf<{ words: string[]; limit?: number }>();
-        expectTypeOf(ctx).toEqualTypeOf<TaskContext>();
+        expectTypeOf(ctx).toEqualTypeOf<TaskRunContext>();
         return { count: input.words.length };
       },
     });
@@ -50,7 +50,7 @@ describe('Task types', () => {
   });
 
   it('has a suspend that never returns', () => {
-    expectTypeOf<TaskContext['suspend']>().returns.toEqualTypeOf<never>();
+    expectTypeOf<TaskRunContext['suspend']>().returns.toEqualTypeOf<never>();
   });
 
   it('takes suspend positionally or as one object, and a positional harness suspend as context', async () => {

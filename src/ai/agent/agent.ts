@@ -9,8 +9,8 @@ import { initialState, readState } from './state.ts';
 import type {
   AgentEvent,
   AgentInput,
+  AgentRunOptions,
   Decisions,
-  RunOptions,
   RunResult,
   RunState,
   StepOutcome,
@@ -55,7 +55,7 @@ export class Agent<Output = unknown> {
    * if (result.status === 'done') console.log(result.text); // 'Hello!'
    * ```
    */
-  generate(input: AgentInput, options: RunOptions = {}): Promise<RunResult<Output>> {
+  generate(input: AgentInput, options: AgentRunOptions = {}): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, (run) =>
       continueRun(initialState(input, options.runId), run, 'until-paused'),
     ) as Promise<RunResult<Output>>;
@@ -78,7 +78,7 @@ export class Agent<Output = unknown> {
    * console.log((await run.result).status); // 'done'
    * ```
    */
-  stream(input: AgentInput, options: RunOptions = {}): AgentStream<Output> {
+  stream(input: AgentInput, options: AgentRunOptions = {}): AgentStream<Output> {
     const events = new EventQueue<AgentEvent>();
     const result = (async () => {
       const state = initialState(input, options.runId);
@@ -118,7 +118,7 @@ export class Agent<Output = unknown> {
    * console.log(outcome.status); // 'done'
    * ```
    */
-  step(state: RunState | AgentInput, options: RunOptions = {}): Promise<StepOutcome<Output>> {
+  step(state: RunState | AgentInput, options: AgentRunOptions = {}): Promise<StepOutcome<Output>> {
     return withRun(this.#config, options, quiet, (run) => {
       const start =
         typeof state === 'string' || Array.isArray(state)
@@ -170,7 +170,7 @@ export class Agent<Output = unknown> {
   resume(
     state: RunState,
     decisions: Decisions = {},
-    options: RunOptions = {},
+    options: AgentRunOptions = {},
   ): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, async (run: Run) => {
       const current = readState(state);

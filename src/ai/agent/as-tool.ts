@@ -1,6 +1,7 @@
 import { v } from '../../validate/index.ts';
 import { type Tool, type ToolOptions, type ToolRunContext, tool } from '../tool/index.ts';
 import type { Agent } from './agent.ts';
+import { AgentError } from './agent-error.ts';
 import { describe } from './state.ts';
 import type { Decisions, RunState } from './types.ts';
 
@@ -25,7 +26,8 @@ export interface AgentToolResume {
 /** Wraps `agent` as a tool; see `Agent.asTool`. */
 export function agentTool(agent: Agent, options: AsToolOptions): Tool<any, any> {
   if (options === null || typeof options !== 'object' || typeof options.description !== 'string') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `asTool(options): expected { name?, description: string, input? }, received ${describe(options)}`,
     );
   }
@@ -59,7 +61,8 @@ export function agentTool(agent: Agent, options: AsToolOptions): Tool<any, any> 
 function readResume(value: unknown): [RunState, Decisions] {
   const r = value as Partial<AgentToolResume> | null;
   if (r === null || typeof r !== 'object' || r.state === undefined) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `resume value for an agent tool: expected { state, decisions? }, received ${describe(value)}`,
     );
   }

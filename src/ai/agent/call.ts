@@ -1,6 +1,7 @@
 import { controlFlowName, errorMessage } from '../../internal/thrown-value.ts';
 import type { ContentPart, ToolCall } from '../model/index.ts';
 import { SuspendSignal, type ToolRunContext } from '../tool/index.ts';
+import { AgentError } from './agent-error.ts';
 import { argsHash } from './args-hash.ts';
 import type { AnyTool } from './options.ts';
 import { budgetResult, READ_RESULT, readResult, readResultDefinition } from './result-budget.ts';
@@ -112,7 +113,8 @@ async function ask(call: ToolCall, tool: AnyTool, run: Run): Promise<'allow' | '
   if (!run.config.approval) return 'allow';
   const answer = await run.config.approval(call, tool);
   if (answer !== 'allow' && answer !== 'deny' && answer !== 'ask') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent approval policy: expected 'allow', 'deny' or 'ask' for tool call "${call.name}", received ${describe(answer)}`,
     );
   }

@@ -1,3 +1,4 @@
+import { AgentError } from './agent-error.ts';
 import { argsHash } from './args-hash.ts';
 import { describe } from './state.ts';
 import type { ClearedCall, Decision, Decisions, PendingCall, RunState } from './types.ts';
@@ -13,7 +14,8 @@ type Checked = { pending: PendingCall; decision: Decision };
  */
 export function applyDecisions(state: RunState, decisions: Decisions): boolean {
   if (decisions === null || typeof decisions !== 'object' || Array.isArray(decisions)) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `resume(state, decisions): expected an object mapping toolCallId to a decision, received ${describe(decisions)}`,
     );
   }
@@ -78,22 +80,27 @@ function check(state: RunState, id: string, decision: unknown): Checked {
       keys[0] === 'resume') &&
     (d.argsHash === undefined || typeof d.argsHash === 'string');
   if (!valid) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `decision for "${id}": expected { approve: true }, { reject: reason } or { resume: value } (optionally with argsHash), received ${describe(decision)}`,
     );
   }
   const pending = state.turn?.pending.find((p) => p.toolCallId === id);
-  if (!pending) throw new Error(notPendingMessage(state, id));
+  if (!pending) throw new AgentError('NOT_PENDING', notPendingMessage(state, id));
   const mismatch = decisionMismatch(pending, d as Decision);
-  if (mismatch !== undefined) throw new Error(`decision for "${id}": the call ${mismatch}`);
+  if (mismatch !== undefined) {
+    throw new AgentError('DECISION_MISMATCH', `decision for "${id}": the call ${mismatch}`);
+  }
   const call = state.steps[state.turn!.step].toolCalls.find((c) => c.id === id);
   if (!call || argsHash(call.args) !== pending.argsHash) {
-    throw new Error(
+    throw new AgentError(
+      'ARGS_MISMATCH',
       `decision for "${id}": the call's arguments no longer match the ones it was suspended with (hash mismatch); the state was changed`,
     );
   }
   if (d.argsHash !== undefined && d.argsHash !== pending.argsHash) {
-    throw new Error(
+    throw new AgentError(
+      'ARGS_MISMATCH',
       `decision for "${id}": it was made for other arguments (argsHash ${String(d.argsHash)}, the pending call has ${pending.argsHash})`,
     );
   }

@@ -1,3 +1,4 @@
+import { AgentError } from './agent-error.ts';
 import { describe } from './describe.ts';
 import type { AgentEvent } from './types.ts';
 
@@ -45,7 +46,8 @@ const HOOKS = {
 export function checkHooks(options: RunHooks): void {
   for (const name of Object.values(HOOKS)) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `run options.${name}: expected a function, received ${describe(options[name])}`,
       );
     }

@@ -6,6 +6,7 @@
  */
 
 export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
+export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentToolResume, AsToolOptions } from './as-tool.ts';
 export { decisionMismatch } from './decisions.ts';
 export type { RunHooks } from './hooks.ts';
@@ -19,6 +20,7 @@ export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './tel
 export type {
   AgentEvent,
   AgentInput,
+  AgentRunOptions,
   ApprovalAnswer,
   ClearedCall,
   Decision,
@@ -26,7 +28,6 @@ export type {
   DoneResult,
   OpenTurn,
   PendingCall,
-  RunOptions,
   RunResult,
   RunState,
   StepOutcome,

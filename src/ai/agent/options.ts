@@ -1,3 +1,4 @@
+import { errorMessage } from '../../internal/thrown-value.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import {
   type CompiledValidator,
@@ -14,6 +15,7 @@ import type {
   ToolDefinition,
 } from '../model/index.ts';
 import { type Tool, toToolDefinition } from '../tool/index.ts';
+import { AgentError } from './agent-error.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
 import { describe } from './state.ts';
 import { maxSteps, type StopCondition } from './stop-when.ts';
@@ -123,13 +125,15 @@ export const DEFAULT_TOOL_CONCURRENCY = 8;
 /** Checks `agent()` options, with an error naming the bad option and what was expected. */
 export function readOptions(options: AgentOptions): AgentConfig {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options): expected an options object, received ${describe(options)}`,
     );
   }
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(KNOWN_OPTIONS, key)) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options): unknown option ${describe(key)}; expected one of ${Object.keys(KNOWN_OPTIONS).join(', ')}`,
       );
     }
@@ -141,28 +145,33 @@ export function readOptions(options: AgentOptions): AgentConfig {
     typeof model.generate !== 'function' ||
     typeof model.stream !== 'function'
   ) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).model: expected a Model with generate() and stream(), received ${describe(model)}`,
     );
   }
   if (instructions !== undefined && typeof instructions !== 'string') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).instructions: expected a string, received ${describe(instructions)}`,
     );
   }
   if (typeof name !== 'string' || name === '') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).name: expected a non-empty string, received ${describe(name)}`,
     );
   }
   if (approval !== undefined && typeof approval !== 'function') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).approval: expected a function (call, tool) => 'allow' | 'deny' | 'ask', received ${describe(approval)}`,
     );
   }
   const toolConcurrency = options.toolConcurrency ?? DEFAULT_TOOL_CONCURRENCY;
   if (!(Number.isInteger(toolConcurrency) || toolConcurrency === Infinity) || toolConcurrency < 1) {
-    throw new RangeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).toolConcurrency: expected a positive integer or Infinity, received ${describe(toolConcurrency)}`,
     );
   }
@@ -193,7 +202,8 @@ function readSettings(options: AgentOptions, tools: ReadonlyMap<string, AnyTool>
   const settings: TurnSettings = {};
   if (maxTokens !== undefined) {
     if (!Number.isInteger(maxTokens) || maxTokens < 1) {
-      throw new RangeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options).maxTokens: expected a positive integer, received ${describe(maxTokens)}`,
       );
     }
@@ -201,7 +211,8 @@ function readSettings(options: AgentOptions, tools: ReadonlyMap<string, AnyTool>
   }
   if (temperature !== undefined) {
     if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0) {
-      throw new RangeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options).temperature: expected a finite number ≥ 0, received ${describe(temperature)}`,
       );
     }
@@ -210,7 +221,8 @@ function readSettings(options: AgentOptions, tools: ReadonlyMap<string, AnyTool>
   if (toolChoice !== undefined) settings.toolChoice = readToolChoice(toolChoice, tools);
   if (reasoning !== undefined) {
     if (reasoning === null || typeof reasoning !== 'object') {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options).reasoning: expected { effort?, budgetTokens? }, received ${describe(reasoning)}`,
       );
     }
@@ -218,7 +230,8 @@ function readSettings(options: AgentOptions, tools: ReadonlyMap<string, AnyTool>
   }
   if (providerOptions !== undefined) {
     if (providerOptions === null || typeof providerOptions !== 'object') {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options).providerOptions: expected an object keyed by provider name, received ${describe(providerOptions)}`,
       );
     }
@@ -232,13 +245,15 @@ function readToolChoice(choice: ToolChoice, tools: ReadonlyMap<string, AnyTool>)
   if (typeof choice === 'string' && TOOL_CHOICES.has(choice)) return choice;
   if (choice !== null && typeof choice === 'object' && typeof choice.name === 'string') {
     if (!tools.has(choice.name)) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options).toolChoice: names the tool "${choice.name}", which is not among the agent's tools`,
       );
     }
     return { name: choice.name };
   }
-  throw new TypeError(
+  throw new AgentError(
+    'INVALID_ARGUMENT',
     `agent(options).toolChoice: expected 'auto', 'none', 'required' or { name }, received ${describe(choice)}`,
   );
 }
@@ -248,10 +263,13 @@ function readOutputSchema(output: SchemaLike) {
   try {
     schema = normalizeSchema(output);
   } catch (error) {
-    throw new TypeError(`agent(options).output: ${(error as Error).message}`);
+    throw new AgentError('INVALID_ARGUMENT', `agent(options).output: ${errorMessage(error)}`, {
+      cause: error,
+    });
   }
   if (schema.type !== 'object') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).output: expected an object schema (type: 'object'), as providers' structured output requires, received a schema of type ${describe(schema.type)}`,
     );
   }
@@ -260,7 +278,8 @@ function readOutputSchema(output: SchemaLike) {
 
 function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
   if (!Array.isArray(tools)) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).tools: expected an array of tools, received ${describe(tools)}`,
     );
   }
@@ -272,22 +291,26 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
       typeof t.name !== 'string' ||
       typeof t.invoke !== 'function'
     ) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()), received ${describe(t)}`,
       );
     }
     if (t.name === READ_RESULT) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_TOOL',
         `agent(options).tools[${i}]: the name "${READ_RESULT}" is reserved for the built-in tool that pages through cut results; rename the tool`,
       );
     }
     if (!TOOL_NAME_RULE.test(t.name)) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_TOOL',
         `agent(options).tools[${i}]: the tool name ${describe(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
       );
     }
     if (byName.has(t.name)) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_TOOL',
         `agent(options).tools: two tools are named "${t.name}"; names must be unique`,
       );
     }
@@ -301,7 +324,8 @@ function readStopWhen(stopWhen: AgentOptions['stopWhen']): readonly StopConditio
   const conditions = Array.isArray(stopWhen) ? stopWhen : [stopWhen];
   conditions.forEach((c, i) => {
     if (typeof c !== 'function') {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_ARGUMENT',
         `agent(options).stopWhen${Array.isArray(stopWhen) ? `[${i}]` : ''}: expected a stop condition such as maxSteps(n), received ${describe(c)}`,
       );
     }

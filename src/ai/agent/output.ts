@@ -1,9 +1,11 @@
 import { formatIssues, type Issue } from '../../validate/index.ts';
 import type { GenerateResult } from '../model/index.ts';
+import { AgentError } from './agent-error.ts';
 import type { AgentConfig } from './options.ts';
 
 /**
- * The run's final answer failed the agent's `output` schema, after its one repair turn.
+ * The run's final answer failed the agent's `output` schema, after its one repair turn:
+ * an {@link AgentError} with the code `INVALID_OUTPUT`.
  *
  * @example
  * ```ts
@@ -22,7 +24,7 @@ import type { AgentConfig } from './options.ts';
  * }
  * ```
  */
-export class AgentOutputError extends Error {
+export class AgentOutputError extends AgentError {
   override readonly name = 'AgentOutputError';
 
   constructor(
@@ -31,7 +33,10 @@ export class AgentOutputError extends Error {
     /** The model's last answer. */
     readonly text: string,
   ) {
-    super(`the final answer failed the output schema after one repair turn:\n${issues}`);
+    super(
+      'INVALID_OUTPUT',
+      `the final answer failed the output schema after one repair turn:\n${issues}`,
+    );
   }
 }
 

@@ -1,4 +1,5 @@
 import type { ContentPart, ToolCall, ToolDefinition } from '../model/index.ts';
+import { AgentError } from './agent-error.ts';
 import { describe } from './describe.ts';
 import type { RunState, StoredResult, ToolResultPart } from './types.ts';
 
@@ -39,7 +40,8 @@ export function offeredTools(definitions: ToolDefinition[], state: RunState): To
 /** Checks a `maxResultChars` option: a positive integer or `Infinity` (no budget). */
 export function checkMaxResultChars(where: string, value: unknown): number {
   if (typeof value !== 'number' || !(Number.isInteger(value) || value === Infinity) || value < 1) {
-    throw new RangeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `${where}: expected a positive integer or Infinity, received ${describe(value)}`,
     );
   }
@@ -120,7 +122,10 @@ export function readResult(call: ToolCall, state: RunState): ToolResultPart {
 export function checkStoredResults(value: unknown): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) {
-    throw new TypeError(`state.results: expected an array or absent, received ${describe(value)}`);
+    throw new AgentError(
+      'INVALID_STATE',
+      `state.results: expected an array or absent, received ${describe(value)}`,
+    );
   }
   value.forEach((entry: Partial<StoredResult> | null, i) => {
     if (
@@ -132,13 +137,15 @@ export function checkStoredResults(value: unknown): void {
       !(typeof entry.maxChars === 'number' && entry.maxChars >= 1) ||
       !(Number.isInteger(entry.size) && (entry.size as number) >= 0)
     ) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_STATE',
         `state.results[${i}]: expected { id, toolName, content, maxChars, size }, received ${describe(entry)}`,
       );
     }
     const size = sizeOf(partsOf(entry.content as string | ContentPart[]));
     if (size !== entry.size) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_STATE',
         `state.results[${i}].size: expected ${size} (the content's size), received ${describe(entry.size)}`,
       );
     }

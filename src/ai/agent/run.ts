@@ -1,5 +1,6 @@
 import type { GenerateRequest, GenerateResult, ModelWarning, ToolCall } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
+import { AgentError } from './agent-error.ts';
 import { settleCall } from './call.ts';
 import { checkHooks, withHooks } from './hooks.ts';
 import { forEachLimited } from './limit.ts';
@@ -11,8 +12,8 @@ import { type RunTelemetry, startRunTelemetry } from './telemetry.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
   AgentEvent,
+  AgentRunOptions,
   DoneResult,
-  RunOptions,
   RunState,
   StepOutcome,
   SuspendedResult,
@@ -44,7 +45,7 @@ export type RunMode = 'until-paused' | 'one-step';
  */
 export async function withRun<T>(
   config: AgentConfig,
-  options: RunOptions,
+  options: AgentRunOptions,
   events: { streaming: boolean; emit(event: AgentEvent): void },
   work: (run: Run) => Promise<T>,
 ): Promise<T> {
@@ -105,7 +106,7 @@ async function pairAborted(
   state: RunState,
   error: unknown,
   chain: Promise<void>,
-  options: RunOptions,
+  options: AgentRunOptions,
 ): Promise<void> {
   closeAbortedTurn(state);
   await chain.catch(() => {});
@@ -127,9 +128,12 @@ async function pairAborted(
   }
 }
 
-function checkRunOptions(options: RunOptions): RunOptions {
+function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
   if (options === null || typeof options !== 'object') {
-    throw new TypeError(`run options: expected an object, received ${describe(options)}`);
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `run options: expected an object, received ${describe(options)}`,
+    );
   }
   const signal = options.signal as Partial<AbortSignal> | undefined;
   if (
@@ -138,12 +142,14 @@ function checkRunOptions(options: RunOptions): RunOptions {
       typeof signal.aborted !== 'boolean' ||
       typeof signal.addEventListener !== 'function')
   ) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `run options.signal: expected an AbortSignal, received ${describe(options.signal)}`,
     );
   }
   if (options.onCheckpoint !== undefined && typeof options.onCheckpoint !== 'function') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `run options.onCheckpoint: expected a function, received ${describe(options.onCheckpoint)}`,
     );
   }
@@ -256,11 +262,14 @@ async function requestTurn(state: RunState, run: Run, step: number): Promise<Gen
   const definitions = offeredTools(run.config.definitions, state);
   if (definitions.length > 0) request.tools = definitions;
   else delete request.toolChoice;
-  const result = await run.telemetry.chat(request, () =>
-    run.streaming ? streamTurn(request, run, step) : raceAbort(model.generate(request), run.signal),
-  );
-  checkTurn(result, model.id);
-  return result;
+  // Checked inside the span, before telemetry reads the turn's usage.
+  return run.telemetry.chat(request, async () => {
+    const result = await (run.streaming
+      ? streamTurn(request, run, step)
+      : raceAbort(model.generate(request), run.signal));
+    checkTurn(result, model.id);
+    return result;
+  });
 }
 
 async function streamTurn(
@@ -273,7 +282,10 @@ async function streamTurn(
     for (;;) {
       const next = await raceAbort(iterator.next(), run.signal);
       if (next.done) {
-        throw new Error(`model "${run.config.model.id}" ended its stream without a stop event`);
+        throw new AgentError(
+          'INVALID_MODEL_TURN',
+          `model "${run.config.model.id}" ended its stream without a stop event`,
+        );
       }
       const event = next.value;
       if (event.type === 'text-delta') run.emit({ type: 'text-delta', step, text: event.text });
@@ -294,14 +306,16 @@ function checkTurn(result: GenerateResult, modelId: string): void {
     result.message?.role !== 'assistant' ||
     !Array.isArray(result.toolCalls)
   ) {
-    throw new TypeError(
-      `model "${modelId}" returned ${describe(result)}; expected a GenerateResult with an assistant message and toolCalls`,
+    throw new AgentError(
+      'INVALID_MODEL_TURN',
+      `model "${modelId}" returned an unusable turn: expected a GenerateResult with an assistant message and a toolCalls array, received ${describe(result)}`,
     );
   }
   const ids = new Set<string>();
   for (const call of result.toolCalls) {
     if (ids.has(call.id)) {
-      throw new Error(
+      throw new AgentError(
+        'INVALID_MODEL_TURN',
         `model "${modelId}" returned two tool calls with the id "${call.id}" in one turn`,
       );
     }

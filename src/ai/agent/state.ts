@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage, Usage } from '../model/index.ts';
+import { AgentError, type AgentErrorCode } from './agent-error.ts';
 import { describe } from './describe.ts';
 import { checkStoredResults } from './result-budget.ts';
 import { checkTraceContext } from './telemetry.ts';
@@ -25,7 +26,10 @@ const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 
 /** A fresh state for a run starting from `input`. */
 export function initialState(input: AgentInput, runId: string | undefined): RunState {
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
-    throw new TypeError(`runId: expected a non-empty string, received ${describe(runId)}`);
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `runId: expected a non-empty string, received ${describe(runId)}`,
+    );
   }
   return {
     version: STATE_VERSION,
@@ -39,12 +43,13 @@ export function initialState(input: AgentInput, runId: string | undefined): RunS
 function inputMessages(input: AgentInput): ModelMessage[] {
   if (typeof input === 'string') return [{ role: 'user', content: input }];
   if (!Array.isArray(input)) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent input: expected a string or an array of messages, received ${describe(input)}`,
     );
   }
   input.forEach((message, i) => {
-    checkMessage(message, `input[${i}]`);
+    checkMessage(message, `input[${i}]`, 'INVALID_ARGUMENT');
   });
   return structuredClone(input);
 }
@@ -55,27 +60,38 @@ function inputMessages(input: AgentInput): ModelMessage[] {
  */
 export function readState(value: unknown): RunState {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new TypeError(`state: expected a run state object, received ${describe(value)}`);
+    throw new AgentError(
+      'INVALID_STATE',
+      `state: expected a run state object, received ${describe(value)}`,
+    );
   }
   const state = value as Partial<RunState>;
   if (state.version !== STATE_VERSION) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_STATE',
       `state: version ${describe(state.version)} is not supported; this agent reads version ${STATE_VERSION}`,
     );
   }
   if (typeof state.runId !== 'string' || state.runId === '') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_STATE',
       `state.runId: expected a non-empty string, received ${describe(state.runId)}`,
     );
   }
   if (!Array.isArray(state.messages)) {
-    throw new TypeError(`state.messages: expected an array, received ${describe(state.messages)}`);
+    throw new AgentError(
+      'INVALID_STATE',
+      `state.messages: expected an array, received ${describe(state.messages)}`,
+    );
   }
   state.messages.forEach((message, i) => {
-    checkMessage(message, `state.messages[${i}]`);
+    checkMessage(message, `state.messages[${i}]`, 'INVALID_STATE');
   });
   if (!Array.isArray(state.steps)) {
-    throw new TypeError(`state.steps: expected an array, received ${describe(state.steps)}`);
+    throw new AgentError(
+      'INVALID_STATE',
+      `state.steps: expected an array, received ${describe(state.steps)}`,
+    );
   }
   state.steps.forEach((step, i) => {
     if (
@@ -85,7 +101,8 @@ export function readState(value: unknown): RunState {
       !Array.isArray(step.toolResults) ||
       !step.toolCalls.every((call) => typeof call?.id === 'string' && typeof call.name === 'string')
     ) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_STATE',
         `state.steps[${i}]: expected a step with toolCalls ({ id, name, args }) and toolResults arrays, received ${describe(step)}`,
       );
     }
@@ -98,31 +115,38 @@ export function readState(value: unknown): RunState {
       (key) => typeof usage[key as keyof Usage] === 'number',
     )
   ) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_STATE',
       `state.usage: expected { inputTokens, outputTokens, totalTokens } numbers, received ${describe(usage)}`,
     );
   }
   const turn = state.turn;
   if (turn !== undefined) {
     if (turn === null || typeof turn !== 'object') {
-      throw new TypeError(`state.turn: expected an object or absent, received ${describe(turn)}`);
+      throw new AgentError(
+        'INVALID_STATE',
+        `state.turn: expected an object or absent, received ${describe(turn)}`,
+      );
     }
     for (const key of ['results', 'pending', 'cleared'] as const) {
       if (!Array.isArray(turn[key])) {
-        throw new TypeError(
+        throw new AgentError(
+          'INVALID_STATE',
           `state.turn.${key}: expected an array, received ${describe(turn[key])}`,
         );
       }
       turn[key].forEach((entry: { toolCallId?: unknown } | null, i: number) => {
         if (typeof entry?.toolCallId !== 'string') {
-          throw new TypeError(
+          throw new AgentError(
+            'INVALID_STATE',
             `state.turn.${key}[${i}]: expected an entry with a toolCallId string, received ${describe(entry)}`,
           );
         }
       });
     }
     if (!Number.isInteger(turn.step) || !Array.isArray(state.steps[turn.step]?.toolCalls)) {
-      throw new TypeError(
+      throw new AgentError(
+        'INVALID_STATE',
         `state.turn.step: expected the index of a step in state.steps, received ${describe(turn.step)}`,
       );
     }
@@ -132,7 +156,7 @@ export function readState(value: unknown): RunState {
   return structuredClone(state as RunState);
 }
 
-function checkMessage(message: unknown, where: string): void {
+function checkMessage(message: unknown, where: string, code: AgentErrorCode): void {
   const m = message as Partial<ModelMessage> | null;
   if (
     m === null ||
@@ -140,7 +164,8 @@ function checkMessage(message: unknown, where: string): void {
     (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') ||
     (typeof m.content !== 'string' && !Array.isArray(m.content))
   ) {
-    throw new TypeError(
+    throw new AgentError(
+      code,
       `${where}: expected { role: 'user' | 'assistant' | 'system', content: string | ContentPart[] }, received ${describe(message)}`,
     );
   }

@@ -1,3 +1,4 @@
+import { AgentError } from './agent-error.ts';
 import { describe } from './state.ts';
 import type { StepResult } from './types.ts';
 
@@ -22,7 +23,10 @@ export type StopCondition = (info: { steps: readonly StepResult[] }) => boolean;
  */
 export function maxSteps(n: number): StopCondition {
   if (!Number.isInteger(n) || n < 1) {
-    throw new RangeError(`maxSteps(n): expected a positive integer, received ${describe(n)}`);
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `maxSteps(n): expected a positive integer, received ${describe(n)}`,
+    );
   }
   return ({ steps }) => steps.length >= n;
 }

@@ -1,4 +1,5 @@
 import type { GenerateRequest, GenerateResult, Model, ToolCall } from '../model/index.ts';
+import { AgentError } from './agent-error.ts';
 import { describe } from './describe.ts';
 import type { AgentEvent, Decisions, RunState, ToolResultPart } from './types.ts';
 
@@ -102,18 +103,21 @@ export function readTelemetry(value: unknown): TelemetryConfig | undefined {
   if (value === false) return undefined;
   if (value === undefined || value === true) return { captureContent: false, tracer: undefined };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).telemetry: expected false or { captureContent?, tracer? }, received ${describe(value)}`,
     );
   }
   const { captureContent = false, tracer } = value as TelemetryOptions;
   if (typeof captureContent !== 'boolean') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).telemetry.captureContent: expected a boolean, received ${describe(captureContent)}`,
     );
   }
   if (tracer !== undefined && typeof (tracer as OtelTracer)?.startSpan !== 'function') {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_ARGUMENT',
       `agent(options).telemetry.tracer: expected an OpenTelemetry Tracer, received ${describe(tracer)}`,
     );
   }
@@ -133,7 +137,8 @@ export function checkTraceContext(value: unknown): void {
     !/^[0-9a-f]{16}$/.test(t.spanId) ||
     !Number.isInteger(t.traceFlags)
   ) {
-    throw new TypeError(
+    throw new AgentError(
+      'INVALID_STATE',
       `state.trace: expected { traceId: 32 hex digits, spanId: 16 hex digits, traceFlags: integer } or absent, received ${describe(value)}`,
     );
   }

@@ -158,7 +158,7 @@ export type StepOutcome<Output = unknown> =
   | { status: 'running'; state: RunState };
 
 /** Options of one run (`generate`, `stream`, `step`, `resume`). */
-export interface RunOptions extends RunHooks {
+export interface AgentRunOptions extends RunHooks {
   /** Aborting it stops the run with an `AbortError` and cancels running tools. */
   signal?: AbortSignal;
   /** The run's id; generated once when absent, then kept in the state. Ignored when resuming. */

@@ -69,7 +69,8 @@ export async function listenHttp(
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  if (!path.startsWith('/')) throw new TypeError(`listen: path must start with "/", got "${path}"`);
+  if (!path.startsWith('/'))
+    throw new TypeError(`listen: path: expected a path starting with "/", received "${path}"`);
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   const urlHost = reachable.includes(':') ? `[${reachable}]` : reachable;
   const allowedHosts = options.allowedHosts ?? defaultAllowedHosts(host);

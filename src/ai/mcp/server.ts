@@ -15,6 +15,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import { describe } from '../../internal/describe.ts';
 import { type AnyTask, isTask } from '../../task/index.ts';
 import { normalizeSchema } from '../../validate/index.ts';
 import { toAnnotations } from './annotations.ts';
@@ -150,7 +151,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
     throw new TypeError(
-      `mcpServer: approval must be 'elicit', 'client' or 'deny', got ${JSON.stringify(approval)}`,
+      `mcpServer: approval: expected 'elicit', 'client' or 'deny', received ${describe(approval)}`,
     );
   }
 
@@ -261,13 +262,15 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
 
 function indexTools(tools: readonly AnyTask[]): Map<string, AnyTask> {
   if (!Array.isArray(tools)) {
-    throw new TypeError(`mcpServer: tools must be an array of fino tools, got ${typeof tools}`);
+    throw new TypeError(
+      `mcpServer: tools: expected an array of fino tools, received ${describe(tools)}`,
+    );
   }
   const byName = new Map<string, AnyTask>();
   for (const [index, tool] of tools.entries()) {
     if (!isTask(tool)) {
       throw new TypeError(
-        `mcpServer: tools[${index}] is not a fino Task or Tool (build it with task() or tool())`,
+        `mcpServer: tools[${index}]: expected a fino Task or Tool (build it with task() or tool()), received ${describe(tool)}`,
       );
     }
     if (byName.has(tool.name)) {

@@ -4,6 +4,7 @@
  */
 import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe } from '../../internal/describe.ts';
 
 /** A server process to start and speak to over its stdin/stdout. */
 export interface StdioTransportOptions {
@@ -40,7 +41,9 @@ export type McpTransportSpec =
  */
 export function stdio(options: StdioTransportOptions): McpTransportSpec {
   if (typeof options?.command !== 'string' || options.command === '') {
-    throw new TypeError('stdio: command must be a non-empty string (the program to start)');
+    throw new TypeError(
+      `stdio: command: expected a non-empty string (the program to start), received ${describe(options?.command)}`,
+    );
   }
   return { kind: 'stdio', ...options };
 }
@@ -61,7 +64,7 @@ export function http(options: HttpTransportOptions): McpTransportSpec {
   try {
     new URL(options?.url);
   } catch {
-    throw new TypeError(`http: url must be an absolute URL, got ${JSON.stringify(options?.url)}`);
+    throw new TypeError(`http: url: expected an absolute URL, received ${describe(options?.url)}`);
   }
   return { kind: 'http', ...options };
 }

@@ -183,12 +183,12 @@ function thinkingOf(request: GenerateRequest, maxTokens: number) {
   const choice = request.toolChoice;
   if (request.tools?.length && (choice === 'required' || typeof choice === 'object')) {
     throw new TypeError(
-      `${PROVIDER}: request.toolChoice: extended thinking (reasoning.budgetTokens) takes only 'auto' or 'none', received ${JSON.stringify(choice)}`,
+      `${PROVIDER}: request.toolChoice: expected 'auto' or 'none' with extended thinking (reasoning.budgetTokens), received ${JSON.stringify(choice)}`,
     );
   }
   if (temperature !== undefined && temperature !== 1) {
     throw new RangeError(
-      `${PROVIDER}: request.temperature: extended thinking (reasoning.budgetTokens) takes only temperature 1 or none, received ${temperature}`,
+      `${PROVIDER}: request.temperature: expected 1 or none with extended thinking (reasoning.budgetTokens), received ${temperature}`,
     );
   }
   return { type: 'enabled', budget_tokens: budget };

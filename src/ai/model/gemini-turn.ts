@@ -96,7 +96,7 @@ export class GeminiTurn {
     const id = given ?? `gemini_${randomUUID()}`;
     const toolCall: ToolCall = { id, name, args: call.args ?? {} };
     if (!isRecord(toolCall.args)) {
-      toolCall.argsError = `The arguments were not a JSON object (received ${JSON.stringify(call.args).slice(0, 200)})`;
+      toolCall.argsError = `Expected the arguments as a JSON object, received ${JSON.stringify(call.args).slice(0, 200)}`;
     }
     const meta: GeminiCallMetadata = {};
     if (given) meta.id = given;

@@ -1,4 +1,5 @@
 import { abortError } from '../../internal/abort-error.ts';
+import { describe } from '../../internal/describe.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import { ModelError } from './model-error.ts';
 import type {
@@ -14,7 +15,9 @@ const ROLES = new Set(['system', 'user', 'assistant']);
 /** Throws a `TypeError` unless a provider's options name a model. */
 export function requireModelName(provider: string, options: { model?: unknown } | undefined): void {
   if (typeof options?.model !== 'string' || options.model === '') {
-    throw new TypeError(`${provider}(options): options.model must be a non-empty model name`);
+    throw new TypeError(
+      `${provider}(options).model: expected a non-empty model name, received ${describe(options?.model)}`,
+    );
   }
 }
 
@@ -25,8 +28,7 @@ export function checkRequest(provider: string, request: GenerateRequest): void {
     expected,
     value,
   ) => {
-    const received = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-    throw new TypeError(`${provider}: ${what}: expected ${expected}, received ${received}`);
+    throw new TypeError(`${provider}: ${what}: expected ${expected}, received ${describe(value)}`);
   };
   if (typeof request !== 'object' || request === null) fail('request', 'an object', request);
   if (!Array.isArray(request.messages)) fail('request.messages', 'an array', request.messages);
@@ -36,7 +38,7 @@ export function checkRequest(provider: string, request: GenerateRequest): void {
     }
     if (!ROLES.has(message.role)) {
       throw new TypeError(
-        `${provider}: messages[${i}].role: expected 'system', 'user' or 'assistant', received ${JSON.stringify(message.role)}`,
+        `${provider}: messages[${i}].role: expected 'system', 'user' or 'assistant', received ${describe(message.role)}`,
       );
     }
     if (typeof message.content === 'string') return;
@@ -75,12 +77,12 @@ function checkOptionalFields(
   const { maxTokens, temperature, reasoning, output, providerOptions } = request;
   if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0)) {
     throw new RangeError(
-      `${provider}: request.maxTokens: expected a positive integer, received ${String(maxTokens)}`,
+      `${provider}: request.maxTokens: expected a positive integer, received ${describe(maxTokens)}`,
     );
   }
   if (temperature !== undefined && !(typeof temperature === 'number' && temperature >= 0)) {
     throw new RangeError(
-      `${provider}: request.temperature: expected a number ≥ 0, received ${String(temperature)}`,
+      `${provider}: request.temperature: expected a number ≥ 0, received ${describe(temperature)}`,
     );
   }
   if (reasoning !== undefined) {
@@ -89,13 +91,13 @@ function checkOptionalFields(
     }
     if (reasoning.effort !== undefined && !EFFORTS.has(reasoning.effort)) {
       throw new TypeError(
-        `${provider}: request.reasoning.effort: expected 'low', 'medium' or 'high', received ${JSON.stringify(reasoning.effort)}`,
+        `${provider}: request.reasoning.effort: expected 'low', 'medium' or 'high', received ${describe(reasoning.effort)}`,
       );
     }
     const budget = reasoning.budgetTokens;
     if (budget !== undefined && !(Number.isInteger(budget) && budget > 0)) {
       throw new RangeError(
-        `${provider}: request.reasoning.budgetTokens: expected a positive integer, received ${String(budget)}`,
+        `${provider}: request.reasoning.budgetTokens: expected a positive integer, received ${describe(budget)}`,
       );
     }
   }
@@ -108,7 +110,7 @@ function checkOptionalFields(
     }
     if (output.name !== undefined && !TOOL_NAME_RULE.test(output.name)) {
       throw new TypeError(
-        `${provider}: request.output.name: expected a name matching ${TOOL_NAME_RULE}, received ${JSON.stringify(output.name)}`,
+        `${provider}: request.output.name: expected a name matching ${TOOL_NAME_RULE}, received ${describe(output.name)}`,
       );
     }
   }

@@ -1,4 +1,5 @@
 import { abortError } from '../../internal/abort-error.ts';
+import { describe } from '../../internal/describe.ts';
 import { resultEvents } from './result-events.ts';
 import type {
   GenerateRequest,
@@ -124,17 +125,19 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
   const reply: ScriptedReply = typeof turn === 'string' ? { text: turn } : turn;
   if (reply === null || typeof reply !== 'object') {
     throw new TypeError(
-      `scriptedModel: turn ${index} must be a string, a reply object, an Error or a function; received ${reply === null ? 'null' : typeof reply}`,
+      `scriptedModel: turn ${index}: expected a string, a reply object, an Error or a function, received ${describe(reply)}`,
     );
   }
   const text = reply.text ?? '';
   if (typeof text !== 'string') {
-    throw new TypeError(`scriptedModel: turn ${index}: text must be a string`);
+    throw new TypeError(
+      `scriptedModel: turn ${index}: text: expected a string, received ${describe(text)}`,
+    );
   }
   const calls = reply.toolCalls ?? [];
   if (!Array.isArray(calls) || calls.some((call) => typeof call?.name !== 'string')) {
     throw new TypeError(
-      `scriptedModel: turn ${index}: toolCalls must be an array of { name: string, args, id? }`,
+      `scriptedModel: turn ${index}: toolCalls: expected an array of { name: string, args, id? }, received ${describe(calls)}`,
     );
   }
   const toolCalls: ToolCall[] = calls.map((call, i) => ({

@@ -84,7 +84,7 @@ export function postgresStore(
   if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
     throw new SessionError(
       'INVALID_ARGUMENT',
-      `postgresStore: schema must be a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
+      `postgresStore: schema: expected a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
     );
   }
   return sqlStore(postgresDriver(urlOrPool, schema));

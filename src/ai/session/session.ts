@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { describe } from '../../internal/describe.ts';
 import { checkDuration } from '../../internal/duration.ts';
-import type { AgentInput, Decision, Decisions, RunOptions, RunResult } from '../agent/index.ts';
+import type {
+  AgentInput,
+  AgentRunOptions,
+  Decision,
+  Decisions,
+  RunResult,
+} from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
 import { SessionError } from './errors.ts';
 import { newToken } from './tokens.ts';
@@ -193,7 +200,7 @@ export function session(options: SessionOptions): Session {
   const { store, agent } = options ?? ({} as SessionOptions);
   if (!store || typeof store.claim !== 'function') {
     throw new TypeError(
-      'session({ store, agent }): store must be a Store (memoryStore(), sqliteStore(), postgresStore())',
+      `session({ store, agent }): store: expected a Store (memoryStore(), sqliteStore(), postgresStore()), received ${describe(store)}`,
     );
   }
   if (
@@ -201,7 +208,7 @@ export function session(options: SessionOptions): Session {
     (agent === null || typeof agent.generate !== 'function' || typeof agent.resume !== 'function')
   ) {
     throw new TypeError(
-      'session({ store, agent }): agent must have generate() and resume() (an agent from fino/ai/agent)',
+      `session({ store, agent }): agent: expected an agent with generate() and resume() (from fino/ai/agent), received ${describe(agent)}`,
     );
   }
   const driver = (action: string): SessionAgent => {
@@ -232,7 +239,7 @@ export function session(options: SessionOptions): Session {
   /** Drives a run this worker holds until it ends, checkpointing as it goes, and records how it ended. */
   async function drive(
     runId: string,
-    invoke: (runOptions: RunOptions) => Promise<RunResult>,
+    invoke: (runOptions: AgentRunOptions) => Promise<RunResult>,
     signal?: AbortSignal,
   ): Promise<SessionRun> {
     const controller = new AbortController();
@@ -323,10 +330,16 @@ export function session(options: SessionOptions): Session {
       }
       const runId = startOptions.runId ?? `run_${randomUUID()}`;
       if (typeof runId !== 'string' || runId === '') {
-        throw new SessionError('INVALID_ARGUMENT', 'start: runId must be a non-empty string');
+        throw new SessionError(
+          'INVALID_ARGUMENT',
+          `start: runId: expected a non-empty string, received ${describe(runId)}`,
+        );
       }
       if (startOptions.threadId !== undefined && typeof startOptions.threadId !== 'string') {
-        throw new SessionError('INVALID_ARGUMENT', 'start: threadId must be a string');
+        throw new SessionError(
+          'INVALID_ARGUMENT',
+          `start: threadId: expected a string, received ${describe(startOptions.threadId)}`,
+        );
       }
       const runner = driver('start');
       await store.create({ runId, threadId: startOptions.threadId, input, owner, leaseMs });
@@ -340,7 +353,7 @@ export function session(options: SessionOptions): Session {
         return Promise.reject(
           new SessionError(
             'INVALID_ARGUMENT',
-            'reject(ref, reason): reason must be a non-empty string; the model reads it',
+            `reject(ref, reason): reason: expected a non-empty string (the model reads it), received ${describe(reason)}`,
           ),
         );
       }
@@ -372,11 +385,14 @@ export function session(options: SessionOptions): Session {
       if (filter.status !== undefined && !RUN_STATUSES.includes(filter.status)) {
         throw new SessionError(
           'INVALID_ARGUMENT',
-          `list: status must be one of ${RUN_STATUSES.join(', ')}, received ${JSON.stringify(filter.status)}`,
+          `list: status: expected one of ${RUN_STATUSES.join(', ')}, received ${describe(filter.status)}`,
         );
       }
       if (filter.threadId !== undefined && typeof filter.threadId !== 'string') {
-        throw new SessionError('INVALID_ARGUMENT', 'list: threadId must be a string');
+        throw new SessionError(
+          'INVALID_ARGUMENT',
+          `list: threadId: expected a string, received ${describe(filter.threadId)}`,
+        );
       }
       const runs = await store.list(filter);
       return runs.map((run) =>

@@ -1,9 +1,9 @@
 import type {
   AgentInput,
+  AgentRunOptions,
   Decision,
   Decisions,
   PendingCall,
-  RunOptions,
   RunResult,
   RunState,
 } from '../agent/index.ts';
@@ -154,8 +154,8 @@ export interface Store {
 
 /** What a session needs of an agent: `generate` and `resume` of `fino:ai/agent`. */
 export interface SessionAgent {
-  generate(input: AgentInput, options?: RunOptions): Promise<RunResult>;
-  resume(state: RunState, decisions?: Decisions, options?: RunOptions): Promise<RunResult>;
+  generate(input: AgentInput, options?: AgentRunOptions): Promise<RunResult>;
+  resume(state: RunState, decisions?: Decisions, options?: AgentRunOptions): Promise<RunResult>;
 }
 
 /**

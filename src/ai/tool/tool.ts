@@ -1,6 +1,8 @@
 /**
  * `Tool`: a `Task` specialised for model tool calling.
  */
+
+import { describe } from '../../internal/describe.ts';
 import {
   type ContentPart,
   type Isolation,
@@ -133,12 +135,14 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
 
   constructor(options: ToolOptions<Args, R>) {
     if (typeof options !== 'object' || options === null) {
-      throw new TypeError('Tool options must be an object with at least `name` and `execute`');
+      throw new TypeError(
+        `Tool options: expected an object with at least \`name\` and \`execute\`, received ${describe(options)}`,
+      );
     }
     const { execute } = options;
     if (typeof execute !== 'function') {
       throw new TypeError(
-        `Tool "${String(options.name)}" needs an \`execute\` function, got ${typeof execute}`,
+        `Tool "${String(options.name)}": execute: expected a function, received ${describe(execute)}`,
       );
     }
     super({
@@ -161,7 +165,7 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
     const type = this.parameters.type;
     if (type !== undefined && type !== 'object') {
       throw new TypeError(
-        `Tool "${this.name}": parameters must describe an object (models send named arguments), got type ${JSON.stringify(type)}`,
+        `Tool "${this.name}": parameters: expected an object schema (models send named arguments), received a schema of type ${JSON.stringify(type)}`,
       );
     }
     this.title = options.title;

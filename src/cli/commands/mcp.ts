@@ -60,7 +60,7 @@ function parseHostPort(text: string): { host: string; port: number } {
   const port = Number(match?.[2]);
   if (!match || port > 65535) {
     throw new UsageError(
-      `--http expects [host:]port, like 3000 or 127.0.0.1:3000 or [::1]:3000; got "${text}"`,
+      `--http: expected [host:]port, like 3000 or 127.0.0.1:3000 or [::1]:3000, received "${text}"`,
     );
   }
   return { host: (match[1] ?? '127.0.0.1').replace(/^\[|\]$/g, ''), port };

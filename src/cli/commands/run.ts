@@ -51,10 +51,12 @@ async function parseInput(
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--input expects JSON: ${(error as Error).message}`);
+    throw new UsageError(
+      `--input: expected JSON, received text that does not parse (${(error as Error).message})`,
+    );
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UsageError(`--input expects a JSON object, got ${text.trim().slice(0, 40)}`);
+    throw new UsageError(`--input: expected a JSON object, received ${text.trim().slice(0, 40)}`);
   }
   return value as Record<string, unknown>;
 }

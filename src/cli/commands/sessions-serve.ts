@@ -78,7 +78,7 @@ export function serveTask(
     run: async (given) => {
       let token = given.token ?? (io.env.FINO_INBOX_TOKEN || undefined);
       if (token !== undefined && token.length < 8) {
-        throw new UsageError(`--token must have at least 8 characters; got ${token.length}`);
+        throw new UsageError(`--token: expected at least 8 characters, received ${token.length}`);
       }
       if (token === undefined && !LOOPBACK.has(given.host)) {
         token = randomBytes(24).toString('base64url');

@@ -18,7 +18,7 @@ import {
   session,
   sqliteStore,
 } from '../../ai/session/index.ts';
-import { type SchemaInput, type TaskContext, task, UsageError } from '../../task/index.ts';
+import { type SchemaInput, type TaskRunContext, task, UsageError } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
 import { type CommandIo, writeLine } from '../command.ts';
 import { escapeText, safeJson } from '../escape-text.ts';
@@ -176,7 +176,8 @@ function subcommand<Input>(
     inputSchema: options.inputSchema,
     outputMode: 'both',
     cli: { positionals: options.positionals },
-    run: (input, ctx: TaskContext) => options.run(input, { io, json: ctx.writer.mode === 'json' }),
+    run: (input, ctx: TaskRunContext) =>
+      options.run(input, { io, json: ctx.writer.mode === 'json' }),
   });
 }
 

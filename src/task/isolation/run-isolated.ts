@@ -4,8 +4,8 @@
  */
 import { errorMessage } from '../../internal/thrown-value.ts';
 import { InvalidResultError, TaskTimeoutError } from '../errors.ts';
-import type { ExecutionContext } from '../execution-context.ts';
-import type { RunOptions } from '../types.ts';
+import type { RunContextFromOptions } from '../execution-context.ts';
+import type { TaskRunOptions } from '../types.ts';
 import { errorName } from './error-name.ts';
 import type { ResolvedIsolation } from './options.ts';
 import { acquireWorker, releaseWorker } from './pool.ts';
@@ -23,8 +23,8 @@ export interface IsolatedCall {
   timeoutMs: number | undefined;
   isolation: ResolvedIsolation;
   input: unknown;
-  options: RunOptions;
-  context: ExecutionContext;
+  options: TaskRunOptions;
+  context: RunContextFromOptions;
 }
 
 /**
@@ -154,7 +154,7 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
 
 /** Output the executor wrote in its worker, to the caller's writer of the same mode. */
 function write(
-  context: ExecutionContext,
+  context: RunContextFromOptions,
   message: Extract<ToCaller, { type: 'write' | 'writeJson' }>,
 ): void {
   const { writer } = context;

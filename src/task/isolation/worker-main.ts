@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../../internal/thrown-value.ts';
 import { checkProgress } from '../progress.ts';
 import { SuspendSignal } from '../suspend-signal.ts';
-import type { SuspendFn, TaskContext, Writer } from '../types.ts';
+import type { SuspendFn, TaskRunContext, Writer } from '../types.ts';
 import { errorName } from './error-name.ts';
 import type { CallData, ToCaller, ToWorker, WorkerData } from './protocol.ts';
 import { executorNames, findExecutor } from './registry.ts';
@@ -29,11 +29,13 @@ function writerFor(mode: CallData['mode']): Writer {
     : { mode, writeText: (text) => send({ type: 'write', text: String(text) }) };
 }
 
-async function executorFor(name: string): Promise<(input: unknown, ctx: TaskContext) => unknown> {
+async function executorFor(
+  name: string,
+): Promise<(input: unknown, ctx: TaskRunContext) => unknown> {
   loaded ??= import(moduleUrl);
   await loaded;
   const run = findExecutor(moduleUrl, name);
-  if (run) return run as unknown as (input: unknown, ctx: TaskContext) => unknown;
+  if (run) return run as unknown as (input: unknown, ctx: TaskRunContext) => unknown;
   const found = executorNames(moduleUrl);
   throw new Error(
     `Isolated task "${name}" was not found in ${moduleUrl}: a worker imports that module and expects it to construct the task at its top level (not inside a function that is called later)${found.length > 0 ? `; it defines ${found.map((n) => JSON.stringify(n)).join(', ')}` : ''}`,
@@ -42,7 +44,7 @@ async function executorFor(name: string): Promise<(input: unknown, ctx: TaskCont
 
 async function call(name: string, input: unknown, data: CallData): Promise<void> {
   controller = new AbortController();
-  const ctx: TaskContext = {
+  const ctx: TaskRunContext = {
     signal: controller.signal,
     toolCallId: data.toolCallId,
     step: data.step,

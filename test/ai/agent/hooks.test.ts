@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agent, type RunOptions } from '../../../src/ai/agent/index.ts';
+import { type AgentRunOptions, agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import { collect, echoTool } from './helpers.ts';
 
@@ -17,7 +17,7 @@ const model = () =>
 /** Hooks that log what they see, in order. */
 function recorder() {
   const log: string[] = [];
-  const hooks: RunOptions = {
+  const hooks: AgentRunOptions = {
     onStepStart: (e) => {
       log.push(`start ${e.step}`);
     },
@@ -89,7 +89,7 @@ describe('lifecycle hooks', () => {
 
   it('refuse a hook that is not a function', async () => {
     const run = agent({ model: model() }).generate('go', {
-      onStepFinish: 'log' as unknown as RunOptions['onStepFinish'],
+      onStepFinish: 'log' as unknown as AgentRunOptions['onStepFinish'],
     });
     await expect(run).rejects.toThrow(
       'run options.onStepFinish: expected a function, received "log"',

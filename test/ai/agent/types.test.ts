@@ -2,10 +2,10 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   type Agent,
   type AgentEvent,
+  type AgentRunOptions,
   agent,
   type Decision,
   type PendingCall,
-  type RunOptions,
   type RunResult,
   type RunState,
 } from '../../../src/ai/agent/index.ts';
@@ -30,7 +30,7 @@ describe('ai/agent types', () => {
   });
 
   it('type run options and the methods that take them', () => {
-    expectTypeOf<RunOptions['onCheckpoint']>().toEqualTypeOf<
+    expectTypeOf<AgentRunOptions['onCheckpoint']>().toEqualTypeOf<
       ((state: RunState) => void | Promise<void>) | undefined
     >();
     expectTypeOf<Agent['resume']>().returns.toEqualTypeOf<Promise<RunResult>>();

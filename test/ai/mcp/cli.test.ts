@@ -34,8 +34,8 @@ describe('fino mcp arguments', () => {
   it.each([
     [[], /missing <file>/],
     [[fixture, '--http'], /--http is missing its value/],
-    [[fixture, '--http', 'localhost'], /--http expects \[host:\]port/],
-    [[fixture, '--http', '99999'], /--http expects \[host:\]port/],
+    [[fixture, '--http', 'localhost'], /--http: expected \[host:\]port/],
+    [[fixture, '--http', '99999'], /--http: expected \[host:\]port/],
     [
       [fixture, '--approval', 'sometimes'],
       /--approval: expected one of elicit, client, deny, received "sometimes"/,

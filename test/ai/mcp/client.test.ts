@@ -133,7 +133,9 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
   it('rejects a missing or malformed transport with a clear error', () => {
     expect(() => mcpClient({} as never)).toThrow(/transport is required/);
     expect(() => http({ url: 'not a url' })).toThrow(/absolute URL/);
-    expect(() => stdio({ command: '' })).toThrow(/command must be a non-empty string/);
+    expect(() => stdio({ command: '' })).toThrow(
+      /command: expected a non-empty string \(the program to start\), received ""/,
+    );
   });
 });
 

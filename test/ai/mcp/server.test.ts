@@ -190,14 +190,14 @@ describe('approval modes', () => {
 
   it('rejects an unknown mode and tools that are not fino tasks', () => {
     expect(() => mcpServer({ name: 't', version: '1', tools, approval: 'maybe' as never })).toThrow(
-      /approval must be 'elicit', 'client' or 'deny'/,
+      /approval: expected 'elicit', 'client' or 'deny'/,
     );
     expect(() => mcpServer({ name: 't', version: '1', tools: [{ name: 'x' }] as never })).toThrow(
-      /tools\[0\] is not a fino Task or Tool/,
+      /tools\[0\]: expected a fino Task or Tool/,
     );
     expect(() => mcpServer(undefined as never)).toThrow(/expected \{ name, version, tools \}/);
     expect(() => mcpServer({ name: 't', version: '1', tools: 'echo' as never })).toThrow(
-      /tools must be an array/,
+      /tools: expected an array of fino tools, received "echo"/,
     );
     expect(() => mcpServer({ name: 't', version: '1', tools: [echo, echo] })).toThrow(
       /two tools are named "echo"/,

@@ -460,9 +460,11 @@ describe('anthropic: errors and retries', () => {
 
   it('needs a model name', () => {
     expect(() => anthropic({} as never)).toThrow(
-      'anthropic(options): options.model must be a non-empty model name',
+      'anthropic(options).model: expected a non-empty model name, received undefined',
     );
-    expect(() => anthropic({ model: '' })).toThrow('options.model must be a non-empty model name');
+    expect(() => anthropic({ model: '' })).toThrow(
+      '(options).model: expected a non-empty model name, received ""',
+    );
   });
 
   it('needs an API key, from options or ANTHROPIC_API_KEY', async () => {
@@ -507,7 +509,7 @@ describe('anthropic: extended thinking', () => {
     await expect(
       model.generate({ ...ask, reasoning: { budgetTokens: 2000 }, temperature: 0.2 }),
     ).rejects.toThrow(
-      'anthropic: request.temperature: extended thinking (reasoning.budgetTokens) takes only temperature 1 or none, received 0.2',
+      'anthropic: request.temperature: expected 1 or none with extended thinking (reasoning.budgetTokens), received 0.2',
     );
     await expect(model.generate({ ...ask, reasoning: { budgetTokens: 500 } })).rejects.toThrow(
       'anthropic: request.reasoning.budgetTokens: expected at least 1024 and less than max_tokens (4096), received 500',
@@ -520,7 +522,7 @@ describe('anthropic: extended thinking', () => {
         reasoning: { budgetTokens: 2000 },
       }),
     ).rejects.toThrow(
-      `anthropic: request.toolChoice: extended thinking (reasoning.budgetTokens) takes only 'auto' or 'none', received "required"`,
+      `anthropic: request.toolChoice: expected 'auto' or 'none' with extended thinking (reasoning.budgetTokens), received "required"`,
     );
     await expect(model.generate({ ...ask, temperature: 1.5 })).rejects.toThrow(
       'anthropic: request.temperature: expected a number from 0 to 1, received 1.5',

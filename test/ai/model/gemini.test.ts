@@ -574,7 +574,7 @@ describe('gemini: generate', () => {
       id: 'fc_1',
       name: 'weather',
       args: 'Oslo',
-      argsError: 'The arguments were not a JSON object (received "Oslo")',
+      argsError: 'Expected the arguments as a JSON object, received "Oslo"',
     });
   });
 
@@ -845,7 +845,7 @@ describe('gemini: errors and retries', () => {
 
   it('needs a model name', () => {
     expect(() => gemini({} as never)).toThrow(
-      'gemini(options): options.model must be a non-empty model name',
+      'gemini(options).model: expected a non-empty model name, received undefined',
     );
   });
 

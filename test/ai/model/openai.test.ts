@@ -528,10 +528,12 @@ describe('openai: errors and retries', () => {
   });
 
   it('rejects malformed requests and options with clear errors', async () => {
-    expect(() => openai({} as never)).toThrow(/options.model must be a non-empty model name/);
+    expect(() => openai({} as never)).toThrow(
+      /openai\(options\).model: expected a non-empty model name, received undefined/,
+    );
     const model = openai({ model: 'm', apiKey: 'k' });
     await expect(model.generate({ messages: 'hi' } as never)).rejects.toThrow(
-      'openai: request.messages: expected an array, received string',
+      'openai: request.messages: expected an array, received "hi"',
     );
     await expect(
       model.generate({ messages: [{ role: 'tool', content: 'x' }] } as never),
@@ -544,7 +546,7 @@ describe('openai: errors and retries', () => {
       'messages[0].content[0]: expected a content part with a string type, received null',
     );
     await expect(model.generate({ ...ask, tools: [{ name: 'x' }] } as never)).rejects.toThrow(
-      'tools[0]: expected a tool definition { name, description, parameters }, received object',
+      'tools[0]: expected a tool definition { name, description, parameters }, received an object',
     );
     const events = await collect(model.stream({ messages: 5 } as never));
     expect(events).toHaveLength(1);
@@ -668,7 +670,7 @@ describe('openai: options for today’s models', () => {
   it('rejects malformed request options with clear errors before sending', async () => {
     const model = await start();
     await expect(model.generate({ ...ask, maxTokens: 0 })).rejects.toThrow(
-      'openai: request.maxTokens: expected a positive integer, received 0',
+      'openai: request.maxTokens: expected a positive integer, received number 0',
     );
     await expect(
       model.generate({ ...ask, reasoning: { effort: 'huge' as 'high' } }),
@@ -678,7 +680,7 @@ describe('openai: options for today’s models', () => {
     await expect(
       model.generate({ ...ask, providerOptions: { openai: 'seed' as never } }),
     ).rejects.toThrow(
-      'request.providerOptions.openai: expected an object of request body fields, received string',
+      'request.providerOptions.openai: expected an object of request body fields, received "seed"',
     );
     await expect(
       model.generate({ ...ask, output: { schema: weatherTool.parameters, name: 'my answer' } }),

@@ -99,10 +99,10 @@ describe('scriptedModel', () => {
     expect(() => scriptedModel('hello' as never)).toThrow(/expected an array of turns/);
     const model = scriptedModel([42 as never, { toolCalls: [{ args: {} }] } as never]);
     await expect(model.generate(ask)).rejects.toThrow(
-      'scriptedModel: turn 0 must be a string, a reply object, an Error or a function; received number',
+      'scriptedModel: turn 0: expected a string, a reply object, an Error or a function, received number 42',
     );
     await expect(model.generate(ask)).rejects.toThrow(
-      'scriptedModel: turn 1: toolCalls must be an array of { name: string, args, id? }',
+      'scriptedModel: turn 1: toolCalls: expected an array of { name: string, args, id? }, received an array',
     );
   });
 });

@@ -292,14 +292,14 @@ describe('session', () => {
     expect(await failure(runs.continue('' as never))).toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(await failure(runs.list({ status: 'paused' as never }))).toMatchObject({
       code: 'INVALID_ARGUMENT',
-      message: expect.stringContaining('status must be one of running, ready'),
+      message: expect.stringContaining('status: expected one of running, ready'),
     });
     expect(await failure(runs.list({ threadId: 7 as never }))).toMatchObject({
       code: 'INVALID_ARGUMENT',
     });
     expect(await runs.get('missing')).toBeUndefined();
     expect(() => session({ store: {} as never, agent: shopAgent('order', 'x') })).toThrow(
-      /store must be a Store/,
+      /store: expected a Store/,
     );
     expect(() => session({ store: memoryStore(), agent: {} as never })).toThrow(
       /generate\(\) and resume\(\)/,

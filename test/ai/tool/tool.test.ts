@@ -74,9 +74,11 @@ describe('Tool', () => {
   });
 
   it('requires an execute function and object parameters', () => {
-    expect(() => tool({ name: 'x' } as never)).toThrow(/"x" needs an `execute` function/);
+    expect(() => tool({ name: 'x' } as never)).toThrow(
+      /"x": execute: expected a function, received undefined/,
+    );
     expect(() => tool({ name: 's', parameters: v.string(), execute: () => '' } as never)).toThrow(
-      'Tool "s": parameters must describe an object (models send named arguments), got type "string"',
+      'Tool "s": parameters: expected an object schema (models send named arguments), received a schema of type "string"',
     );
   });
 

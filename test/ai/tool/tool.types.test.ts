@@ -1,9 +1,15 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { Tool, type ToolResult, type ToolRunContext, tool } from '../../../src/ai/tool/index.ts';
+import type { CallContext, InvokeContext } from '../../../src/task/index.ts';
 import { v } from '../../../src/validate/index.ts';
 
 describe('Tool types', () => {
+  it('gives a tool executor the call context fino:task names CallContext, under the spec name ToolRunContext', () => {
+    expectTypeOf<ToolRunContext>().toEqualTypeOf<CallContext>();
+    expectTypeOf<Partial<ToolRunContext>>().toEqualTypeOf<InvokeContext>();
+  });
+
   it('infers execute arguments from a v builder', () => {
     const add = tool({
       name: 'add',

@@ -2,6 +2,7 @@
  * The approval inbox as a web-standard request handler: `(request) => Promise<Response>`.
  */
 
+import { describe } from '../../../internal/describe.ts';
 import { checkDuration } from '../../../internal/duration.ts';
 import { compile, formatIssues } from '../../../validate/index.ts';
 import { SessionError } from '../errors.ts';
@@ -157,7 +158,9 @@ const optionalText = (value: string | null) => {
 export function inbox(options: InboxOptions): (request: Request) => Promise<Response> {
   const { session, token } = options ?? ({} as InboxOptions);
   if (!session || typeof session.list !== 'function' || typeof session.approve !== 'function') {
-    throw new TypeError('inbox({ session }): session must be a Session (from session({ store }))');
+    throw new TypeError(
+      `inbox({ session }): session: expected a Session (from session({ store })), received ${describe(session)}`,
+    );
   }
   if (token !== undefined && (typeof token !== 'string' || token.length < 8)) {
     throw new TypeError(

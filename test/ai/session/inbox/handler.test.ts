@@ -339,7 +339,9 @@ describe('inbox handler', () => {
   });
 
   it('rejects bad options with clear errors', () => {
-    expect(() => inbox({} as never)).toThrow('session must be a Session');
+    expect(() => inbox({} as never)).toThrow(
+      'session: expected a Session (from session({ store })), received undefined',
+    );
     const runs = shop(memoryStore()).runs;
     expect(() => inbox({ session: runs, token: 'short' })).toThrow(
       'at least 8 characters, received 5 characters',
