@@ -1,0 +1,115 @@
+/**
+ * The driver of a session: runs the agent on a run this worker holds the lease of,
+ * stores every checkpoint before more side effects happen, keeps the lease alive, and
+ * records how the run ended. It stops, writing nothing more, as soon as another worker
+ * has taken the run over.
+ */
+import type { Decisions, RunOptions, RunResult } from '../agent/index.ts';
+import { SessionError } from './errors.ts';
+import { currentView, toView } from './run-view.ts';
+import { newToken } from './tokens.ts';
+import type { Outcome, SessionAgent, SessionRun, Store, StoredRun } from './types.ts';
+
+/** This worker as the driver needs it: its store, its name in leases, and how long a lease lasts. */
+export interface RunWorker {
+  store: Store;
+  owner: string;
+  leaseMs: number;
+}
+
+/**
+ * Drives the run `runId` that `worker` holds: `invoke` starts or resumes the agent with
+ * the run options given; returns the run as it ended (or as another worker left it).
+ * Aborting `signal` releases the run as `ready` and rethrows.
+ */
+export async function driveHeldRun(
+  worker: RunWorker,
+  runId: string,
+  invoke: (runOptions: RunOptions) => Promise<RunResult>,
+  signal?: AbortSignal,
+): Promise<SessionRun> {
+  const { store, owner, leaseMs } = worker;
+  const controller = new AbortController();
+  let lost = false;
+  const loseLease = () => {
+    lost = true;
+    controller.abort(
+      new SessionError('LEASE_LOST', `run "${runId}" was taken over by another worker`, runId),
+    );
+  };
+  const forwardAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', forwardAbort, { once: true });
+  if (signal?.aborted) forwardAbort();
+  const heartbeat = setInterval(() => {
+    store.renew(runId, owner, leaseMs).then(
+      (held) => held || loseLease(),
+      () => {}, // a failed renewal is retried at the next beat; the checkpoint tells for sure
+    );
+  }, leaseMs / 3);
+  heartbeat.unref();
+  let outcome: Outcome;
+  try {
+    const result = await invoke({
+      runId,
+      signal: controller.signal,
+      onCheckpoint: async (state) => {
+        if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
+        if (lost) throw controller.signal.reason;
+      },
+    });
+    outcome =
+      result.status === 'done'
+        ? { status: 'done', state: result.state, text: result.text }
+        : {
+            status: 'suspended',
+            state: result.state,
+            pending: result.pending.map((call) => ({ call, token: newToken() })),
+          };
+  } catch (error) {
+    if (lost) return currentView(store, runId);
+    if (signal?.aborted) {
+      await store.finish(runId, owner, { status: 'ready' });
+      throw error;
+    }
+    outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearInterval(heartbeat);
+    signal?.removeEventListener('abort', forwardAbort);
+  }
+  const finished = await store.finish(runId, owner, outcome);
+  return finished ? toView(finished) : currentView(store, runId); // not finished here: another worker took it
+}
+
+/**
+ * Drives a run `worker` has just claimed: resumes it from its last checkpoint with the
+ * decisions recorded since, or starts it from its input when it has none yet.
+ */
+export function continueClaimedRun(
+  worker: RunWorker,
+  agent: SessionAgent,
+  run: StoredRun,
+  signal?: AbortSignal,
+): Promise<SessionRun> {
+  return driveHeldRun(
+    worker,
+    run.runId,
+    (runOptions) =>
+      run.state
+        ? agent.resume(run.state, decisionsToApply(run), runOptions)
+        : agent.generate(run.input, runOptions),
+    signal,
+  );
+}
+
+/**
+ * The recorded decisions the state still waits for: a decision whose call is no longer
+ * in the state's pending list was applied before a later checkpoint, and is not applied twice.
+ */
+function decisionsToApply(run: StoredRun): Decisions {
+  const waiting = new Set(run.state?.turn?.pending.map((p) => p.toolCallId) ?? []);
+  const decisions: Decisions = {};
+  for (const p of run.pending) {
+    if (p.decision && waiting.has(p.call.toolCallId)) decisions[p.call.toolCallId] = p.decision;
+  }
+  return decisions;
+}
