@@ -6,6 +6,7 @@
  */
 import type { Decisions, RunOptions, RunResult } from '../agent/index.ts';
 import { SessionError } from './errors.ts';
+import { progressWriter } from './progress-writer.ts';
 import { currentView, toView } from './run-view.ts';
 import { newToken } from './tokens.ts';
 import type { Outcome, SessionAgent, SessionRun, Store, StoredRun } from './types.ts';
@@ -47,11 +48,19 @@ export async function driveHeldRun(
     );
   }, leaseMs / 3);
   heartbeat.unref();
+  const progress = progressWriter((update) => store.progress(runId, owner, update));
   let outcome: Outcome;
   try {
     const result = await invoke({
       runId,
       signal: controller.signal,
+      onProgress: (event) =>
+        progress.report({
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          ...event.progress,
+          at: Date.now(),
+        }),
       onCheckpoint: async (state) => {
         if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
         if (lost) throw controller.signal.reason;
@@ -74,6 +83,7 @@ export async function driveHeldRun(
     outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
   } finally {
     clearInterval(heartbeat);
+    progress.stop(); // `finish` clears the stored progress; a late write finds the run no longer running
     signal?.removeEventListener('abort', forwardAbort);
   }
   const finished = await store.finish(runId, owner, outcome);

@@ -3,7 +3,7 @@
  * `list`, … (ISO times, only the undecided pending calls, the lease of a running run).
  */
 import { SessionError } from './errors.ts';
-import type { AuditEntry, CorruptRun, SessionRun, Store, StoredRun } from './types.ts';
+import type { AuditEntry, CorruptRun, RunProgress, SessionRun, Store, StoredRun } from './types.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -28,18 +28,35 @@ export function toView(run: StoredRun, audit?: AuditEntry[]): SessionRun {
           .filter((p) => p.decision === undefined)
           .map((p) => ({ ...p.call, ...(p.token !== undefined && { token: p.token }) })),
       };
-    case 'running':
+    case 'running': {
+      const progress = runningProgress(run);
       return {
         ...base,
         status: 'running',
         worker: run.leaseOwner ?? '',
         leaseExpiresAt: iso(run.leaseExpiresAt ?? 0),
+        ...(progress && { progress }),
       };
+    }
     case 'error':
       return { ...base, status: 'error', error: run.error ?? '' };
     default:
       return { ...base, status: run.status };
   }
+}
+
+/**
+ * The stored progress while the call that reported it is still running: a call of the
+ * state's open turn without a result. Once its result is checkpointed the update is stale.
+ */
+function runningProgress(run: StoredRun): RunProgress | undefined {
+  const { progress, state } = run;
+  const turn = state?.turn;
+  if (!progress || !turn) return undefined;
+  const id = progress.toolCallId;
+  const called = state.steps[turn.step]?.toolCalls.some((call) => call.id === id);
+  if (!called || turn.results.some((result) => result.toolCallId === id)) return undefined;
+  return { ...progress, at: iso(progress.at) };
 }
 
 /** How `list` and `drain` report a run whose row cannot be read. */

@@ -106,6 +106,16 @@ export function sqlStore(driver: SqlDriver): Store {
       return rows.length === 1;
     },
 
+    async progress(runId, owner, progress) {
+      await schema();
+      const rows = await driver.query(
+        `UPDATE ${t('runs')} SET progress = ?
+         WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
+        [toJson(progress, 'progress'), runId, owner],
+      );
+      return rows.length === 1;
+    },
+
     async renew(runId, owner, leaseMs) {
       await schema();
       const rows = await driver.query(
@@ -131,7 +141,7 @@ export function sqlStore(driver: SqlDriver): Store {
       const end = (db: SqlExecutor) =>
         db.query<RunRow>(
           `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, round = round + ?,
-             lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+             progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
            WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING *`,
           [
             outcome.status,
