@@ -20,6 +20,8 @@ export type {
   AgentEvent,
   AgentInput,
   ApprovalAnswer,
+  CheckpointInfo,
+  CheckpointReason,
   ClearedCall,
   Decision,
   Decisions,

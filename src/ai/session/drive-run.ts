@@ -4,12 +4,28 @@
  * records how the run ended. It stops, writing nothing more, as soon as another worker
  * has taken the run over.
  */
-import type { Decisions, RunOptions, RunResult } from '../agent/index.ts';
+import type { CheckpointReason, Decisions, RunOptions, RunResult } from '../agent/index.ts';
 import { SessionError } from './errors.ts';
 import { progressWriter } from './progress-writer.ts';
 import { currentView, toView } from './run-view.ts';
 import { newToken } from './tokens.ts';
 import type { Outcome, SessionAgent, SessionRun, Store, StoredRun } from './types.ts';
+
+/**
+ * The checkpoints the store already has the means to rebuild, so not written (each
+ * write is a durable commit; decision 066). A run that crashes after one of them
+ * resumes from the checkpoint before it, and ends up in the same place:
+ * - `decisions`: the decisions are in the store's pending rows, and are applied again
+ *   from there (the state still lists their calls as pending);
+ * - `turn-closed`: closing a turn whose calls all have results is deterministic, and
+ *   `resume` does it again from the last `tool-outcome` checkpoint;
+ * - `final`: `finish` stores the same state, with the run's outcome.
+ * Nor does skipping them let a worker that lost its lease run a tool: `decisions` comes
+ * right after the claim that leased the run (which checked and extended the lease as a
+ * checkpoint does), and after `turn-closed` and `final` no tool runs before the next
+ * written checkpoint (`model-turn`) or `finish`, which detect a lost lease.
+ */
+const DERIVABLE: ReadonlySet<CheckpointReason> = new Set(['decisions', 'turn-closed', 'final']);
 
 /** This worker as the driver needs it: its store, its name in leases, and how long a lease lasts. */
 export interface RunWorker {
@@ -61,7 +77,8 @@ export async function driveHeldRun(
           ...event.progress,
           at: Date.now(),
         }),
-      onCheckpoint: async (state) => {
+      onCheckpoint: async (state, { reason }) => {
+        if (DERIVABLE.has(reason)) return;
         if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
         if (lost) throw controller.signal.reason;
       },
