@@ -17,7 +17,7 @@ function refundAgent(keys: string[]) {
     parameters: v.object({ orderId: v.string() }),
     requiresApproval: true,
     execute: async ({ orderId }: { orderId: string }, ctx) => {
-      keys.push(ctx.idempotencyKey);
+      keys.push(ctx.idempotencyKey ?? 'none');
       return `refunded ${orderId}`;
     },
   });
