@@ -33,6 +33,8 @@ export interface DrainWorkerReport {
   statements: Record<string, { count: number; ms: number }>;
   /** Durable commits: each `COMMIT`, and each write sent outside a transaction (it commits alone). */
   commits: number;
+  /** CPU time (user + system) this process spent draining, in milliseconds. */
+  cpuMs: number;
 }
 
 const [kind, target, schema, warmWhere, workerId] = process.argv.slice(2);
@@ -115,7 +117,9 @@ const worker = session({ store, agent: refundAgent(executions), workerId });
 process.send!({ ready: true });
 process.once('message', async () => {
   counting = true;
+  const cpu = process.cpuUsage();
   const report = await worker.drain();
+  const { user, system } = process.cpuUsage(cpu);
   counting = false;
   const keys: string[] = [];
   for (const [key, n] of executions) for (let i = 0; i < n; i++) keys.push(key);
@@ -126,6 +130,7 @@ process.once('message', async () => {
     keys,
     statements,
     commits,
+    cpuMs: (user + system) / 1000,
   };
   await store.close();
   for (const pool of pools) await pool.end().catch(() => {});

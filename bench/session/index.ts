@@ -22,7 +22,7 @@
  */
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -85,6 +85,42 @@ async function durability(url: string): Promise<string> {
   }
 }
 
+/**
+ * CPU time (user + system, milliseconds) the PostgreSQL server at `url` has used so far:
+ * its postmaster with the children it has reaped, and its live children, read from
+ * `/proc`; `undefined` where `/proc` cannot tell (another OS, another host).
+ */
+async function serverCpuMs(url: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query('SELECT pg_backend_pid() AS pid');
+    const fields = (pid: number | string) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    };
+    // After the command name: [1] is the parent pid, [11..14] utime, stime, cutime, cstime.
+    const postmaster = Number(fields(rows[0].pid)[1]);
+    const ticks = (f: string[], from: number, to: number) =>
+      f.slice(from, to + 1).reduce((sum, n) => sum + Number(n), 0);
+    let total = ticks(fields(postmaster), 11, 14);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry) || Number(entry) === postmaster) continue;
+      try {
+        const f = fields(entry);
+        if (Number(f[1]) === postmaster) total += ticks(f, 11, 12);
+      } catch {
+        // the process exited meanwhile
+      }
+    }
+    return (total * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
+}
+
 const pgUrl = server?.url;
 const pgSettings = pgUrl ? await durability(pgUrl) : undefined;
 let sqliteFile = 0;
@@ -112,6 +148,10 @@ interface DrainSample {
   missing: number;
   statements: DrainWorkerReport['statements'];
   commits: number;
+  /** CPU milliseconds the worker processes spent draining. */
+  workerCpuMs: number;
+  /** CPU milliseconds the database server spent meanwhile (PostgreSQL on Linux). */
+  serverCpuMs: number | undefined;
   load: number;
 }
 
@@ -146,6 +186,7 @@ async function drainOnce(
     }),
   );
   const load = loadavg()[0];
+  const serverCpuBefore = kind === 'postgres' ? await serverCpuMs(pgUrl!) : undefined;
   const started = performance.now();
   const reports = await Promise.all(
     children.map(async (child) => {
@@ -157,11 +198,14 @@ async function drainOnce(
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const serverCpuAfter = kind === 'postgres' ? await serverCpuMs(pgUrl!) : undefined;
   const executed = new Map<string, number>();
   const statements: DrainWorkerReport['statements'] = {};
   let commits = 0;
+  let workerCpuMs = 0;
   for (const report of reports) {
     commits += report.commits;
+    workerCpuMs += report.cpuMs;
     if (report.notDone > 0) throw new Error(`${report.workerId}: ${report.notDone} runs not done`);
     for (const key of report.keys) executed.set(key, (executed.get(key) ?? 0) + 1);
     for (const [what, { count, ms }] of Object.entries(report.statements)) {
@@ -180,6 +224,11 @@ async function drainOnce(
     missing: total - executed.size,
     statements,
     commits,
+    workerCpuMs,
+    serverCpuMs:
+      serverCpuBefore === undefined || serverCpuAfter === undefined
+        ? undefined
+        : serverCpuAfter - serverCpuBefore,
     load,
   };
 }
@@ -227,8 +276,13 @@ async function drainTable(kind: 'postgres' | 'sqlite', settings: string): Promis
       const missing = list.reduce((sum, s) => sum + s.missing, 0);
       const loads = list.map((s) => s.load.toFixed(2)).join(', ');
       const perRun = (n: number) => (kind === 'postgres' ? (n / runs).toFixed(1) : '–');
+      const workerCpu = list.reduce((sum, s) => sum + s.workerCpuMs, 0) / runs;
+      const serverCpus = list.map((s) => s.serverCpuMs);
+      const serverCpu = serverCpus.every((ms) => ms !== undefined)
+        ? `${(serverCpus.reduce((sum, ms) => sum + ms!, 0) / runs).toFixed(2)}`
+        : '–';
       rows.push(
-        `| ${tree.name} | ${workers} | ${median.toFixed(0)} | ${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} | ${(median / median1).toFixed(2)}× | ${perRun(statements)} | ${perRun(commits)} | ${duplicates} | ${missing} | ${loads} |`,
+        `| ${tree.name} | ${workers} | ${median.toFixed(0)} | ${Math.min(...rates).toFixed(0)}–${Math.max(...rates).toFixed(0)} | ${(median / median1).toFixed(2)}× | ${perRun(statements)} | ${perRun(commits)} | ${workerCpu.toFixed(2)} / ${serverCpu} | ${duplicates} | ${missing} | ${loads} |`,
       );
       if (kind !== 'postgres') continue;
       for (const [what, { count, ms }] of [...merged].sort((a, b) => b[1].ms - a[1].ms)) {
@@ -241,8 +295,8 @@ async function drainTable(kind: 'postgres' | 'sqlite', settings: string): Promis
   const lines = [
     `### session: draining ${total} approved runs from ${kind} (${settings}), worker processes`,
     '',
-    `| tree | worker processes | runs/s (median of ${repeats}) | min–max | × 1 worker | statements per run | commits per run | duplicate executions | runs not executed | 1-min load at start |`,
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    `| tree | worker processes | runs/s (median of ${repeats}) | min–max | × 1 worker | statements per run | commits per run | CPU ms per run, workers / server | duplicate executions | runs not executed | 1-min load at start |`,
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows,
     '',
   ];
