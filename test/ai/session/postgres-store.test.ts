@@ -1,8 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../../src/ai/session/index.ts';
-import { postgresDriver } from '../../../src/ai/session/postgres-store.ts';
 import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
+import { postgresDriver } from '../../../src/ai/session/postgres-store.ts';
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
 import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
 import { checkTokenMigration, storeConformance, suspended } from './store-conformance.ts';
