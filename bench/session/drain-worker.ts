@@ -9,15 +9,19 @@
  * how many runs it finished, every idempotency key it executed, and (PostgreSQL) every
  * statement it sent, counted at the `pg.Pool` seam the store is given.
  */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import {
-  type PgPoolLike,
-  postgresStore,
-  type Store,
-  session,
-  sqliteStore,
-} from '../../src/ai/session/index.ts';
-import { refundAgent } from './refund-agent.ts';
+import type { PgPoolLike, Store } from '../../src/ai/session/index.ts';
+
+/** The fino tree to drain with (`BENCH_SESSION_ROOT`, default this one). */
+const root = process.env.BENCH_SESSION_ROOT ?? join(import.meta.dirname, '..', '..');
+const at = (path: string) => pathToFileURL(join(root, path)).href;
+const { postgresStore, session, sqliteStore }: typeof import('../../src/ai/session/index.ts') =
+  await import(at('src/ai/session/index.ts'));
+const { refundAgent }: typeof import('./refund-agent.ts') = await import(
+  at('bench/session/refund-agent.ts')
+);
 
 /** What a worker reports when its drain ends. */
 export interface DrainWorkerReport {
@@ -27,10 +31,15 @@ export interface DrainWorkerReport {
   keys: string[];
   /** Statements sent (BEGIN and COMMIT included) by their verb and table: how many, and the milliseconds waited for them. */
   statements: Record<string, { count: number; ms: number }>;
+  /** Durable commits: each `COMMIT`, and each write sent outside a transaction (it commits alone). */
+  commits: number;
+  /** CPU time (user + system) this process spent draining, in milliseconds. */
+  cpuMs: number;
 }
 
 const [kind, target, schema, warmWhere, workerId] = process.argv.slice(2);
 const statements: DrainWorkerReport['statements'] = {};
+let commits = 0;
 let counting = false;
 
 /** Names a statement by its verb and table, e.g. `UPDATE fino_runs`. */
@@ -61,12 +70,17 @@ async function counted<T>(sql: string, send: () => Promise<T>): Promise<T> {
 /** A `pg.Pool` that counts and times every statement sent through it or its clients. */
 function countingPool(pool: pg.Pool): PgPoolLike {
   return {
-    query: (text, values) => counted(text, () => pool.query(text, values)),
+    query: (text, values) => {
+      if (counting && /^\s*(UPDATE|INSERT|DELETE)\b/i.test(text)) commits++;
+      return counted(text, () => pool.query(text, values));
+    },
     async connect() {
       const client = await pool.connect();
       return {
-        query: (text: string, values?: unknown[]) =>
-          counted(text, () => client.query(text, values)),
+        query: (text: string, values?: unknown[]) => {
+          if (counting && /^\s*COMMIT\b/i.test(text)) commits++;
+          return counted(text, () => client.query(text, values));
+        },
         release: () => client.release(),
       };
     },
@@ -103,7 +117,9 @@ const worker = session({ store, agent: refundAgent(executions), workerId });
 process.send!({ ready: true });
 process.once('message', async () => {
   counting = true;
+  const cpu = process.cpuUsage();
   const report = await worker.drain();
+  const { user, system } = process.cpuUsage(cpu);
   counting = false;
   const keys: string[] = [];
   for (const [key, n] of executions) for (let i = 0; i < n; i++) keys.push(key);
@@ -113,6 +129,8 @@ process.once('message', async () => {
     notDone: report.runs.filter((r) => r.status !== 'done').length,
     keys,
     statements,
+    commits,
+    cpuMs: (user + system) / 1000,
   };
   await store.close();
   for (const pool of pools) await pool.end().catch(() => {});

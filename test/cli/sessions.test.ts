@@ -112,6 +112,47 @@ describe('fino sessions', () => {
     await store.close();
   });
 
+  it("shows a running run's last progress on one line, its message escaped", async () => {
+    const store = sqliteStore(join(dir, 'progress.db'));
+    const runId = 'run-progress';
+    await store.create({ runId, input: 'Copy', owner: 'w1', leaseMs: 60_000 });
+    const call = { id: 'copy_1', name: 'copy', args: {} };
+    await store.checkpoint(
+      runId,
+      'w1',
+      {
+        version: 1,
+        runId,
+        messages: [{ role: 'user', content: 'Copy' }],
+        steps: [
+          { step: 0, text: '', toolCalls: [call], toolResults: [], stopReason: 'tool_calls' },
+        ],
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        turn: { step: 0, results: [], pending: [], cleared: [] },
+      } as never,
+      60_000,
+    );
+    const message = 'file 3\u001b[2J\r\nrun-fake  done';
+    await store.progress(runId, 'w1', {
+      toolCallId: 'copy_1',
+      toolName: 'copy',
+      progress: 3,
+      total: 10,
+      message,
+      at: Date.UTC(2026, 11, 3, 12),
+    });
+    await store.close();
+    const { code, out } = await cli(['show', runId, '--db', 'progress.db']);
+    expect(code).toBe(0);
+    expect(out).toContain(
+      '  progress 3/10  tool=copy copy_1  at 2026-12-03T12:00:00.000Z  "file 3\\u001b[2J\\r\\nrun-fake  done"',
+    );
+    expect(out).not.toContain('\u001b');
+    expect(out.split('\n').filter((line) => line.startsWith('run-'))).toHaveLength(1);
+    const json = JSON.parse((await cli(['show', runId, '--db', 'progress.db', '--json'])).out);
+    expect(json.progress).toMatchObject({ progress: 3, total: 10, message });
+  });
+
   it('uses $FINO_DATABASE_URL when --db is absent, and cancels', async () => {
     await suspendedRun('env.db', 'run-env');
     const { code, out } = await cli(['cancel', 'run-env', '--by', 'ops'], {

@@ -1,13 +1,13 @@
 /**
  * Hostile text in session storage: model output, errors, audit notes, actor names,
- * rejection reasons and thread ids carrying terminal escape sequences, NUL and other
+ * rejection reasons, thread ids and tool progress messages carrying terminal escape sequences, NUL and other
  * control characters come back from every store exactly as they went in — nothing
  * stripped, cut at the NUL, or corrupted. (Escaping them for a terminal is the CLI's job.)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import {
@@ -112,6 +112,48 @@ describe.each(stores)('the %s store', (_name, open) => {
         expect.objectContaining({ action: 'cancel', by: HOSTILE, note: HOSTILE }),
       ]);
     } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps them in a running tool's progress message", async (ctx) => {
+    const store = await open();
+    if (!store) return ctx.skip();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const copy = tool({
+      name: 'copy',
+      description: 'Copies.',
+      parameters: v.object({}),
+      execute: async (_args: Record<string, never>, toolCtx) => {
+        toolCtx.progress({ progress: 1, total: 2, message: HOSTILE });
+        await gate;
+        return 'copied';
+      },
+    });
+    try {
+      const runs = session({
+        store,
+        agent: agent({
+          model: scriptedModel([{ toolCalls: [{ id: 'cp_1', name: 'copy', args: {} }] }, 'ok']),
+          tools: [copy],
+        }),
+      });
+      const finished = runs.start('go', { runId: 'progress-run' });
+      await vi.waitFor(
+        async () =>
+          expect(await runs.get('progress-run')).toMatchObject({
+            status: 'running',
+            progress: { toolCallId: 'cp_1', progress: 1, total: 2, message: HOSTILE },
+          }),
+        { timeout: 5000, interval: 20 },
+      );
+      release();
+      expect(await finished).toMatchObject({ status: 'done' });
+    } finally {
+      release();
       await store.close();
     }
   });

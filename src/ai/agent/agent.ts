@@ -177,7 +177,7 @@ export class Agent<Output = unknown> {
       run.active = current;
       if (applyDecisions(current, decisions)) {
         run.telemetry.decisions(decisions);
-        await run.checkpoint(current);
+        await run.checkpoint(current, 'decisions');
       }
       return continueRun(current, run, 'until-paused');
     }) as Promise<RunResult<Output>>;

@@ -33,6 +33,8 @@ export interface RunHooks {
   onToolCall?(event: EventOf<'tool-call'>): void | Promise<void>;
   /** For each tool result, as it completes. */
   onToolResult?(event: EventOf<'tool-result'>): void | Promise<void>;
+  /** For each `ctx.progress()` update of a running tool (decision 094). */
+  onProgress?(event: EventOf<'progress'>): void | Promise<void>;
 }
 
 const HOOKS = {
@@ -40,6 +42,7 @@ const HOOKS = {
   'step-finish': 'onStepFinish',
   'tool-call': 'onToolCall',
   'tool-result': 'onToolResult',
+  progress: 'onProgress',
 } as const satisfies Partial<Record<AgentEvent['type'], keyof RunHooks>>;
 
 /** Checks that every hook given is a function. */

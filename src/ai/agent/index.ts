@@ -22,6 +22,8 @@ export type {
   AgentInput,
   AgentRunOptions,
   ApprovalAnswer,
+  CheckpointInfo,
+  CheckpointReason,
   ClearedCall,
   Decision,
   Decisions,

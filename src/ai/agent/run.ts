@@ -13,6 +13,7 @@ import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
   AgentEvent,
   AgentRunOptions,
+  CheckpointReason,
   DoneResult,
   RunState,
   StepOutcome,
@@ -27,8 +28,8 @@ export interface Run {
   /** Whether model turns are streamed (and their text deltas emitted). */
   streaming: boolean;
   emit(event: AgentEvent): void;
-  /** Calls `onCheckpoint` with a copy of `state`, one call at a time, in order. */
-  checkpoint(state: RunState): Promise<void>;
+  /** Calls `onCheckpoint` with a copy of `state` and why, one call at a time, in order. */
+  checkpoint(state: RunState, reason: CheckpointReason): Promise<void>;
   /** The state the run works on, once known: an aborted run pairs its open calls in it. */
   active?: RunState;
   /** The run's spans (a no-op without OpenTelemetry). */
@@ -71,9 +72,9 @@ export async function withRun<T>(
     streaming: events.streaming,
     telemetry,
     emit: hooked.emit,
-    checkpoint(state) {
+    checkpoint(state, reason) {
       if (!options.onCheckpoint) return chain;
-      chain = chain.then(() => options.onCheckpoint!(structuredClone(state)));
+      chain = chain.then(() => options.onCheckpoint!(structuredClone(state), { reason }));
       return chain;
     },
   };
@@ -111,7 +112,7 @@ async function pairAborted(
   closeAbortedTurn(state);
   await chain.catch(() => {});
   try {
-    await options.onCheckpoint?.(structuredClone(state));
+    await options.onCheckpoint?.(structuredClone(state), { reason: 'aborted' });
   } catch {
     // the abort is what the caller sees; `error.state` carries the paired state
   }
@@ -173,7 +174,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       if (state.turn.pending.length > 0) return suspended(state);
       const index = state.turn.step;
       closeTurn(state);
-      await run.checkpoint(state);
+      await run.checkpoint(state, 'turn-closed');
       run.emit({ type: 'step-finish', step: index, result: state.steps[index] });
       stepped = true;
     }
@@ -195,13 +196,13 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
     });
     if (turn.toolCalls.length === 0) {
       const repair = run.config.output ? await settleOutput(state, run.config, turn) : undefined;
-      await run.checkpoint(state);
+      await run.checkpoint(state, repair === undefined ? 'final' : 'model-turn');
       run.emit({ type: 'step-finish', step, result: state.steps[step] });
       if (repair === undefined) return done(state);
       continue;
     }
     state.turn = { step, results: [], pending: [], cleared: [] };
-    await run.checkpoint(state);
+    await run.checkpoint(state, 'model-turn');
     for (const call of turn.toolCalls) run.emit({ type: 'tool-call', step, call });
   }
 }
@@ -348,7 +349,7 @@ async function settleTurn(state: RunState, run: Run): Promise<void> {
       turn.pending.push(outcome.pending);
       run.emit({ type: 'tool-pending', step: turn.step, pending: outcome.pending });
     }
-    await run.checkpoint(state);
+    await run.checkpoint(state, 'tool-outcome');
   });
   await raceAbort(work, run.signal);
 }

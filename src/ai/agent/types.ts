@@ -167,9 +167,37 @@ export interface AgentRunOptions extends RunHooks {
    * Called and awaited with a fresh copy of the state after each model turn is appended
    * and after each tool result (before the next tool call starts or the next model
    * request), so a store can persist every completed result before more side effects.
+   * `info.reason` says which point it is, so a store that keeps what it needs elsewhere
+   * can skip the writes it does not need (see {@link CheckpointReason}).
    * When it throws, the run stops with that error.
    */
-  onCheckpoint?(state: RunState): void | Promise<void>;
+  onCheckpoint?(state: RunState, info: CheckpointInfo): void | Promise<void>;
+}
+
+/**
+ * Where in the run a checkpoint is taken:
+ * - `model-turn`: a model turn that asks for tools (or a structured-output repair) was
+ *   appended; its tool calls run next, so it must be stored for exactly-once.
+ * - `tool-outcome`: a tool call has its result or pending entry; stored so that it never
+ *   runs again.
+ * - `decisions`: `resume` applied its decisions; derivable from the state before and the
+ *   decisions, for a caller that stores the decisions itself.
+ * - `turn-closed`: the open turn's results became a message; derivable from the last
+ *   `tool-outcome` checkpoint (or the `decisions` one).
+ * - `final`: the model's last turn; the same state is in the run's result.
+ * - `aborted`: the caller aborted; the open turn's calls were answered "aborted".
+ */
+export type CheckpointReason =
+  | 'model-turn'
+  | 'tool-outcome'
+  | 'decisions'
+  | 'turn-closed'
+  | 'final'
+  | 'aborted';
+
+/** What `onCheckpoint` is told besides the state. */
+export interface CheckpointInfo {
+  reason: CheckpointReason;
 }
 
 /** Events of a streamed run, in order. */

@@ -6,7 +6,7 @@ import {
   STATE_VERSION,
 } from '../agent/index.ts';
 import { SessionError } from './errors.ts';
-import type { AuditEntry, RunStatus, StoredPending, StoredRun } from './types.ts';
+import type { AuditEntry, RunStatus, StoredPending, StoredProgress, StoredRun } from './types.ts';
 
 /** The layout of a run row this version writes; a row of another format is refused. */
 export const RECORD_FORMAT = 1;
@@ -43,6 +43,8 @@ export interface RunRow {
   round: number | string;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
+  /** JSON of a {@link StoredProgress}; absent in rows read before migration 3. */
+  progress?: string | null;
   created_at: number | string;
   updated_at: number | string;
 }
@@ -109,7 +111,44 @@ export function decodeRun(row: RunRow, pendingRows: readonly PendingRow[]): Stor
   if (row.error !== null) run.error = row.error;
   if (row.lease_owner !== null) run.leaseOwner = row.lease_owner;
   if (row.lease_expires_at !== null) run.leaseExpiresAt = Number(row.lease_expires_at);
+  const progress = decodeProgress(row.progress);
+  if (progress) run.progress = progress;
   return run;
+}
+
+/**
+ * The stored progress, or `undefined` when there is none or it does not read as one:
+ * progress is advisory, so a bad value hides it rather than making the run unreadable.
+ */
+function decodeProgress(text: string | null | undefined): StoredProgress | undefined {
+  if (typeof text !== 'string') return undefined;
+  let value: Partial<StoredProgress> | null;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (
+    value === null ||
+    typeof value !== 'object' ||
+    typeof value.toolCallId !== 'string' ||
+    typeof value.toolName !== 'string' ||
+    typeof value.at !== 'number' ||
+    typeof value.progress !== 'number' ||
+    (value.total !== undefined && typeof value.total !== 'number') ||
+    (value.message !== undefined && typeof value.message !== 'string')
+  ) {
+    return undefined;
+  }
+  const { toolCallId, toolName, at, progress, total, message } = value;
+  return {
+    toolCallId,
+    toolName,
+    at,
+    progress,
+    ...(total !== undefined && { total }),
+    ...(message !== undefined && { message }),
+  };
 }
 
 function decodeState(runId: string, text: string): RunState {

@@ -76,6 +76,11 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    version: 3,
+    name: "the last progress of a run's running tool",
+    sql: (t) => `ALTER TABLE ${t('runs')} ADD COLUMN progress TEXT`,
+  },
 ];
 
 /** Creates the migrations table when missing. */

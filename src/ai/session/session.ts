@@ -2,22 +2,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describe } from '../../internal/describe.ts';
 import { checkDuration } from '../../internal/duration.ts';
-import type {
-  AgentInput,
-  AgentRunOptions,
-  Decision,
-  Decisions,
-  RunResult,
-} from '../agent/index.ts';
+import type { AgentInput, Decision } from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
+import { continueClaimedRun, driveHeldRun, type RunWorker } from './drive-run.ts';
 import { SessionError } from './errors.ts';
-import { newToken } from './tokens.ts';
+import { corruptView, currentView, toView } from './run-view.ts';
 import type {
   Actor,
-  AuditEntry,
   CorruptRun,
   ListFilter,
-  Outcome,
   PendingRef,
   SessionAgent,
   SessionRun,
@@ -113,53 +106,6 @@ function checkRunId(runId: unknown, method: string): asserts runId is string {
   }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
-/** The session's view of a stored run. */
-function toView(run: StoredRun, audit?: AuditEntry[]): SessionRun {
-  const base = {
-    runId: run.runId,
-    ...(run.threadId !== undefined && { threadId: run.threadId }),
-    createdAt: iso(run.createdAt),
-    updatedAt: iso(run.updatedAt),
-    ...(run.state !== undefined && { state: run.state }),
-    ...(audit !== undefined && { audit }),
-  };
-  switch (run.status) {
-    case 'done':
-      return { ...base, status: 'done', text: run.text ?? '' };
-    case 'suspended':
-      return {
-        ...base,
-        status: 'suspended',
-        pending: run.pending
-          .filter((p) => p.decision === undefined)
-          .map((p) => ({ ...p.call, ...(p.token !== undefined && { token: p.token }) })),
-      };
-    case 'running':
-      return {
-        ...base,
-        status: 'running',
-        worker: run.leaseOwner ?? '',
-        leaseExpiresAt: iso(run.leaseExpiresAt ?? 0),
-      };
-    case 'error':
-      return { ...base, status: 'error', error: run.error ?? '' };
-    default:
-      return { ...base, status: run.status };
-  }
-}
-
-/** The recorded decisions the state still waits for (a checkpoint after them has already applied them). */
-function decisionsFor(run: StoredRun): Decisions {
-  const waiting = new Set(run.state?.turn?.pending.map((p) => p.toolCallId) ?? []);
-  const decisions: Decisions = {};
-  for (const p of run.pending) {
-    if (p.decision && waiting.has(p.call.toolCallId)) decisions[p.call.toolCallId] = p.decision;
-  }
-  return decisions;
-}
-
 /**
  * Durable, exactly-once runs of an agent: every checkpoint of the run (each model turn,
  * each tool result) is stored before more side effects happen; a suspended run waits in
@@ -211,7 +157,8 @@ export function session(options: SessionOptions): Session {
       `session({ store, agent }): agent: expected an agent with generate() and resume() (from fino/ai/agent), received ${describe(agent)}`,
     );
   }
-  const driver = (action: string): SessionAgent => {
+  /** The session's agent; `INVALID_ARGUMENT` naming `action` when it has none. */
+  const requireAgent = (action: string): SessionAgent => {
     if (!agent) {
       throw new SessionError(
         'INVALID_ARGUMENT',
@@ -229,81 +176,9 @@ export function session(options: SessionOptions): Session {
   }
   const owner =
     options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-
-  const view = async (runId: string): Promise<SessionRun> => {
-    const run = await store.get(runId);
-    if (!run) throw new SessionError('NOT_FOUND', `no run with id "${runId}"`, runId);
-    return toView(run);
-  };
-
-  /** Drives a run this worker holds until it ends, checkpointing as it goes, and records how it ended. */
-  async function drive(
-    runId: string,
-    invoke: (runOptions: AgentRunOptions) => Promise<RunResult>,
-    signal?: AbortSignal,
-  ): Promise<SessionRun> {
-    const controller = new AbortController();
-    let lost = false;
-    const loseLease = () => {
-      lost = true;
-      controller.abort(
-        new SessionError('LEASE_LOST', `run "${runId}" was taken over by another worker`, runId),
-      );
-    };
-    const forwardAbort = () => controller.abort(signal?.reason);
-    signal?.addEventListener('abort', forwardAbort, { once: true });
-    if (signal?.aborted) forwardAbort();
-    const heartbeat = setInterval(() => {
-      store.renew(runId, owner, leaseMs).then(
-        (held) => held || loseLease(),
-        () => {}, // a failed renewal is retried at the next beat; the checkpoint tells for sure
-      );
-    }, leaseMs / 3);
-    heartbeat.unref();
-    let outcome: Outcome;
-    try {
-      const result = await invoke({
-        runId,
-        signal: controller.signal,
-        onCheckpoint: async (state) => {
-          if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
-          if (lost) throw controller.signal.reason;
-        },
-      });
-      outcome =
-        result.status === 'done'
-          ? { status: 'done', state: result.state, text: result.text }
-          : {
-              status: 'suspended',
-              state: result.state,
-              pending: result.pending.map((call) => ({ call, token: newToken() })),
-            };
-    } catch (error) {
-      if (lost) return view(runId);
-      if (signal?.aborted) {
-        await store.finish(runId, owner, { status: 'ready' });
-        throw error;
-      }
-      outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
-    } finally {
-      clearInterval(heartbeat);
-      signal?.removeEventListener('abort', forwardAbort);
-    }
-    const finished = await store.finish(runId, owner, outcome);
-    return finished ? toView(finished) : view(runId); // not finished here: another worker took it
-  }
-
-  const driveClaimed = (run: StoredRun, signal?: AbortSignal) => {
-    const runner = driver('continue');
-    return drive(
-      run.runId,
-      (runOptions) =>
-        run.state
-          ? runner.resume(run.state, decisionsFor(run), runOptions)
-          : runner.generate(run.input, runOptions),
-      signal,
-    );
-  };
+  const worker: RunWorker = { store, owner, leaseMs };
+  const continueClaimed = (run: StoredRun, signal?: AbortSignal) =>
+    continueClaimedRun(worker, requireAgent('continue'), run, signal);
 
   async function decide(
     ref: PendingRef,
@@ -317,7 +192,7 @@ export function session(options: SessionOptions): Session {
       { by: options.by, note: options.note },
       claim,
     );
-    return claimed ? driveClaimed(run, options.signal) : toView(run);
+    return claimed ? continueClaimed(run, options.signal) : toView(run);
   }
 
   return {
@@ -341,9 +216,14 @@ export function session(options: SessionOptions): Session {
           `start: threadId: expected a string, received ${describe(startOptions.threadId)}`,
         );
       }
-      const runner = driver('start');
+      const runner = requireAgent('start');
       await store.create({ runId, threadId: startOptions.threadId, input, owner, leaseMs });
-      return drive(runId, (runOptions) => runner.generate(input, runOptions), startOptions.signal);
+      return driveHeldRun(
+        worker,
+        runId,
+        (runOptions) => runner.generate(input, runOptions),
+        startOptions.signal,
+      );
     },
 
     approve: (ref, decideOptions) => decide(ref, { approve: true }, decideOptions),
@@ -395,30 +275,26 @@ export function session(options: SessionOptions): Session {
         );
       }
       const runs = await store.list(filter);
-      return runs.map((run) =>
-        run instanceof SessionError
-          ? { runId: run.runId ?? '', status: 'corrupt' as const, error: run.message }
-          : toView(run),
-      );
+      return runs.map((run) => (run instanceof SessionError ? corruptView(run) : toView(run)));
     },
 
     async cancel(runId, actor = {}) {
       checkRunId(runId, 'cancel');
       await store.cancel(runId, actor);
-      return view(runId);
+      return currentView(store, runId);
     },
 
     async continue(runId, continueOptions = {}) {
       checkRunId(runId, 'continue');
-      driver('continue');
+      requireAgent('continue');
       const claimed = await store.claim(runId, owner, leaseMs, {
         retryErrors: continueOptions.retryErrors,
       });
-      return claimed ? driveClaimed(claimed, continueOptions.signal) : view(runId);
+      return claimed ? continueClaimed(claimed, continueOptions.signal) : currentView(store, runId);
     },
 
     async drain(drainOptions = {}) {
-      driver('drain');
+      requireAgent('drain');
       const limit = drainOptions.limit ?? Number.POSITIVE_INFINITY;
       const report: DrainReport = { runs: [], corrupt: [] };
       const skip: string[] = [];
@@ -426,14 +302,10 @@ export function session(options: SessionOptions): Session {
         const { run, corrupt } = await store.claimNext(owner, leaseMs, skip);
         for (const error of corrupt) {
           skip.push(error.runId ?? '');
-          report.corrupt.push({
-            runId: error.runId ?? '',
-            status: 'corrupt',
-            error: error.message,
-          });
+          report.corrupt.push(corruptView(error));
         }
         if (!run) break;
-        report.runs.push(await driveClaimed(run, drainOptions.signal));
+        report.runs.push(await continueClaimed(run, drainOptions.signal));
       }
       return report;
     },

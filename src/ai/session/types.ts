@@ -1,3 +1,4 @@
+import type { Progress } from '../../task/index.ts';
 import type {
   AgentInput,
   AgentRunOptions,
@@ -44,12 +45,21 @@ export interface StoredRun {
   error?: string;
   /** The pending calls of the current suspension, with their decisions (empty once done or cancelled). */
   pending: StoredPending[];
+  /** The last `ctx.progress()` update a tool of the run reported while it was `running`. */
+  progress?: StoredProgress;
   /** The worker holding the run and until when (epoch milliseconds), while `running`. */
   leaseOwner?: string;
   leaseExpiresAt?: number;
   /** Epoch milliseconds. */
   createdAt: number;
   updatedAt: number;
+}
+
+/** A tool's progress update as a store keeps it: which call reported it, and when (epoch milliseconds). */
+export interface StoredProgress extends Progress {
+  toolCallId: string;
+  toolName: string;
+  at: number;
 }
 
 /** One line of a run's audit trail: who decided or cancelled what, when, with what note. */
@@ -108,6 +118,11 @@ export interface Store {
   list(filter?: ListFilter): Promise<Array<StoredRun | SessionError>>;
   /** Saves `state` while `owner` holds the run, and extends the lease; `false` when it lost the run. */
   checkpoint(runId: string, owner: string, state: RunState, leaseMs: number): Promise<boolean>;
+  /**
+   * Saves the run's last progress update while `owner` holds the run (the lease is not
+   * extended); `false` when it lost the run. `finish` clears it.
+   */
+  progress(runId: string, owner: string, progress: StoredProgress): Promise<boolean>;
   /** Extends the lease while `owner` holds the run; `false` when it lost the run. */
   renew(runId: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Ends `owner`'s lease with `outcome` and returns the run; `undefined` (nothing written) when it lost the run. */
@@ -180,12 +195,29 @@ interface RunViewBase {
   audit?: AuditEntry[];
 }
 
+/**
+ * The last progress a running tool of the run reported (`ctx.progress()`), with the call
+ * that reported it and when (ISO 8601). Stored at most about once a second per run, so
+ * it may lag the tool by that much.
+ */
+export interface RunProgress extends Progress {
+  toolCallId: string;
+  toolName: string;
+  at: string;
+}
+
 /** A run as `start`, `approve`, `get`, … return it. */
 export type SessionRun = RunViewBase &
   (
     | { status: 'done'; text: string }
     | { status: 'suspended'; pending: PendingApproval[] }
-    | { status: 'running'; worker: string; leaseExpiresAt: string }
+    | {
+        status: 'running';
+        worker: string;
+        leaseExpiresAt: string;
+        /** The last progress of a tool call still running (absent when none reported one). */
+        progress?: RunProgress;
+      }
     | { status: 'ready' }
     | { status: 'error'; error: string }
     | { status: 'cancelled' }

@@ -61,6 +61,13 @@ const describeRun = (run: SessionRun): string[] => {
   if (run.status === 'error') lines.push(`  error: ${run.error}`);
   if (run.status === 'running')
     lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
+  if (run.status === 'running' && run.progress) {
+    const { progress, total, message, toolName, toolCallId, at } = run.progress;
+    const note = message === undefined ? '' : `  ${JSON.stringify(message)}`;
+    lines.push(
+      `  progress ${progress}${total === undefined ? '' : `/${total}`}  tool=${toolName} ${toolCallId}  at ${at}${note}`,
+    );
+  }
   if (run.status === 'suspended') {
     for (const p of run.pending) {
       const risk = p.risk ? `  risk=${p.risk}` : '';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type AgentRunOptions, agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
+import { tool } from '../../../src/ai/tool/index.ts';
+import { v } from '../../../src/validate/index.ts';
 import { collect, echoTool } from './helpers.ts';
 
 const model = () =>
@@ -94,5 +96,34 @@ describe('lifecycle hooks', () => {
     await expect(run).rejects.toThrow(
       'run options.onStepFinish: expected a function, received "log"',
     );
+  });
+});
+
+describe('onProgress', () => {
+  it("receives each checked ctx.progress() update of a running tool, with the call's identity", async () => {
+    const seen: unknown[] = [];
+    const copy = tool({
+      name: 'copy',
+      description: 'Copies.',
+      parameters: v.object({}),
+      execute: async (_args: Record<string, never>, ctx) => {
+        ctx.progress({ progress: 1, total: 2, message: 'half' });
+        return 'copied';
+      },
+    });
+    const bot = agent({
+      model: scriptedModel([{ toolCalls: [{ id: 'cp', name: 'copy', args: {} }] }, 'Done.']),
+      tools: [copy],
+    });
+    await bot.generate('go', { onProgress: (event) => void seen.push(event) });
+    expect(seen).toEqual([
+      {
+        type: 'progress',
+        step: 0,
+        toolCallId: 'cp',
+        toolName: 'copy',
+        progress: { progress: 1, total: 2, message: 'half' },
+      },
+    ]);
   });
 });

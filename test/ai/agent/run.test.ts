@@ -68,6 +68,55 @@ describe('onCheckpoint', () => {
   });
 });
 
+describe('onCheckpoint reasons', () => {
+  it('say at which point each checkpoint is taken, in generate, resume and abort', async () => {
+    const reasons: string[] = [];
+    const onCheckpoint = (_state: RunState, { reason }: { reason: string }) => {
+      reasons.push(reason);
+    };
+    await agent({ model: threeCalls(), tools: [echoTool()], toolConcurrency: 1 }).generate('go', {
+      onCheckpoint,
+    });
+    expect(reasons).toEqual([
+      'model-turn',
+      'tool-outcome',
+      'tool-outcome',
+      'tool-outcome',
+      'turn-closed',
+      'final',
+    ]);
+
+    reasons.length = 0;
+    const remove = echoTool({ name: 'remove', requiresApproval: true });
+    const bot = agent({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'r', name: 'remove', args: { text: 'x' } }] },
+        'Removed.',
+      ]),
+      tools: [remove],
+    });
+    const suspended = await bot.generate('go', { onCheckpoint });
+    expect(reasons).toEqual(['model-turn', 'tool-outcome']);
+    reasons.length = 0;
+    await bot.resume(suspended.state, { r: { approve: true } }, { onCheckpoint });
+    expect(reasons).toEqual(['decisions', 'tool-outcome', 'turn-closed', 'final']);
+
+    reasons.length = 0;
+    const controller = new AbortController();
+    const stuck = echoTool({ name: 'stuck' });
+    stuck.invoke = () => {
+      controller.abort(new Error('stop'));
+      return new Promise(() => {});
+    };
+    const aborted = agent({
+      model: scriptedModel([{ toolCalls: [{ id: 's', name: 'stuck', args: { text: 'x' } }] }]),
+      tools: [stuck],
+    }).generate('go', { onCheckpoint, signal: controller.signal });
+    await expect(aborted).rejects.toThrow('aborted');
+    expect(reasons).toEqual(['model-turn', 'aborted']);
+  });
+});
+
 describe('resume from a mid-step checkpoint (a crashed worker)', () => {
   it('never re-runs calls with a result, and runs the others with the same idempotency keys', async () => {
     const checkpoints: RunState[] = [];

@@ -4,6 +4,7 @@ import {
   type AgentEvent,
   type AgentRunOptions,
   agent,
+  type CheckpointInfo,
   type Decision,
   type PendingCall,
   type RunResult,
@@ -31,7 +32,10 @@ describe('ai/agent types', () => {
 
   it('type run options and the methods that take them', () => {
     expectTypeOf<AgentRunOptions['onCheckpoint']>().toEqualTypeOf<
-      ((state: RunState) => void | Promise<void>) | undefined
+      ((state: RunState, info: CheckpointInfo) => void | Promise<void>) | undefined
+    >();
+    expectTypeOf<CheckpointInfo['reason']>().toEqualTypeOf<
+      'model-turn' | 'tool-outcome' | 'decisions' | 'turn-closed' | 'final' | 'aborted'
     >();
     expectTypeOf<Agent['resume']>().returns.toEqualTypeOf<Promise<RunResult>>();
     expectTypeOf<Extract<AgentEvent, { type: 'finish' }>['result']>().toEqualTypeOf<RunResult>();

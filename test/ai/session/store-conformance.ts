@@ -152,6 +152,30 @@ export function storeConformance(
       expect(await store.checkpoint(runId, 'w1', stateOf(runId), 60_000)).toBe(false);
     });
 
+    test('keeps the last progress for the worker holding the lease only, and clears it at the end', async () => {
+      const runId = newId();
+      await store.create({ runId, input: 'hi', owner: 'w1', leaseMs: 60_000 });
+      const message = 'copying \u001b[2J\u0000 \ud800 😀';
+      const progress = {
+        toolCallId: 'c1',
+        toolName: 'copy',
+        progress: 3,
+        total: 10,
+        message,
+        at: 1,
+      };
+      expect(await store.progress(runId, 'w1', progress)).toBe(true);
+      expect(await store.progress(runId, 'w2', { ...progress, progress: 9 })).toBe(false);
+      expect((await store.get(runId))!.progress).toEqual(progress);
+      const last = { toolCallId: 'c2', toolName: 'copy', progress: 0.5, at: 2 };
+      expect(await store.progress(runId, 'w1', last)).toBe(true);
+      expect((await store.get(runId))!.progress).toEqual(last);
+      await store.finish(runId, 'w1', { status: 'done', state: stateOf(runId), text: 'ok' });
+      expect((await store.get(runId))!.progress).toBeUndefined();
+      expect(await store.progress(runId, 'w1', progress)).toBe(false);
+      expect((await store.get(runId))!.progress).toBeUndefined();
+    });
+
     test('hands the tokens out once and stores pending calls in order with their hashes only', async () => {
       const { runId, tokens } = await suspended(store, ['a', 'b']);
       const run = (await store.get(runId))!;
@@ -408,10 +432,13 @@ export function storeConformance(
         const rows = await subject!.sql!(
           'SELECT version, name FROM fino_migrations ORDER BY version',
         );
-        expect(rows.map((r) => Number(r.version))).toEqual([1, 2]);
+        const versions = MIGRATIONS.map((m) => m.version);
+        expect(rows.map((r) => Number(r.version))).toEqual(versions);
         const other = subject!.reopen!();
         await other.get('anything');
-        expect(await subject!.sql!('SELECT version FROM fino_migrations')).toHaveLength(2);
+        expect(await subject!.sql!('SELECT version FROM fino_migrations')).toHaveLength(
+          versions.length,
+        );
         await other.close();
         await subject!.sql!(
           `INSERT INTO fino_migrations (version, name, applied_at) VALUES (99, 'future', 0)`,
@@ -500,6 +527,17 @@ export function storeConformance(
         const rows = await subject!.sql!(`SELECT * FROM fino_pending WHERE run_id = '${runId}'`);
         expect(rows).toEqual([expect.objectContaining({ token_hash: sha256(tokens[0]) })]);
         expect(JSON.stringify(rows)).not.toContain(tokens[0]);
+      });
+
+      sqlTest('reads a stored progress it cannot read as none, and the run as usual', async () => {
+        for (const bad of ['{broken', '{"toolCallId":"c1"}', '[]', 'null']) {
+          const runId = newId();
+          await store.create({ runId, input: 'hi', owner: 'w1', leaseMs: 60_000 });
+          await subject!.sql!(`UPDATE fino_runs SET progress = '${bad}' WHERE run_id = '${runId}'`);
+          const run = (await store.get(runId))!;
+          expect(run).toMatchObject({ runId, status: 'running' });
+          expect(run.progress).toBeUndefined();
+        }
       });
 
       sqlTest('reports an unknown record format', async () => {

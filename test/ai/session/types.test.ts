@@ -7,6 +7,7 @@ import type {
   PendingApproval,
   PgPoolLike,
   postgresStore,
+  RunProgress,
   Session,
   SessionAgent,
   SessionRun,
@@ -18,8 +19,14 @@ describe('fino:ai/session types', () => {
       if (run.status === 'suspended') expectTypeOf(run.pending).toEqualTypeOf<PendingApproval[]>();
       if (run.status === 'done') expectTypeOf(run.text).toEqualTypeOf<string>();
       if (run.status === 'error') expectTypeOf(run.error).toEqualTypeOf<string>();
+      if (run.status === 'running') {
+        expectTypeOf(run.progress).toEqualTypeOf<RunProgress | undefined>();
+        expectTypeOf<RunProgress['at']>().toEqualTypeOf<string>();
+      }
       // @ts-expect-error: only a done run has text
       if (run.status === 'suspended') void run.text;
+      // @ts-expect-error: only a running run has progress
+      if (run.status === 'done') void run.progress;
     };
     expectTypeOf(check).toBeFunction();
   });

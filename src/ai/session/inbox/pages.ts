@@ -287,7 +287,8 @@ export function runPage(
 <ul class="meta"><li>id ${run.runId}</li>${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
 <li>started <time datetime="${run.createdAt}">${run.createdAt}</time></li><li>updated <time datetime="${run.updatedAt}">${run.updatedAt}</time></li>
 ${usage ? html`<li>tokens ${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total</li>` : ''}
-${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}</ul></section>
+${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}
+${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul></section>
 ${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}<h2>Audit trail</h2>${auditTable}</div>`,
   );
 }

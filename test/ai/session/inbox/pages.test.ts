@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { html } from '../../../../src/ai/session/inbox/html.ts';
-import { listFragment } from '../../../../src/ai/session/inbox/pages.ts';
+import { listFragment, runPage } from '../../../../src/ai/session/inbox/pages.ts';
 import type { SessionRun } from '../../../../src/ai/session/index.ts';
 
 const ctx = { base: '', csrf: 'c', askName: true };
@@ -52,4 +52,26 @@ describe('html', () => {
       html`<p>${html`<b>${'<i>'}</b>`}${[1, '<', null, undefined, false]}</p>`.toString(),
     ).toBe('<p><b>&lt;i&gt;</b>1&lt;</p>');
   });
+});
+
+it("shows a running run's last progress, its message escaped", () => {
+  const run: SessionRun = {
+    runId: 'r',
+    createdAt: at,
+    updatedAt: at,
+    status: 'running',
+    worker: 'w1',
+    leaseExpiresAt: at,
+    progress: {
+      toolCallId: 'c1',
+      toolName: 'copy',
+      progress: 3,
+      total: 10,
+      message: '<img src=x onerror=alert(1)>',
+      at,
+    },
+  };
+  expect(runPage(ctx, run).toString()).toContain(
+    `<li>progress 3/10 in copy: &lt;img src=x onerror=alert(1)&gt; at <time datetime="${at}">${at}</time></li>`,
+  );
 });

@@ -1,0 +1,142 @@
+/**
+ * The driver of a session: runs the agent on a run this worker holds the lease of,
+ * stores every checkpoint before more side effects happen, keeps the lease alive, and
+ * records how the run ended. It stops, writing nothing more, as soon as another worker
+ * has taken the run over.
+ */
+import type { AgentRunOptions, CheckpointReason, Decisions, RunResult } from '../agent/index.ts';
+import { SessionError } from './errors.ts';
+import { progressWriter } from './progress-writer.ts';
+import { currentView, toView } from './run-view.ts';
+import { newToken } from './tokens.ts';
+import type { Outcome, SessionAgent, SessionRun, Store, StoredRun } from './types.ts';
+
+/**
+ * The checkpoints the store already has the means to rebuild, so not written (each
+ * write is a durable commit; decision 066). A run that crashes after one of them
+ * resumes from the checkpoint before it, and ends up in the same place:
+ * - `decisions`: the decisions are in the store's pending rows, and are applied again
+ *   from there (the state still lists their calls as pending);
+ * - `turn-closed`: closing a turn whose calls all have results is deterministic, and
+ *   `resume` does it again from the last `tool-outcome` checkpoint;
+ * - `final`: `finish` stores the same state, with the run's outcome.
+ * Nor does skipping them let a worker that lost its lease run a tool: `decisions` comes
+ * right after the claim that leased the run (which checked and extended the lease as a
+ * checkpoint does), and after `turn-closed` and `final` no tool runs before the next
+ * written checkpoint (`model-turn`) or `finish`, which detect a lost lease.
+ */
+const DERIVABLE: ReadonlySet<CheckpointReason> = new Set(['decisions', 'turn-closed', 'final']);
+
+/** This worker as the driver needs it: its store, its name in leases, and how long a lease lasts. */
+export interface RunWorker {
+  store: Store;
+  owner: string;
+  leaseMs: number;
+}
+
+/**
+ * Drives the run `runId` that `worker` holds: `invoke` starts or resumes the agent with
+ * the run options given; returns the run as it ended (or as another worker left it).
+ * Aborting `signal` releases the run as `ready` and rethrows.
+ */
+export async function driveHeldRun(
+  worker: RunWorker,
+  runId: string,
+  invoke: (runOptions: AgentRunOptions) => Promise<RunResult>,
+  signal?: AbortSignal,
+): Promise<SessionRun> {
+  const { store, owner, leaseMs } = worker;
+  const controller = new AbortController();
+  let lost = false;
+  const loseLease = () => {
+    lost = true;
+    controller.abort(
+      new SessionError('LEASE_LOST', `run "${runId}" was taken over by another worker`, runId),
+    );
+  };
+  const forwardAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', forwardAbort, { once: true });
+  if (signal?.aborted) forwardAbort();
+  const heartbeat = setInterval(() => {
+    store.renew(runId, owner, leaseMs).then(
+      (held) => held || loseLease(),
+      () => {}, // a failed renewal is retried at the next beat; the checkpoint tells for sure
+    );
+  }, leaseMs / 3);
+  heartbeat.unref();
+  const progress = progressWriter((update) => store.progress(runId, owner, update));
+  let outcome: Outcome;
+  try {
+    const result = await invoke({
+      runId,
+      signal: controller.signal,
+      onProgress: (event) =>
+        progress.report({
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          ...event.progress,
+          at: Date.now(),
+        }),
+      onCheckpoint: async (state, { reason }) => {
+        if (DERIVABLE.has(reason)) return;
+        if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
+        if (lost) throw controller.signal.reason;
+      },
+    });
+    outcome =
+      result.status === 'done'
+        ? { status: 'done', state: result.state, text: result.text }
+        : {
+            status: 'suspended',
+            state: result.state,
+            pending: result.pending.map((call) => ({ call, token: newToken() })),
+          };
+  } catch (error) {
+    if (lost) return currentView(store, runId);
+    if (signal?.aborted) {
+      await store.finish(runId, owner, { status: 'ready' });
+      throw error;
+    }
+    outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearInterval(heartbeat);
+    progress.stop(); // `finish` clears the stored progress; a late write finds the run no longer running
+    signal?.removeEventListener('abort', forwardAbort);
+  }
+  const finished = await store.finish(runId, owner, outcome);
+  return finished ? toView(finished) : currentView(store, runId); // not finished here: another worker took it
+}
+
+/**
+ * Drives a run `worker` has just claimed: resumes it from its last checkpoint with the
+ * decisions recorded since, or starts it from its input when it has none yet.
+ */
+export function continueClaimedRun(
+  worker: RunWorker,
+  agent: SessionAgent,
+  run: StoredRun,
+  signal?: AbortSignal,
+): Promise<SessionRun> {
+  return driveHeldRun(
+    worker,
+    run.runId,
+    (runOptions) =>
+      run.state
+        ? agent.resume(run.state, decisionsToApply(run), runOptions)
+        : agent.generate(run.input, runOptions),
+    signal,
+  );
+}
+
+/**
+ * The recorded decisions the state still waits for: a decision whose call is no longer
+ * in the state's pending list was applied before a later checkpoint, and is not applied twice.
+ */
+function decisionsToApply(run: StoredRun): Decisions {
+  const waiting = new Set(run.state?.turn?.pending.map((p) => p.toolCallId) ?? []);
+  const decisions: Decisions = {};
+  for (const p of run.pending) {
+    if (p.decision && waiting.has(p.call.toolCallId)) decisions[p.call.toolCallId] = p.decision;
+  }
+  return decisions;
+}

@@ -1,0 +1,151 @@
+/**
+ * Recording a decision in the SQL store: once per pending call, under the run's lock.
+ *
+ * Which copy of a pending call is authoritative. A suspended run has its pending calls
+ * twice: in its state JSON (`state.turn.pending`, what the agent waits for) and as
+ * `fino_pending` rows of the current round (see `sql-rows.ts`). The rows are authoritative
+ * for tokens and decisions: a decision is taken, refused as `ALREADY_DECIDED` or
+ * `NOT_PENDING`, and stored only there, under the run's row lock, and the state JSON is
+ * not touched. The state is authoritative for what the agent still has to apply: when a
+ * worker continues the run, it applies the recorded decisions whose calls are still in
+ * `state.turn.pending` (a decision whose call has left it was applied before a later
+ * checkpoint, and is not applied twice).
+ */
+import type { Decision } from '../agent/index.ts';
+import {
+  type AuditRow,
+  checkDecisionFits,
+  decisionAction,
+  decisionNote,
+  type PendingRow,
+  type RunRow,
+} from './codec.ts';
+import { SessionError } from './errors.ts';
+import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import { leased, takeLease } from './sql-lease.ts';
+import { currentPendingSql, loadRun, toJson } from './sql-rows.ts';
+import { hashToken, isToken } from './tokens.ts';
+import type { Actor, PendingRef, StoredRun } from './types.ts';
+
+/**
+ * Records `decision` on the pending call `ref` names (see `Store.decide`): when it was
+ * the run's last undecided call the run becomes `ready`, or with `claim` is leased at once.
+ */
+export async function decidePending(
+  driver: SqlDriver,
+  ref: PendingRef,
+  decision: Decision,
+  actor: Actor,
+  claim: { owner: string; leaseMs: number } | undefined,
+): Promise<{ run: StoredRun; claimed: boolean }> {
+  const { table: t, nowMs: now } = driver;
+  const decisionText = toJson(decision, 'decision');
+  return driver.transaction(async (tx) => {
+    const found = await findPending(driver, tx, ref);
+    const [row] = await tx.query<RunRow>(
+      `SELECT * FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
+      [found.run_id],
+    );
+    // Read under the run's lock: a racing decision committed meanwhile is seen here.
+    const run = await loadRun(tx, t, row); // and an unreadable run takes no decision
+    const current = run.pending.find((p) => p.tokenHash === found.token_hash);
+    const where = `tool call "${found.tool_call_id}" of run "${found.run_id}"`;
+    if (current ? current.decision !== undefined : found.decision !== null) {
+      const [last] = await tx.query<AuditRow>(
+        `SELECT * FROM ${t('audit')} WHERE run_id = ? AND tool_call_id = ? ORDER BY id DESC LIMIT 1`,
+        [found.run_id, found.tool_call_id],
+      );
+      const how = last
+        ? ` (${last.action}${last.actor ? ` by ${last.actor}` : ''} at ${new Date(Number(last.at)).toISOString()})`
+        : '';
+      throw new SessionError(
+        'ALREADY_DECIDED',
+        `${where} was already decided${how}; a token is single-use`,
+        found.run_id,
+      );
+    }
+    if (run.status !== 'suspended' || !current) {
+      throw new SessionError(
+        'NOT_PENDING',
+        `${where} is no longer waiting for a decision (the run is ${run.status})`,
+        found.run_id,
+      );
+    }
+    checkDecisionFits(current.call, decision, where);
+    await tx.query(`UPDATE ${t('pending')} SET decision = ? WHERE token_hash = ?`, [
+      decisionText,
+      current.tokenHash,
+    ]);
+    await tx.query(
+      `INSERT INTO ${t('audit')} (run_id, at, action, tool_call_id, tool_name, actor, note) VALUES (?, ${now}, ?, ?, ?, ?, ?)`,
+      [
+        run.runId,
+        decisionAction(decision),
+        current.call.toolCallId,
+        current.call.toolName ?? null,
+        actor.by ?? null,
+        decisionNote(decision, actor.note) ?? null,
+      ],
+    );
+    current.decision = decision;
+    if (run.pending.some((p) => p.decision === undefined)) return { run, claimed: false };
+    if (claim) {
+      return {
+        run: leased(run, await takeLease(driver, tx, run.runId, claim.owner, claim.leaseMs)),
+        claimed: true,
+      };
+    }
+    const [ready] = await tx.query<RunRow>(
+      `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now} WHERE run_id = ? RETURNING updated_at`,
+      [run.runId],
+    );
+    return {
+      run: { ...run, status: 'ready', updatedAt: Number(ready.updated_at) },
+      claimed: false,
+    };
+  });
+}
+
+/**
+ * The pending row `ref` names, read without a lock: by token (of any round, so that a
+ * spent token gets a precise refusal) or by run and call id (current round only).
+ */
+async function findPending(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  ref: PendingRef,
+): Promise<PendingRow> {
+  const t = driver.table;
+  if (typeof ref === 'string') {
+    const [row] = isToken(ref)
+      ? await tx.query<PendingRow>(`SELECT * FROM ${t('pending')} WHERE token_hash = ?`, [
+          hashToken(ref),
+        ])
+      : [];
+    if (!row) throw new SessionError('NOT_FOUND', 'no pending call has this token');
+    return row;
+  }
+  if (
+    ref === null ||
+    typeof ref !== 'object' ||
+    typeof ref.runId !== 'string' ||
+    typeof ref.toolCallId !== 'string'
+  ) {
+    throw new SessionError(
+      'INVALID_ARGUMENT',
+      'expected a token string or { runId, toolCallId } naming a pending call',
+    );
+  }
+  const [row] = await tx.query<PendingRow>(
+    currentPendingSql(t, 'p.run_id = ? AND p.tool_call_id = ?'),
+    [ref.runId, ref.toolCallId],
+  );
+  if (!row) {
+    throw new SessionError(
+      'NOT_FOUND',
+      `run "${ref.runId}" has no pending call "${ref.toolCallId}"`,
+      ref.runId,
+    );
+  }
+  return row;
+}
