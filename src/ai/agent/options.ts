@@ -1,3 +1,4 @@
+import { showValue } from '../../internal/describe-value.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import {
   type CompiledValidator,
@@ -130,7 +131,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
   for (const key of Object.keys(options)) {
     if (!Object.hasOwn(KNOWN_OPTIONS, key)) {
       throw new TypeError(
-        `agent(options): unknown option ${describe(key)}; expected one of ${Object.keys(KNOWN_OPTIONS).join(', ')}`,
+        `agent(options): unknown option ${showValue(key)}; expected one of ${Object.keys(KNOWN_OPTIONS).join(', ')}`,
       );
     }
   }
@@ -252,7 +253,7 @@ function readOutputSchema(output: SchemaLike) {
   }
   if (schema.type !== 'object') {
     throw new TypeError(
-      `agent(options).output: expected an object schema (type: 'object'), as providers' structured output requires, received a schema of type ${describe(schema.type)}`,
+      `agent(options).output: expected an object schema (type: 'object'), as providers' structured output requires, received a schema of type ${showValue(schema.type)}`,
     );
   }
   return schema;
@@ -283,7 +284,7 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     }
     if (!TOOL_NAME_RULE.test(t.name)) {
       throw new TypeError(
-        `agent(options).tools[${i}]: the tool name ${describe(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
+        `agent(options).tools[${i}]: the tool name ${showValue(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
       );
     }
     if (byName.has(t.name)) {

@@ -8,6 +8,7 @@ import {
   type Tool as McpTool,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import type { Tool } from '../tool/index.ts';
 import { approvalSubject } from './approval-meta.ts';
@@ -239,10 +240,4 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       await sdk.close();
     },
   };
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'string') return `string ${JSON.stringify(value.slice(0, 50))}`;
-  return Array.isArray(value) ? 'an array' : typeof value;
 }

@@ -16,9 +16,6 @@ import {
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { type AnyTask, isTask } from '../../task/index.ts';
-import { normalizeSchema } from '../../validate/index.ts';
-import { toAnnotations } from './annotations.ts';
-import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
 import { eraRouter } from './era-router.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
@@ -26,6 +23,7 @@ import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { CallStateSigner } from './request-state.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
+import { toMcpTool } from './tool-listing.ts';
 
 /** Options of {@link mcpServer}. */
 export interface McpServerOptions {
@@ -290,31 +288,7 @@ interface ServedTool {
 function serveTool(tool: AnyTask): ServedTool {
   return {
     tool,
-    definition: describeTool(tool),
+    definition: toMcpTool(tool),
     outputValidator: outputValidator(tool.outputSchema, `mcpServer: tool "${tool.name}"`),
   };
-}
-
-function describeTool(tool: AnyTask): McpTool {
-  const definition = tool.toToolDefinition();
-  const described: McpTool = {
-    name: definition.name,
-    description: definition.description,
-    inputSchema: definition.parameters as McpTool['inputSchema'],
-  };
-  const title = (tool as { title?: unknown }).title;
-  if (typeof title === 'string') described.title = title;
-  const annotations = toAnnotations({
-    title: described.title,
-    risk: tool.risk,
-    sideEffects: tool.sideEffects,
-    idempotent: tool.idempotent,
-    effects: tool.effects,
-  });
-  if (annotations !== undefined) described.annotations = annotations;
-  if (tool.requiresApproval) described._meta = { [REQUIRES_APPROVAL_META_KEY]: true };
-  if (tool.outputSchema !== undefined) {
-    described.outputSchema = normalizeSchema(tool.outputSchema) as McpTool['outputSchema'];
-  }
-  return described;
 }

@@ -1,20 +1,22 @@
 /**
- * `fino tools <file> [--format neutral|openai|anthropic|mcp]`.
+ * `fino tools <file> [--format neutral|openai|anthropic|gemini|mcp]`.
  */
 import { UsageError } from '../../task/index.ts';
 import { type Command, type CommandIo, writeLine } from '../command.ts';
 import { loadTasks } from '../load-module.ts';
 import { reportError } from '../report-error.ts';
-import { formatToolDefinition, TOOL_FORMATS, type ToolFormat } from '../tool-formats.ts';
+import { formatTools, TOOL_FORMATS, type ToolFormat } from '../tool-formats.ts';
 
-const usage = `Usage: fino tools <file> [--format neutral|openai|anthropic|mcp]
+const usage = `Usage: fino tools <file> [--format neutral|openai|anthropic|gemini|mcp]
 
 Prints, as a JSON array, the definitions of the tools and tasks <file> exports.
 
   --format  neutral (default): { name, description, parameters }
             openai:    { type: 'function', function: { name, description, parameters } }
             anthropic: { name, description, input_schema }
-            mcp:       { name, description, inputSchema }`;
+            gemini:    { name, description, parameters } (a function declaration)
+            mcp:       what an MCP server lists: { name, title?, description,
+                       inputSchema, outputSchema?, annotations?, _meta? }`;
 
 const HINT = 'Run "fino tools --help" for usage.';
 
@@ -53,7 +55,7 @@ async function main(argv: string[], io: CommandIo): Promise<number> {
   }
   if (file === undefined) throw new UsageError('missing <file>', HINT);
   const tasks = await loadTasks(file, io);
-  const defs = tasks.map((t) => formatToolDefinition(t.toToolDefinition(), format));
+  const defs = await formatTools(tasks, format);
   writeLine(io.stdout, JSON.stringify(defs, null, 2));
   return 0;
 }

@@ -92,7 +92,7 @@ describe('lifecycle hooks', () => {
       onStepFinish: 'log' as unknown as RunOptions['onStepFinish'],
     });
     await expect(run).rejects.toThrow(
-      'run options.onStepFinish: expected a function, received "log"',
+      'run options.onStepFinish: expected a function, received string "log"',
     );
   });
 });
