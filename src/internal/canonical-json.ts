@@ -2,7 +2,7 @@
  * Canonical JSON: one text for one value, whatever order its object keys were written in.
  * Agent argument hashes (stored with pending calls), MCP tool fingerprints (pinned by
  * clients) and approved-call keys are all built from it, so its output is a stored format:
- * for JSON data it must never change. Decision 068.
+ * for JSON data it must never change. Decision 067.
  *
  * The rule:
  * - JSON data reads exactly as `JSON.stringify` writes it, with each object's keys sorted

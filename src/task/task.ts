@@ -3,6 +3,7 @@
  * tool_result contract) or from a command line.
  */
 
+import { describeValue } from '../internal/describe-value.ts';
 import { checkDuration } from '../internal/duration.ts';
 import { errorMessage, isControlFlow } from '../internal/thrown-value.ts';
 import {
@@ -141,13 +142,13 @@ export class Task<Input = unknown, Output = unknown> {
     const { risk } = options;
     if (risk !== undefined && (typeof risk !== 'string' || risk === '')) {
       throw new TypeError(
-        `Task "${name}": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${risk === '' ? 'an empty string' : risk === null ? 'null' : typeof risk}`,
+        `Task "${name}": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${describeValue(risk)}`,
       );
     }
     const { idempotent } = options;
     if (idempotent !== undefined && typeof idempotent !== 'boolean') {
       throw new TypeError(
-        `Task "${name}": idempotent: expected a boolean, received ${idempotent === null ? 'null' : typeof idempotent}`,
+        `Task "${name}": idempotent: expected a boolean, received ${describeValue(idempotent)}`,
       );
     }
     this.name = name;

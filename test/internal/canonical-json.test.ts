@@ -1,5 +1,5 @@
 /**
- * Canonical JSON (decision 068): one text per value, stable across versions because agent
+ * Canonical JSON (decision 067): one text per value, stable across versions because agent
  * argument hashes and MCP fingerprints built from it are stored.
  */
 import fc from 'fast-check';

@@ -5,7 +5,7 @@ import { sha256Hex } from '../../internal/sha256.ts';
  * SHA-256 (hex) of a value's canonical JSON: object keys sorted at every level, so the
  * same arguments hash the same whatever order a model or a store wrote their keys in.
  * Missing arguments (`undefined`) hash the text `undefined`. Pending calls store this
- * hash, so it must not change for a given value (decision 068).
+ * hash, so it must not change for a given value (decision 067).
  */
 export function argsHash(args: unknown): string {
   return sha256Hex(canonicalJson(args) ?? 'undefined');

@@ -23,7 +23,7 @@ export interface ToolsDiff {
 
 /**
  * SHA-256 of the definition's canonical JSON (object keys sorted, `undefined` members left
- * out), as hex. Clients may pin these, so the text hashed must not change (decision 068).
+ * out), as hex. Clients may pin these, so the text hashed must not change (decision 067).
  */
 export function fingerprint(definition: FingerprintedDefinition): string {
   return sha256Hex(canonicalJson(definition));

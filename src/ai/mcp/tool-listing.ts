@@ -22,7 +22,7 @@ import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
  * const weather = tool({
  *   name: 'weather',
  *   description: 'Current weather for a city.',
- *   input: v.object({ city: v.string() }),
+ *   parameters: v.object({ city: v.string() }),
  *   sideEffects: false,
  *   execute: ({ city }) => `Sunny in ${city}`,
  * });

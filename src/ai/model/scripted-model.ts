@@ -1,4 +1,5 @@
 import { abortError } from '../../internal/abort-error.ts';
+import { describeValue } from '../../internal/describe-value.ts';
 import { resultEvents } from './result-events.ts';
 import type {
   GenerateRequest,
@@ -76,7 +77,7 @@ export function scriptedModel(
 ): ScriptedModel {
   if (!Array.isArray(turns)) {
     throw new TypeError(
-      `scriptedModel(turns): expected an array of turns, received ${typeof turns}`,
+      `scriptedModel(turns): expected an array of turns, received ${describeValue(turns)}`,
     );
   }
   const script = [...turns];
@@ -124,7 +125,7 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
   const reply: ScriptedReply = typeof turn === 'string' ? { text: turn } : turn;
   if (reply === null || typeof reply !== 'object') {
     throw new TypeError(
-      `scriptedModel: turn ${index} must be a string, a reply object, an Error or a function; received ${reply === null ? 'null' : typeof reply}`,
+      `scriptedModel: turn ${index} must be a string, a reply object, an Error or a function; received ${describeValue(reply)}`,
     );
   }
   const text = reply.text ?? '';

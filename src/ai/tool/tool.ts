@@ -1,6 +1,8 @@
 /**
  * `Tool`: a `Task` specialised for model tool calling.
  */
+
+import { describeValue } from '../../internal/describe-value.ts';
 import {
   type ContentPart,
   type Isolation,
@@ -173,7 +175,7 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
         maxResultChars < 1)
     ) {
       throw new RangeError(
-        `Tool "${this.name}": maxResultChars: expected a positive integer or Infinity, received ${typeof maxResultChars === 'number' ? maxResultChars : typeof maxResultChars}`,
+        `Tool "${this.name}": maxResultChars: expected a positive integer or Infinity, received ${describeValue(maxResultChars)}`,
       );
     }
     this.maxResultChars = maxResultChars;
