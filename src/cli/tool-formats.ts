@@ -12,7 +12,8 @@ export type ToolFormat = (typeof TOOL_FORMATS)[number];
 /**
  * The tools in `format`: `neutral` is fino's own `{ name, description, parameters }`;
  * `openai`, `anthropic` and `gemini` are what those adapters send (OpenAI without strict
- * mode, Gemini's function declaration); `mcp` is what `mcpServer()` lists.
+ * mode unless a definition asks for it, Gemini's function declaration); `mcp` is what
+ * `mcpServer()` lists.
  */
 export async function formatTools(
   tools: readonly AnyTask[],

@@ -75,9 +75,7 @@ export function resolveIsolation(taskName: string, isolation: unknown): Resolved
   }
   const { type, module, resourceLimits } = isolation as Record<string, unknown>;
   if (type !== 'worker') {
-    throw new TypeError(
-      `${where}.type: expected 'worker', received ${describeValue(type)}`,
-    );
+    throw new TypeError(`${where}.type: expected 'worker', received ${describeValue(type)}`);
   }
   const unknownKeys = Object.keys(isolation).filter(
     (key) => key !== 'type' && key !== 'module' && key !== 'resourceLimits',
