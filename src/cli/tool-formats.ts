@@ -1,42 +1,33 @@
 /**
- * Tool definitions in the shapes providers and protocols expect.
+ * The formats `fino tools --format` prints. Each wire shape is built by the module that
+ * sends it (the model adapters, the MCP server), so what is printed is what is sent.
+ * Those modules load only for the format that needs them: `fino tools` stays light.
  */
-import type { ToolDefinition } from '../task/index.ts';
+import type { AnyTask } from '../task/index.ts';
 
 /** The formats `fino tools --format` prints. */
-export const TOOL_FORMATS = ['neutral', 'openai', 'anthropic', 'mcp'] as const;
+export const TOOL_FORMATS = ['neutral', 'openai', 'anthropic', 'gemini', 'mcp'] as const;
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
 
-/** OpenAI Chat Completions: `{ type: 'function', function: { name, description, parameters } }`. */
-export const toOpenAiTool = (def: ToolDefinition) => ({
-  type: 'function' as const,
-  function: { name: def.name, description: def.description, parameters: def.parameters },
-});
-
-/** Anthropic Messages: `{ name, description, input_schema }`. */
-export const toAnthropicTool = (def: ToolDefinition) => ({
-  name: def.name,
-  description: def.description,
-  input_schema: def.parameters,
-});
-
-/** MCP `tools/list`: `{ name, description, inputSchema }`. */
-export const toMcpTool = (def: ToolDefinition) => ({
-  name: def.name,
-  description: def.description,
-  inputSchema: def.parameters,
-});
-
-/** A definition in `format`; `neutral` is fino's own `{ name, description, parameters }`. */
-export function formatToolDefinition(def: ToolDefinition, format: ToolFormat): unknown {
-  switch (format) {
-    case 'openai':
-      return toOpenAiTool(def);
-    case 'anthropic':
-      return toAnthropicTool(def);
-    case 'mcp':
-      return toMcpTool(def);
-    default:
-      return def;
+/**
+ * The tools in `format`: `neutral` is fino's own `{ name, description, parameters }`;
+ * `openai`, `anthropic` and `gemini` are what those adapters send (OpenAI without strict
+ * mode unless a definition asks for it, Gemini's function declaration); `mcp` is what
+ * `mcpServer()` lists.
+ */
+export async function formatTools(
+  tools: readonly AnyTask[],
+  format: ToolFormat,
+): Promise<unknown[]> {
+  if (format === 'mcp') {
+    const { toMcpTool } = await import('../ai/mcp/index.ts');
+    return tools.map((tool) => toMcpTool(tool));
   }
+  const definitions = tools.map((tool) => tool.toToolDefinition());
+  if (format === 'neutral') return definitions;
+  const { toAnthropicTool, toGeminiTool, toOpenAITool } = await import('../ai/model/index.ts');
+  return definitions.map((definition) => {
+    if (format === 'openai') return toOpenAITool(definition);
+    return format === 'anthropic' ? toAnthropicTool(definition) : toGeminiTool(definition);
+  });
 }

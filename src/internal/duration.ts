@@ -5,6 +5,7 @@
  * days) as 1 ms, so a larger value would fire at once; it is refused at construction
  * with a `RangeError` that names the option and the allowed range. Decision 050.
  */
+import { describeValue } from './describe-value.ts';
 
 /** The longest delay a Node.js timer honours: 2^31 − 1 ms, about 24.8 days. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -38,14 +39,8 @@ export function checkDuration<T extends number | undefined>(
     value <= MAX_TIMER_MS;
   if (!ok) {
     throw new RangeError(
-      `${name}: expected a number of milliseconds ${min} and ≤ ${MAX_TIMER_MS} (about 24.8 days, the longest a Node.js timer waits), received ${describeDuration(value)}`,
+      `${name}: expected a number of milliseconds ${min} and ≤ ${MAX_TIMER_MS} (about 24.8 days, the longest a Node.js timer waits), received ${describeValue(value)}`,
     );
   }
   return value;
-}
-
-function describeDuration(value: unknown): string {
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return `string ${JSON.stringify(value)}`;
-  return value === null ? 'null' : typeof value;
 }

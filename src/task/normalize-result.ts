@@ -3,6 +3,7 @@
  * an {@link InvalidResultError} when it is not a tool result. Decisions 020 and 059.
  */
 
+import { describeValue } from '../internal/describe-value.ts';
 import { errorMessage } from '../internal/thrown-value.ts';
 import type { ContentPart, DocumentPart, ResourcePart, ToolResultObject } from './content.ts';
 import { excerpt } from './error-text.ts';
@@ -51,7 +52,7 @@ function toJson(value: unknown): string {
   }
   if (json === undefined) {
     throw new Malformed(
-      `expected a string, a { content } object or a JSON value, received ${kindOf(value)}`,
+      `expected a string, a { content } object or a JSON value, received ${describeValue(value)}`,
     );
   }
   return json;
@@ -60,7 +61,7 @@ function toJson(value: unknown): string {
 function contentResult(value: Record<string, unknown>, written: string): ToolResultObject {
   const { content, isError, structuredContent } = value;
   if (isError !== undefined && typeof isError !== 'boolean') {
-    throw new Malformed(`isError: expected a boolean, received ${kindOf(isError)}`);
+    throw new Malformed(`isError: expected a boolean, received ${describeValue(isError)}`);
   }
   const result: ToolResultObject = { content: checkContent(content) };
   if (written !== '') {
@@ -82,7 +83,7 @@ function contentResult(value: Record<string, unknown>, written: string): ToolRes
       Array.isArray(structuredContent)
     ) {
       throw new Malformed(
-        `structuredContent: expected a JSON object, received ${kindOf(structuredContent)}`,
+        `structuredContent: expected a JSON object, received ${describeValue(structuredContent)}`,
       );
     }
     // A JSON copy: only plain data crosses, whatever object the executor handed over.
@@ -100,7 +101,7 @@ function checkContent(content: unknown): ToolResultObject['content'] {
   }
   if (typeof content === 'object' && content !== null) return checkPart(content, 'content');
   throw new Malformed(
-    `content: expected a string, a content part or an array of content parts, received ${kindOf(content)}`,
+    `content: expected a string, a content part or an array of content parts, received ${describeValue(content)}`,
   );
 }
 
@@ -109,7 +110,7 @@ const PART_TYPES = '"text", "image", "audio", "document" or "resource"';
 /** A copy of `value` with only the fields of its part type, each checked. */
 function checkPart(value: unknown, at: string): ContentPart {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Malformed(`${at}: expected a content part object, received ${kindOf(value)}`);
+    throw new Malformed(`${at}: expected a content part object, received ${describeValue(value)}`);
   }
   const part = value as Record<string, unknown>;
   const type = part.type;
@@ -138,14 +139,14 @@ function checkPart(value: unknown, at: string): ContentPart {
       return resource;
     }
     default:
-      throw new Malformed(`${at}.type: expected ${PART_TYPES}, received ${kindOf(type)}`);
+      throw new Malformed(`${at}.type: expected ${PART_TYPES}, received ${describeValue(type)}`);
   }
 }
 
 function text(part: Record<string, unknown>, key: string, at: string): string {
   const field = part[key];
   if (typeof field !== 'string') {
-    throw new Malformed(`${at}.${key}: expected a string, received ${kindOf(field)}`);
+    throw new Malformed(`${at}.${key}: expected a string, received ${describeValue(field)}`);
   }
   return field;
 }
@@ -153,16 +154,9 @@ function text(part: Record<string, unknown>, key: string, at: string): string {
 function optionalText(part: Record<string, unknown>, key: string, at: string): string | undefined {
   const field = part[key];
   if (field !== undefined && typeof field !== 'string') {
-    throw new Malformed(`${at}.${key}: expected a string or nothing, received ${kindOf(field)}`);
+    throw new Malformed(
+      `${at}.${key}: expected a string or nothing, received ${describeValue(field)}`,
+    );
   }
   return field;
-}
-
-/** A short description of a value for a reason: its type, and a short excerpt of a string or number. */
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  if (typeof value === 'string') return `string ${JSON.stringify(excerpt(value, 40))}`;
-  if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
-  return typeof value;
 }

@@ -2,6 +2,8 @@
  * `ctx.progress()`: how far a call is, checked once here and handed to whatever the
  * caller listens with (an MCP client, an agent stream, a terminal). Decision 094.
  */
+
+import { describeValue } from '../internal/describe-value.ts';
 import type { Progress } from './types.ts';
 
 /** The longest progress message passed on; longer ones are cut. */
@@ -15,25 +17,29 @@ const MAX_MESSAGE_CHARS = 500;
 export function checkProgress(update: Progress): Progress {
   if (typeof update !== 'object' || update === null) {
     throw new TypeError(
-      `progress: expected { progress, total?, message? }, received ${kind(update)}`,
+      `progress: expected { progress, total?, message? }, received ${describeValue(update)}`,
     );
   }
   const { progress, total, message } = update;
   if (typeof progress !== 'number' || !Number.isFinite(progress) || progress < 0) {
     throw new TypeError(
-      `progress.progress: expected a finite number ≥ 0, received ${kind(progress)}`,
+      `progress.progress: expected a finite number ≥ 0, received ${describeValue(progress)}`,
     );
   }
   const clean: Progress = { progress };
   if (total !== undefined) {
     if (typeof total !== 'number' || !Number.isFinite(total) || total <= 0) {
-      throw new TypeError(`progress.total: expected a finite number > 0, received ${kind(total)}`);
+      throw new TypeError(
+        `progress.total: expected a finite number > 0, received ${describeValue(total)}`,
+      );
     }
     clean.total = total;
   }
   if (message !== undefined) {
     if (typeof message !== 'string') {
-      throw new TypeError(`progress.message: expected a string, received ${kind(message)}`);
+      throw new TypeError(
+        `progress.message: expected a string, received ${describeValue(message)}`,
+      );
     }
     clean.message = message.slice(0, MAX_MESSAGE_CHARS);
   }
@@ -53,11 +59,4 @@ export function progressReporter(receiver: ((update: Progress) => void) | undefi
       // A broken progress display must not break the work it displays.
     }
   };
-}
-
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (typeof value === 'number') return `number ${value}`;
-  if (typeof value === 'string') return `string ${JSON.stringify(value.slice(0, 30))}`;
-  return Array.isArray(value) ? 'an array' : typeof value;
 }

@@ -1,6 +1,8 @@
 /**
  * `SuspendSignal` and the two forms a suspension is asked for.
  */
+
+import { describeValue } from '../internal/describe-value.ts';
 import type { SuspendRequest } from './types.ts';
 
 /**
@@ -58,7 +60,7 @@ export function suspendArguments(
     Array.isArray(reasonOrRequest)
   ) {
     throw new TypeError(
-      `suspend: expected a reason string or { reason?, payload? }, received ${reasonOrRequest === null ? 'null' : Array.isArray(reasonOrRequest) ? 'array' : typeof reasonOrRequest}`,
+      `suspend: expected a reason string or { reason?, payload? }, received ${describeValue(reasonOrRequest)}`,
     );
   }
   const unknownKeys = Object.keys(reasonOrRequest).filter(
@@ -79,9 +81,7 @@ export function suspendArguments(
   }
   const { reason, payload: data } = reasonOrRequest as SuspendRequest;
   if (reason !== undefined && typeof reason !== 'string') {
-    throw new TypeError(
-      `suspend: reason: expected a string, received ${reason === null ? 'null' : typeof reason}`,
-    );
+    throw new TypeError(`suspend: reason: expected a string, received ${describeValue(reason)}`);
   }
   return [reason, data];
 }

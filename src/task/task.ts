@@ -3,7 +3,7 @@
  * tool_result contract) or from a command line.
  */
 
-import { describe } from '../internal/describe.ts';
+import { describeValue } from '../internal/describe-value.ts';
 import { checkDuration } from '../internal/duration.ts';
 import { errorMessage, isControlFlow } from '../internal/thrown-value.ts';
 import {
@@ -124,33 +124,37 @@ export class Task<Input = unknown, Output = unknown> {
   constructor(options: TaskOptions<Input, Output>) {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(
-        `Task options: expected an object with at least \`name\` and \`run\`, received ${describe(options)}`,
+        `Task options: expected an object with at least \`name\` and \`run\`, received ${describeValue(options)}`,
       );
     }
     const { name, run, timeoutMs } = options;
     if (typeof name !== 'string' || name === '') {
-      throw new TypeError(`Task name: expected a non-empty string, received ${describe(name)}`);
+      throw new TypeError(
+        `Task name: expected a non-empty string, received ${describeValue(name)}`,
+      );
     }
     if (typeof run !== 'function') {
-      throw new TypeError(`Task "${name}": run: expected a function, received ${describe(run)}`);
+      throw new TypeError(
+        `Task "${name}": run: expected a function, received ${describeValue(run)}`,
+      );
     }
     const { outputMode = 'text' } = options;
     if (outputMode !== 'text' && outputMode !== 'json' && outputMode !== 'both') {
       throw new TypeError(
-        `Task "${name}": outputMode: expected 'text', 'json' or 'both', received ${describe(outputMode)}`,
+        `Task "${name}": outputMode: expected 'text', 'json' or 'both', received ${describeValue(outputMode)}`,
       );
     }
     checkDuration(`Task "${name}": timeoutMs`, timeoutMs);
     const { risk } = options;
     if (risk !== undefined && (typeof risk !== 'string' || risk === '')) {
       throw new TypeError(
-        `Task "${name}": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${risk === '' ? 'an empty string' : risk === null ? 'null' : typeof risk}`,
+        `Task "${name}": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${describeValue(risk)}`,
       );
     }
     const { idempotent } = options;
     if (idempotent !== undefined && typeof idempotent !== 'boolean') {
       throw new TypeError(
-        `Task "${name}": idempotent: expected a boolean, received ${idempotent === null ? 'null' : typeof idempotent}`,
+        `Task "${name}": idempotent: expected a boolean, received ${describeValue(idempotent)}`,
       );
     }
     this.name = name;
@@ -168,7 +172,7 @@ export class Task<Input = unknown, Output = unknown> {
     const notTask = this.children.findIndex((child) => !isTask(child));
     if (notTask !== -1) {
       throw new TypeError(
-        `Task "${name}": children[${notTask}]: expected a task (from task() or tool()), received ${describe(this.children[notTask])}`,
+        `Task "${name}": children[${notTask}]: expected a task (from task() or tool()), received ${describeValue(this.children[notTask])}`,
       );
     }
     this.effects = [...(options.effects ?? [])];

@@ -61,11 +61,11 @@ describe('read_result under hostile input', () => {
       ],
       [
         true,
-        'Invalid arguments for tool "read_result": expected an object { "id": string, "offset": integer }, received "text".',
+        'Invalid arguments for tool "read_result": expected an object { "id": string, "offset": integer }, received string "text".',
       ],
       [
         true,
-        'Invalid arguments for tool "read_result": expected an object { "id": string, "offset": integer }, received an array.',
+        'Invalid arguments for tool "read_result": expected an object { "id": string, "offset": integer }, received array.',
       ],
       [
         true,
@@ -82,7 +82,7 @@ describe('read_result under hostile input', () => {
       [true, 'Offset 1e+308 is past the end of result "__proto__", which has 5000000 characters.'],
       [
         true,
-        'Invalid arguments for tool "read_result": expected "offset" to be a non-negative integer, received "0".',
+        'Invalid arguments for tool "read_result": expected "offset" to be a non-negative integer, received string "0".',
       ],
       [true, 'Unknown result id "constructor". Cut results: "__proto__".'],
       [true, 'Offset 5000000 is past the end of result "__proto__", which has 5000000 characters.'],
@@ -95,7 +95,7 @@ describe('read_result under hostile input', () => {
     const bot = agent({ model, tools: [flood] });
     const tampered = (results: unknown) => ({ ...state, results }) as unknown as RunState;
     await expect(bot.resume(tampered('x'))).rejects.toThrow(
-      'state.results: expected an array or absent, received "x"',
+      'state.results: expected an array or absent, received string "x"',
     );
     await expect(
       bot.resume(tampered([{ id: 'a', toolName: 't', content: 'abc', maxChars: 1, size: 999 }])),
@@ -103,7 +103,7 @@ describe('read_result under hostile input', () => {
       "state.results[0].size: expected 3 (the content's size), received number 999",
     );
     await expect(bot.resume(tampered([{ id: 'a' }]))).rejects.toThrow(
-      'state.results[0]: expected { id, toolName, content, maxChars, size }, received an object',
+      'state.results[0]: expected { id, toolName, content, maxChars, size }, received object',
     );
     await expect(bot.resume(tampered({ __proto__: [] }))).rejects.toMatchObject({
       name: 'AgentError',

@@ -240,7 +240,7 @@ describe('malformed executor results become an invalid-result error', () => {
     [
       'a BigInt in a part',
       { content: { type: 'text', text: 1n } },
-      'content.text: expected a string, received bigint',
+      'content.text: expected a string, received bigint 1n',
     ],
     [
       'a string in a parts array',
@@ -286,7 +286,7 @@ describe('malformed executor results become an invalid-result error', () => {
     [
       'a symbol',
       Symbol('s'),
-      'expected a string, a { content } object or a JSON value, received symbol',
+      'expected a string, a { content } object or a JSON value, received symbol Symbol(s)',
     ],
   ];
 

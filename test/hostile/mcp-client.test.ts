@@ -32,7 +32,7 @@ const BAD_DEFINITIONS: [string, McpTool, RegExp][] = [
       name: 'negative',
       inputSchema: { type: 'object', properties: { a: { minLength: -1 } } },
     },
-    /minLength: expected a non-negative integer, received -1/,
+    /minLength: expected a non-negative integer, received number -1/,
   ],
   [
     'an unresolvable $ref',
@@ -153,7 +153,7 @@ describe('mcpClient options', () => {
     for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31]) {
       expect(() => mcpClient({ transport, timeoutMs })).toThrow(
         new RangeError(
-          `mcpClient: timeoutMs: expected a number of milliseconds > 0 and ≤ 2147483647 (about 24.8 days, the longest a Node.js timer waits), received ${timeoutMs}`,
+          `mcpClient: timeoutMs: expected a number of milliseconds > 0 and ≤ 2147483647 (about 24.8 days, the longest a Node.js timer waits), received number ${timeoutMs}`,
         ),
       );
     }

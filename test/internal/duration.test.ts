@@ -81,7 +81,7 @@ describe('checkDuration', () => {
   });
   it('says what was expected and what was received', () => {
     expect(() => checkDuration('timeoutMs', 0)).toThrow(
-      /^timeoutMs: expected a number of milliseconds > 0 and ≤ 2147483647 .*received 0$/,
+      /^timeoutMs: expected a number of milliseconds > 0 and ≤ 2147483647 .*received number 0$/,
     );
     expect(() => checkDuration('timeoutMs', '5' as unknown as number)).toThrow(
       /received string "5"$/,

@@ -159,10 +159,10 @@ describe('isolation option checks', () => {
   it.each([
     [
       'thread',
-      `expected 'worker' or { type: 'worker', module?, resourceLimits? }, received "thread"`,
+      `expected 'worker' or { type: 'worker', module?, resourceLimits? }, received string "thread"`,
     ],
     [null, 'received null'],
-    [{ type: 'process' }, `isolation.type: expected 'worker', received "process"`],
+    [{ type: 'process' }, `isolation.type: expected 'worker', received string "process"`],
     [
       { type: 'worker', modul: 'x' },
       'unknown option "modul"; expected type, module or resourceLimits',

@@ -82,12 +82,12 @@ describe('Task construction', () => {
   });
 
   it.each([
-    ['an empty string', ''],
-    ['a number', 3],
-    ['null', null],
-  ])('refuses a risk that is %s', (label, risk) => {
+    ['an empty string', '', 'string ""'],
+    ['a number', 3, 'number 3'],
+    ['null', null, 'null'],
+  ])('refuses a risk that is %s', (_label, risk, received) => {
     expect(() => task({ name: 'x', risk: risk as string, run: () => '' })).toThrow(
-      `Task "x": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${label.replace(/^a /, '')}`,
+      `Task "x": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${received}`,
     );
   });
 

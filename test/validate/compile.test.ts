@@ -205,7 +205,7 @@ describe('invalid schemas fail at compile time, naming the schema path', () => {
   it.each([
     [
       { properties: { a: { minLength: 'x' } } },
-      '#/properties/a/minLength: expected a non-negative integer, received "x"',
+      '#/properties/a/minLength: expected a non-negative integer, received string "x"',
     ],
     [{ type: 'text' }, '#/type: expected a JSON type name'],
     [{ $ref: '#/$defs/missing' }, '#/$ref: cannot resolve $ref "#/$defs/missing"'],

@@ -207,9 +207,9 @@ describe('builders are immutable', () => {
 
 describe('bad builder arguments fail with a clear error', () => {
   it.each([
-    [() => v.string().min(-1), 'min: expected a non-negative integer, received -1'],
-    [() => v.string().max(1.5), 'max: expected a non-negative integer, received 1.5'],
-    [() => v.number().min(Number.NaN), 'min: expected a finite number, received NaN'],
+    [() => v.string().min(-1), 'min: expected a non-negative integer, received number -1'],
+    [() => v.string().max(1.5), 'max: expected a non-negative integer, received number 1.5'],
+    [() => v.number().min(Number.NaN), 'min: expected a finite number, received number NaN'],
     [() => v.string().pattern(/a/i), 'remove "i"'],
     [() => v.string().pattern('('), 'pattern:'],
     [() => v.string().pattern(/(\w)\1/), 'pattern: "(\\\\w)\\\\1" uses the backreference `\\1`'],

@@ -1,23 +1,12 @@
-import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../internal/canonical-json.ts';
+import { sha256Hex } from '../../internal/sha256.ts';
 
 /**
  * SHA-256 (hex) of a value's canonical JSON: object keys sorted at every level, so the
  * same arguments hash the same whatever order a model or a store wrote their keys in.
+ * Missing arguments (`undefined`) hash the text `undefined`. Pending calls store this
+ * hash, so it must not change for a given value (decision 067).
  */
 export function argsHash(args: unknown): string {
-  return createHash('sha256')
-    .update(canonicalJson(args) ?? 'undefined')
-    .digest('hex');
-}
-
-function canonicalJson(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value))
-    return `[${value.map((item) => canonicalJson(item) ?? 'null').join(',')}]`;
-  const entries: string[] = [];
-  for (const key of Object.keys(value).sort()) {
-    const item = canonicalJson((value as Record<string, unknown>)[key]);
-    if (item !== undefined) entries.push(`${JSON.stringify(key)}:${item}`);
-  }
-  return `{${entries.join(',')}}`;
+  return sha256Hex(canonicalJson(args) ?? 'undefined');
 }

@@ -1,2 +1,5 @@
-/** A short description of a received value for error messages: the package's one rule. */
-export { describe } from '../../internal/describe.ts';
+/**
+ * How the agent's messages describe a received value: the package's one rule
+ * (`src/internal/describe-value.ts`, decision 067), under the agent's short name.
+ */
+export { describeValue as describe } from '../../internal/describe-value.ts';

@@ -1,3 +1,4 @@
+import { showValue } from '../../internal/describe-value.ts';
 import { errorMessage } from '../../internal/thrown-value.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import {
@@ -134,7 +135,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     if (!Object.hasOwn(KNOWN_OPTIONS, key)) {
       throw new AgentError(
         'INVALID_ARGUMENT',
-        `agent(options): unknown option ${describe(key)}; expected one of ${Object.keys(KNOWN_OPTIONS).join(', ')}`,
+        `agent(options): unknown option ${showValue(key)}; expected one of ${Object.keys(KNOWN_OPTIONS).join(', ')}`,
       );
     }
   }
@@ -270,7 +271,7 @@ function readOutputSchema(output: SchemaLike) {
   if (schema.type !== 'object') {
     throw new AgentError(
       'INVALID_ARGUMENT',
-      `agent(options).output: expected an object schema (type: 'object'), as providers' structured output requires, received a schema of type ${describe(schema.type)}`,
+      `agent(options).output: expected an object schema (type: 'object'), as providers' structured output requires, received a schema of type ${showValue(schema.type)}`,
     );
   }
   return schema;
@@ -305,7 +306,7 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     if (!TOOL_NAME_RULE.test(t.name)) {
       throw new AgentError(
         'INVALID_TOOL',
-        `agent(options).tools[${i}]: the tool name ${describe(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
+        `agent(options).tools[${i}]: the tool name ${showValue(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
       );
     }
     if (byName.has(t.name)) {

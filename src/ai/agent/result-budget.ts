@@ -1,3 +1,4 @@
+import { showValue } from '../../internal/describe-value.ts';
 import type { ContentPart, ToolCall, ToolDefinition } from '../model/index.ts';
 import { AgentError } from './agent-error.ts';
 import { describe } from './describe.ts';
@@ -105,7 +106,7 @@ export function readResult(call: ToolCall, state: RunState): ToolResultPart {
   if (!stored) {
     const known = (state.results ?? []).map((r) => JSON.stringify(r.id));
     return answer(
-      `Unknown result id ${describe(id)}. ${known.length === 0 ? 'No result of this run was cut.' : `Cut results: ${known.slice(-10).join(', ')}.`}`,
+      `Unknown result id ${showValue(id)}. ${known.length === 0 ? 'No result of this run was cut.' : `Cut results: ${known.slice(-10).join(', ')}.`}`,
       true,
     );
   }

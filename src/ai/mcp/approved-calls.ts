@@ -4,7 +4,7 @@
  * such a call (same tool, same arguments) with "approve", instead of asking twice.
  * See docs/decisions/051.
  */
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson } from '../../internal/canonical-json.ts';
 
 /** In-flight approved calls, counted by tool name and canonical arguments. */
 export class ApprovedCalls {
@@ -30,4 +30,6 @@ export class ApprovedCalls {
   }
 }
 
-const callKey = (tool: string, args: unknown) => `${JSON.stringify(tool)}:${canonicalJson(args)}`;
+/** Missing arguments count as `null`: a client may send either for a tool without parameters. */
+const callKey = (tool: string, args: unknown) =>
+  `${JSON.stringify(tool)}:${canonicalJson(args) ?? 'null'}`;

@@ -8,11 +8,11 @@ import {
   type Tool as McpTool,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import type { Tool } from '../tool/index.ts';
 import { approvalSubject } from './approval-meta.ts';
 import { ApprovedCalls } from './approved-calls.ts';
-import { describeValue } from './describe-value.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
 import { runRemoteTask, type TaskRequests, type TaskTiming } from './remote-task.ts';
 import { type RemoteCallRequest, remoteTool } from './remote-tool.ts';

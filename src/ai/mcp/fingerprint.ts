@@ -2,8 +2,8 @@
  * Tool-definition fingerprints: a hash of everything a client trusted about a remote
  * tool, so a definition that changes after approval is noticed. See docs/decisions/044.
  */
-import { createHash } from 'node:crypto';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson } from '../../internal/canonical-json.ts';
+import { sha256Hex } from '../../internal/sha256.ts';
 
 /** The parts of a remote tool's definition that a fingerprint covers. */
 export interface FingerprintedDefinition {
@@ -21,9 +21,12 @@ export interface ToolsDiff {
   changed: string[];
 }
 
-/** SHA-256 of the definition's canonical JSON (object keys sorted), as hex. */
+/**
+ * SHA-256 of the definition's canonical JSON (object keys sorted, `undefined` members left
+ * out), as hex. Clients may pin these, so the text hashed must not change (decision 067).
+ */
 export function fingerprint(definition: FingerprintedDefinition): string {
-  return createHash('sha256').update(canonicalJson(definition)).digest('hex');
+  return sha256Hex(canonicalJson(definition));
 }
 
 /** The difference between two name → fingerprint maps; `undefined` when they agree. */

@@ -26,6 +26,7 @@ export {
   mcpServer,
   type StdioStreams,
 } from './server.ts';
+export { toMcpTool } from './tool-listing.ts';
 export {
   type HttpTransportOptions,
   http,

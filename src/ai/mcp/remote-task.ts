@@ -12,8 +12,8 @@ import {
   type ElicitResult,
   isCallToolResult,
 } from '@modelcontextprotocol/client';
+import { describeValue } from '../../internal/describe-value.ts';
 import type { Progress, SuspendRequest } from '../../task/index.ts';
-import { describeValue } from './describe-value.ts';
 import type { HeldInput, TaskInputs } from './task-inputs.ts';
 
 /** The task requests, sent through the client's connection. */

@@ -15,11 +15,8 @@ import {
   type Transport,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { describe } from '../../internal/describe.ts';
+import { describeValue } from '../../internal/describe-value.ts';
 import { type AnyTask, isTask } from '../../task/index.ts';
-import { normalizeSchema } from '../../validate/index.ts';
-import { toAnnotations } from './annotations.ts';
-import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
 import { eraRouter } from './era-router.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
@@ -27,6 +24,7 @@ import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { CallStateSigner } from './request-state.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
+import { toMcpTool } from './tool-listing.ts';
 
 /** Options of {@link mcpServer}. */
 export interface McpServerOptions {
@@ -151,7 +149,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
     throw new TypeError(
-      `mcpServer: approval: expected 'elicit', 'client' or 'deny', received ${describe(approval)}`,
+      `mcpServer: approval: expected 'elicit', 'client' or 'deny', received ${describeValue(approval)}`,
     );
   }
 
@@ -263,14 +261,14 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
 function indexTools(tools: readonly AnyTask[]): Map<string, AnyTask> {
   if (!Array.isArray(tools)) {
     throw new TypeError(
-      `mcpServer: tools: expected an array of fino tools, received ${describe(tools)}`,
+      `mcpServer: tools: expected an array of fino tools, received ${describeValue(tools)}`,
     );
   }
   const byName = new Map<string, AnyTask>();
   for (const [index, tool] of tools.entries()) {
     if (!isTask(tool)) {
       throw new TypeError(
-        `mcpServer: tools[${index}]: expected a fino Task or Tool (build it with task() or tool()), received ${describe(tool)}`,
+        `mcpServer: tools[${index}]: expected a fino Task or Tool (build it with task() or tool()), received ${describeValue(tool)}`,
       );
     }
     if (byName.has(tool.name)) {
@@ -293,31 +291,7 @@ interface ServedTool {
 function serveTool(tool: AnyTask): ServedTool {
   return {
     tool,
-    definition: describeTool(tool),
+    definition: toMcpTool(tool),
     outputValidator: outputValidator(tool.outputSchema, `mcpServer: tool "${tool.name}"`),
   };
-}
-
-function describeTool(tool: AnyTask): McpTool {
-  const definition = tool.toToolDefinition();
-  const described: McpTool = {
-    name: definition.name,
-    description: definition.description,
-    inputSchema: definition.parameters as McpTool['inputSchema'],
-  };
-  const title = (tool as { title?: unknown }).title;
-  if (typeof title === 'string') described.title = title;
-  const annotations = toAnnotations({
-    title: described.title,
-    risk: tool.risk,
-    sideEffects: tool.sideEffects,
-    idempotent: tool.idempotent,
-    effects: tool.effects,
-  });
-  if (annotations !== undefined) described.annotations = annotations;
-  if (tool.requiresApproval) described._meta = { [REQUIRES_APPROVAL_META_KEY]: true };
-  if (tool.outputSchema !== undefined) {
-    described.outputSchema = normalizeSchema(tool.outputSchema) as McpTool['outputSchema'];
-  }
-  return described;
 }

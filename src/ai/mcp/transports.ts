@@ -4,7 +4,7 @@
  */
 import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { describe } from '../../internal/describe.ts';
+import { describeValue } from '../../internal/describe-value.ts';
 
 /** A server process to start and speak to over its stdin/stdout. */
 export interface StdioTransportOptions {
@@ -42,7 +42,7 @@ export type McpTransportSpec =
 export function stdio(options: StdioTransportOptions): McpTransportSpec {
   if (typeof options?.command !== 'string' || options.command === '') {
     throw new TypeError(
-      `stdio: command: expected a non-empty string (the program to start), received ${describe(options?.command)}`,
+      `stdio: command: expected a non-empty string (the program to start), received ${describeValue(options?.command)}`,
     );
   }
   return { kind: 'stdio', ...options };
@@ -64,7 +64,9 @@ export function http(options: HttpTransportOptions): McpTransportSpec {
   try {
     new URL(options?.url);
   } catch {
-    throw new TypeError(`http: url: expected an absolute URL, received ${describe(options?.url)}`);
+    throw new TypeError(
+      `http: url: expected an absolute URL, received ${describeValue(options?.url)}`,
+    );
   }
   return { kind: 'http', ...options };
 }

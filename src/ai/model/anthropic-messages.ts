@@ -1,5 +1,5 @@
 import { isRecord } from './http.ts';
-import { decodeBase64Text, dropped, partsOf, textOf } from './provider-support.ts';
+import { decodeBase64Text, dropped, partsOf, textOf } from './message-parts.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
 type ReasoningPart = Extract<ContentPart, { type: 'reasoning' }>;

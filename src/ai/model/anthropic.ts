@@ -1,4 +1,7 @@
 import { toAnthropicMessages } from './anthropic-messages.ts';
+import { type AnthropicTool, toAnthropicTool } from './anthropic-tool.ts';
+import { checkRequest } from './check-request.ts';
+import { guardedStream } from './guarded-stream.ts';
 import {
   isRecord,
   postJson,
@@ -8,13 +11,8 @@ import {
   streamError,
 } from './http.ts';
 import { ModelError } from './model-error.ts';
-import {
-  apiKey,
-  checkRequest,
-  guardedStream,
-  mergeProviderOptions,
-  requireModelName,
-} from './provider-support.ts';
+import { apiKey, requireModelName } from './provider-config.ts';
+import { mergeProviderOptions } from './provider-options.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
@@ -222,11 +220,9 @@ function bodyOf(
   }
   body.messages = messages;
   if (request.tools?.length) {
-    const tools: Record<string, unknown>[] = request.tools.map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.parameters,
-    }));
+    const tools: Array<AnthropicTool & { cache_control?: unknown }> = request.tools.map((tool) =>
+      toAnthropicTool(tool),
+    );
     // A breakpoint on the last tool caches every tool definition before it.
     if (options.cacheControl) tools[tools.length - 1].cache_control = EPHEMERAL;
     body.tools = tools;

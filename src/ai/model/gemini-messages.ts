@@ -1,5 +1,5 @@
 import { isRecord } from './http.ts';
-import { dropped, partsOf, textOf } from './provider-support.ts';
+import { dropped, partsOf, textOf } from './message-parts.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
 /** One Gemini `Part` as sent. */

@@ -166,3 +166,27 @@ function setBranches(
   if (kept.length === 1) Object.assign(out, kept[0], out.nullable ? { nullable: true } : {});
   else out.anyOf = kept;
 }
+
+/**
+ * The schema with its `type` names in the API's enum spelling (`OBJECT`, `STRING`, …),
+ * as Google documents them and its SDK sends them.
+ */
+export function toGeminiWireSchema(schema: JsonSchemaObject): JsonSchemaObject {
+  const out: JsonSchemaObject = { ...schema };
+  if (typeof out.type === 'string') out.type = out.type.toUpperCase();
+  if (isRecord(out.properties)) {
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties).map(([key, child]) => [
+        key,
+        isRecord(child) ? toGeminiWireSchema(child) : child,
+      ]),
+    );
+  }
+  if (isRecord(out.items)) out.items = toGeminiWireSchema(out.items);
+  if (Array.isArray(out.anyOf)) {
+    out.anyOf = out.anyOf.map((branch: unknown) =>
+      isRecord(branch) ? toGeminiWireSchema(branch) : branch,
+    );
+  }
+  return out;
+}

@@ -1,6 +1,9 @@
+import { checkRequest } from './check-request.ts';
 import { GEMINI, toGeminiContents } from './gemini-messages.ts';
-import { toGeminiSchema } from './gemini-schema.ts';
+import { toGeminiSchema, toGeminiWireSchema } from './gemini-schema.ts';
+import { toGeminiTool } from './gemini-tool.ts';
 import { GeminiTurn, usageFrom } from './gemini-turn.ts';
+import { guardedStream } from './guarded-stream.ts';
 import {
   isRecord,
   postJson,
@@ -10,12 +13,11 @@ import {
   streamError,
 } from './http.ts';
 import { ModelError } from './model-error.ts';
-import { checkRequest, guardedStream, requireModelName } from './provider-support.ts';
+import { requireModelName } from './provider-config.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
 import type {
   GenerateRequest,
   GenerateResult,
-  JsonSchemaObject,
   Model,
   ModelWarning,
   StreamEvent,
@@ -148,15 +150,7 @@ function bodyOf(request: GenerateRequest, warnings: ModelWarning[]): Record<stri
   if (request.tools?.length) {
     body.tools = [
       {
-        functionDeclarations: request.tools.map((tool) => {
-          const converted = toGeminiSchema(tool.parameters);
-          for (const warning of converted.warnings) warnings.push({ tool: tool.name, ...warning });
-          return {
-            name: tool.name,
-            description: tool.description,
-            parameters: wireSchema(converted.schema),
-          };
-        }),
+        functionDeclarations: request.tools.map((tool) => toGeminiTool(tool, warnings)),
       },
     ];
     if (request.toolChoice !== undefined) {
@@ -199,7 +193,7 @@ function generationConfigOf(
       warnings.push({ ...warning, message: `output schema: ${warning.message}` });
     }
     config.responseMimeType = 'application/json';
-    config.responseSchema = wireSchema(converted.schema);
+    config.responseSchema = toGeminiWireSchema(converted.schema);
   }
   return config;
 }
@@ -207,30 +201,6 @@ function generationConfigOf(
 function toolChoiceOf(choice: ToolChoice): Record<string, unknown> {
   if (typeof choice !== 'string') return { mode: 'ANY', allowedFunctionNames: [choice.name] };
   return { mode: choice === 'required' ? 'ANY' : choice === 'none' ? 'NONE' : 'AUTO' };
-}
-
-/**
- * The schema with its `type` names in the API's enum spelling (`OBJECT`, `STRING`, …),
- * as Google documents them and its SDK sends them.
- */
-function wireSchema(schema: JsonSchemaObject): JsonSchemaObject {
-  const out: JsonSchemaObject = { ...schema };
-  if (typeof out.type === 'string') out.type = out.type.toUpperCase();
-  if (isRecord(out.properties)) {
-    out.properties = Object.fromEntries(
-      Object.entries(out.properties).map(([key, child]) => [
-        key,
-        isRecord(child) ? wireSchema(child) : child,
-      ]),
-    );
-  }
-  if (isRecord(out.items)) out.items = wireSchema(out.items);
-  if (Array.isArray(out.anyOf)) {
-    out.anyOf = out.anyOf.map((branch: unknown) =>
-      isRecord(branch) ? wireSchema(branch) : branch,
-    );
-  }
-  return out;
 }
 
 /**

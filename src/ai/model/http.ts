@@ -1,5 +1,5 @@
 import { abortError } from '../../internal/abort-error.ts';
-import { describe } from '../../internal/describe.ts';
+import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import { ModelError } from './model-error.ts';
 
@@ -20,7 +20,9 @@ export interface RetryOptions {
 export function retryOptionsOf(options: RetryOptions): RetryOptions {
   const { maxRetries, initialRetryDelayMs, maxRetryDelayMs } = options;
   if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    throw new RangeError(`maxRetries: expected an integer ≥ 0, received ${describe(maxRetries)}`);
+    throw new RangeError(
+      `maxRetries: expected an integer ≥ 0, received ${describeValue(maxRetries)}`,
+    );
   }
   checkDuration('initialRetryDelayMs', initialRetryDelayMs, 'nonNegative');
   checkDuration('maxRetryDelayMs', maxRetryDelayMs, 'nonNegative');

@@ -7,11 +7,14 @@
 
 export type { ToolResultObject } from '../tool/index.ts';
 export { type AnthropicOptions, anthropic } from './anthropic.ts';
+export { type AnthropicTool, toAnthropicTool } from './anthropic-tool.ts';
 export { type GeminiOptions, gemini } from './gemini.ts';
 export { toGeminiSchema } from './gemini-schema.ts';
+export { type GeminiTool, toGeminiTool } from './gemini-tool.ts';
 export type { RetryOptions } from './http.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';
 export { type OpenAIOptions, openai } from './openai.ts';
 export { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
+export { type OpenAITool, type OpenAIToolOptions, toOpenAITool } from './openai-tool.ts';
 export * from './scripted-model.ts';
 export type * from './types.ts';

@@ -1,4 +1,4 @@
-import { decodeBase64Text, dropped, partsOf, textOf } from './provider-support.ts';
+import { decodeBase64Text, dropped, partsOf, textOf } from './message-parts.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
 type WireMessage = Record<string, unknown>;

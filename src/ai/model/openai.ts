@@ -1,3 +1,5 @@
+import { checkRequest } from './check-request.ts';
+import { guardedStream } from './guarded-stream.ts';
 import {
   isRecord,
   postJson,
@@ -9,13 +11,9 @@ import {
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
-import {
-  apiKey,
-  checkRequest,
-  guardedStream,
-  mergeProviderOptions,
-  requireModelName,
-} from './provider-support.ts';
+import { toOpenAITool } from './openai-tool.ts';
+import { apiKey, requireModelName } from './provider-config.ts';
+import { mergeProviderOptions } from './provider-options.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
@@ -28,7 +26,6 @@ import type {
   StopReason,
   StreamEvent,
   ToolChoice,
-  ToolDefinition,
   Usage,
 } from './types.ts';
 
@@ -127,16 +124,9 @@ function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boole
   };
   if (request.tools?.length) {
     body.tools = request.tools.map((tool) => {
-      if (!isStrict(options.strict, tool)) {
-        return { type: 'function', function: functionOf(tool, tool.parameters) };
-      }
-      const converted = toOpenAIStrictSchema(tool.parameters);
-      for (const warning of converted.warnings) warnings.push({ tool: tool.name, ...warning });
-      strictSchemas.set(tool.name, tool.parameters);
-      return {
-        type: 'function',
-        function: { ...functionOf(tool, converted.schema), strict: true },
-      };
+      const wire = toOpenAITool(tool, { strict: options.strict, warnings });
+      if (wire.function.strict) strictSchemas.set(tool.name, tool.parameters);
+      return wire;
     });
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
   }
@@ -172,16 +162,6 @@ function responseFormatOf(output: OutputSpec, warnings: ModelWarning[]) {
     warnings.push({ ...warning, message: `output schema: ${warning.message}` });
   }
   return { type: 'json_schema', json_schema: { name, schema: converted.schema, strict: true } };
-}
-
-function isStrict(strict: OpenAIOptions['strict'], tool: ToolDefinition): boolean {
-  const own = (tool as ToolDefinition & { strict?: unknown }).strict;
-  if (typeof own === 'boolean') return own;
-  return Array.isArray(strict) ? strict.includes(tool.name) : strict === true;
-}
-
-function functionOf(tool: ToolDefinition, parameters: JsonSchemaObject) {
-  return { name: tool.name, description: tool.description, parameters };
 }
 
 function toolChoiceOf(choice: ToolChoice): unknown {

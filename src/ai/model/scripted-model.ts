@@ -1,5 +1,5 @@
 import { abortError } from '../../internal/abort-error.ts';
-import { describe } from '../../internal/describe.ts';
+import { describeValue } from '../../internal/describe-value.ts';
 import { resultEvents } from './result-events.ts';
 import type {
   GenerateRequest,
@@ -77,7 +77,7 @@ export function scriptedModel(
 ): ScriptedModel {
   if (!Array.isArray(turns)) {
     throw new TypeError(
-      `scriptedModel(turns): expected an array of turns, received ${typeof turns}`,
+      `scriptedModel(turns): expected an array of turns, received ${describeValue(turns)}`,
     );
   }
   const script = [...turns];
@@ -125,19 +125,19 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
   const reply: ScriptedReply = typeof turn === 'string' ? { text: turn } : turn;
   if (reply === null || typeof reply !== 'object') {
     throw new TypeError(
-      `scriptedModel: turn ${index}: expected a string, a reply object, an Error or a function, received ${describe(reply)}`,
+      `scriptedModel: turn ${index}: expected a string, a reply object, an Error or a function, received ${describeValue(reply)}`,
     );
   }
   const text = reply.text ?? '';
   if (typeof text !== 'string') {
     throw new TypeError(
-      `scriptedModel: turn ${index}: text: expected a string, received ${describe(text)}`,
+      `scriptedModel: turn ${index}: text: expected a string, received ${describeValue(text)}`,
     );
   }
   const calls = reply.toolCalls ?? [];
   if (!Array.isArray(calls) || calls.some((call) => typeof call?.name !== 'string')) {
     throw new TypeError(
-      `scriptedModel: turn ${index}: toolCalls: expected an array of { name: string, args, id? }, received ${describe(calls)}`,
+      `scriptedModel: turn ${index}: toolCalls: expected an array of { name: string, args, id? }, received ${describeValue(calls)}`,
     );
   }
   const toolCalls: ToolCall[] = calls.map((call, i) => ({

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { describe } from '../../internal/describe.ts';
+import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import type { AgentInput, Decision } from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
@@ -101,7 +101,7 @@ function checkRunId(runId: unknown, method: string): asserts runId is string {
   if (typeof runId !== 'string' || runId === '') {
     throw new SessionError(
       'INVALID_ARGUMENT',
-      `${method}(runId): expected a non-empty string, received ${runId === null ? 'null' : typeof runId}`,
+      `${method}(runId): expected a non-empty string, received ${describeValue(runId)}`,
     );
   }
 }
@@ -146,7 +146,7 @@ export function session(options: SessionOptions): Session {
   const { store, agent } = options ?? ({} as SessionOptions);
   if (!store || typeof store.claim !== 'function') {
     throw new TypeError(
-      `session({ store, agent }): store: expected a Store (memoryStore(), sqliteStore(), postgresStore()), received ${describe(store)}`,
+      `session({ store, agent }): store: expected a Store (memoryStore(), sqliteStore(), postgresStore()), received ${describeValue(store)}`,
     );
   }
   if (
@@ -154,7 +154,7 @@ export function session(options: SessionOptions): Session {
     (agent === null || typeof agent.generate !== 'function' || typeof agent.resume !== 'function')
   ) {
     throw new TypeError(
-      `session({ store, agent }): agent: expected an agent with generate() and resume() (from fino/ai/agent), received ${describe(agent)}`,
+      `session({ store, agent }): agent: expected an agent with generate() and resume() (from fino/ai/agent), received ${describeValue(agent)}`,
     );
   }
   /** The session's agent; `INVALID_ARGUMENT` naming `action` when it has none. */
@@ -200,20 +200,20 @@ export function session(options: SessionOptions): Session {
       if (typeof input !== 'string' && !Array.isArray(input)) {
         throw new SessionError(
           'INVALID_ARGUMENT',
-          `start(input): expected a string or an array of messages, received ${input === null ? 'null' : typeof input}`,
+          `start(input): expected a string or an array of messages, received ${describeValue(input)}`,
         );
       }
       const runId = startOptions.runId ?? `run_${randomUUID()}`;
       if (typeof runId !== 'string' || runId === '') {
         throw new SessionError(
           'INVALID_ARGUMENT',
-          `start: runId: expected a non-empty string, received ${describe(runId)}`,
+          `start: runId: expected a non-empty string, received ${describeValue(runId)}`,
         );
       }
       if (startOptions.threadId !== undefined && typeof startOptions.threadId !== 'string') {
         throw new SessionError(
           'INVALID_ARGUMENT',
-          `start: threadId: expected a string, received ${describe(startOptions.threadId)}`,
+          `start: threadId: expected a string, received ${describeValue(startOptions.threadId)}`,
         );
       }
       const runner = requireAgent('start');
@@ -233,7 +233,7 @@ export function session(options: SessionOptions): Session {
         return Promise.reject(
           new SessionError(
             'INVALID_ARGUMENT',
-            `reject(ref, reason): reason: expected a non-empty string (the model reads it), received ${describe(reason)}`,
+            `reject(ref, reason): reason: expected a non-empty string (the model reads it), received ${describeValue(reason)}`,
           ),
         );
       }
@@ -265,13 +265,13 @@ export function session(options: SessionOptions): Session {
       if (filter.status !== undefined && !RUN_STATUSES.includes(filter.status)) {
         throw new SessionError(
           'INVALID_ARGUMENT',
-          `list: status: expected one of ${RUN_STATUSES.join(', ')}, received ${describe(filter.status)}`,
+          `list: status: expected one of ${RUN_STATUSES.join(', ')}, received ${describeValue(filter.status)}`,
         );
       }
       if (filter.threadId !== undefined && typeof filter.threadId !== 'string') {
         throw new SessionError(
           'INVALID_ARGUMENT',
-          `list: threadId: expected a string, received ${describe(filter.threadId)}`,
+          `list: threadId: expected a string, received ${describeValue(filter.threadId)}`,
         );
       }
       const runs = await store.list(filter);

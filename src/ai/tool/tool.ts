@@ -2,7 +2,7 @@
  * `Tool`: a `Task` specialised for model tool calling.
  */
 
-import { describe } from '../../internal/describe.ts';
+import { describeValue } from '../../internal/describe-value.ts';
 import {
   type ContentPart,
   type Isolation,
@@ -136,13 +136,13 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
   constructor(options: ToolOptions<Args, R>) {
     if (typeof options !== 'object' || options === null) {
       throw new TypeError(
-        `Tool options: expected an object with at least \`name\` and \`execute\`, received ${describe(options)}`,
+        `Tool options: expected an object with at least \`name\` and \`execute\`, received ${describeValue(options)}`,
       );
     }
     const { execute } = options;
     if (typeof execute !== 'function') {
       throw new TypeError(
-        `Tool "${String(options.name)}": execute: expected a function, received ${describe(execute)}`,
+        `Tool "${String(options.name)}": execute: expected a function, received ${describeValue(execute)}`,
       );
     }
     super({
@@ -177,7 +177,7 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
         maxResultChars < 1)
     ) {
       throw new RangeError(
-        `Tool "${this.name}": maxResultChars: expected a positive integer or Infinity, received ${typeof maxResultChars === 'number' ? maxResultChars : typeof maxResultChars}`,
+        `Tool "${this.name}": maxResultChars: expected a positive integer or Infinity, received ${describeValue(maxResultChars)}`,
       );
     }
     this.maxResultChars = maxResultChars;

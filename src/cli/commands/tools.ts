@@ -1,5 +1,5 @@
 /**
- * `fino tools <file> [--format neutral|openai|anthropic|mcp]`.
+ * `fino tools <file> [--format neutral|openai|anthropic|gemini|mcp]`.
  */
 import { task } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
@@ -7,7 +7,7 @@ import { writeLine } from '../command.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadTasks } from '../load-module.ts';
 import { taskCommand } from '../task-command.ts';
-import { formatToolDefinition, TOOL_FORMATS } from '../tool-formats.ts';
+import { formatTools, TOOL_FORMATS } from '../tool-formats.ts';
 
 const toolsInput = v.object({
   file: v.string().describe('a JavaScript or TypeScript module exporting tools or tasks'),
@@ -21,7 +21,9 @@ const description = `Prints, as a JSON array, the definitions of the tools and t
   neutral    { name, description, parameters }
   openai     { type: 'function', function: { name, description, parameters } }
   anthropic  { name, description, input_schema }
-  mcp        { name, description, inputSchema }`;
+  gemini     { name, description, parameters } (a function declaration)
+  mcp        what an MCP server lists: { name, title?, description, inputSchema,
+             outputSchema?, annotations?, execution?, _meta? }`;
 
 /** `fino tools`: prints the tool definitions a module exports. */
 export const tools = taskCommand('tools', (io) =>
@@ -32,7 +34,7 @@ export const tools = taskCommand('tools', (io) =>
     cli: { positionals: ['file'] },
     run: async ({ file, format }) => {
       const tasks = await loadTasks(file, io);
-      const defs = tasks.map((t) => formatToolDefinition(t.toToolDefinition(), format));
+      const defs = await formatTools(tasks, format);
       writeLine(io.stdout, JSON.stringify(defs, null, 2));
       return EXIT.ok;
     },

@@ -2,6 +2,7 @@
  * The `isolation` option of a task or tool, and its checked, resolved form.
  */
 import type { ResourceLimits } from 'node:worker_threads';
+import { describeValue } from '../../internal/describe-value.ts';
 import { callerModuleUrl } from './defining-module.ts';
 
 /** Memory and stack limits of an isolated task's worker (Node's `ResourceLimits`). */
@@ -59,9 +60,6 @@ const LIMIT_KEYS = [
   'stackSizeMb',
 ] as const;
 
-const describe = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
-
 /**
  * Checks `isolation` for the task `taskName` and finds its defining module. Throws a
  * `TypeError` (or `RangeError` for a limit) naming what was wrong and what was expected.
@@ -72,14 +70,12 @@ export function resolveIsolation(taskName: string, isolation: unknown): Resolved
     return { moduleUrl: definingModule(where), resourceLimits: undefined };
   if (typeof isolation !== 'object' || isolation === null || Array.isArray(isolation)) {
     throw new TypeError(
-      `${where}: expected 'worker' or { type: 'worker', module?, resourceLimits? }, received ${typeof isolation === 'string' ? JSON.stringify(isolation) : describe(isolation)}`,
+      `${where}: expected 'worker' or { type: 'worker', module?, resourceLimits? }, received ${describeValue(isolation)}`,
     );
   }
   const { type, module, resourceLimits } = isolation as Record<string, unknown>;
   if (type !== 'worker') {
-    throw new TypeError(
-      `${where}.type: expected 'worker', received ${JSON.stringify(type) ?? 'undefined'}`,
-    );
+    throw new TypeError(`${where}.type: expected 'worker', received ${describeValue(type)}`);
   }
   const unknownKeys = Object.keys(isolation).filter(
     (key) => key !== 'type' && key !== 'module' && key !== 'resourceLimits',
@@ -109,14 +105,14 @@ function moduleUrlOf(where: string, module: unknown): string {
   const text = module instanceof URL ? module.href : module;
   if (typeof text === 'string' && URL.canParse(text)) return new URL(text).href;
   throw new TypeError(
-    `${where}.module: expected the defining module's URL (import.meta.url), received ${typeof text === 'string' ? JSON.stringify(text.slice(0, 100)) : describe(text)}`,
+    `${where}.module: expected the defining module's URL (import.meta.url), received ${describeValue(text)}`,
   );
 }
 
 function checkLimits(where: string, limits: unknown): WorkerResourceLimits {
   if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
     throw new TypeError(
-      `${where}.resourceLimits: expected an object, received ${describe(limits)}`,
+      `${where}.resourceLimits: expected an object, received ${describeValue(limits)}`,
     );
   }
   const checked: WorkerResourceLimits = {};
@@ -129,7 +125,7 @@ function checkLimits(where: string, limits: unknown): WorkerResourceLimits {
     const value: unknown = (limits as Record<string, unknown>)[key];
     if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2 ** 20) {
       throw new RangeError(
-        `${where}.resourceLimits.${key}: expected a number of megabytes above 0 and at most ${2 ** 20}, received ${typeof value === 'number' ? value : describe(value)}`,
+        `${where}.resourceLimits.${key}: expected a number of megabytes above 0 and at most ${2 ** 20}, received ${describeValue(value)}`,
       );
     }
     checked[key as (typeof LIMIT_KEYS)[number]] = value;

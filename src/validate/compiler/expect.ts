@@ -1,4 +1,4 @@
-import { showValue, typeName } from './describe.ts';
+import { describeValue, showValue } from './describe.ts';
 import type { NodeInfo } from './node-info.ts';
 import { compilePattern, PatternError, type SchemaPattern } from './regex.ts';
 import { SchemaError } from './schema-error.ts';
@@ -18,7 +18,7 @@ export class KeywordReader {
     const value = this.schema[keyword];
     throw new SchemaError(
       this.info.child(keyword).path,
-      `expected ${expected}, received ${describe(value)}`,
+      `expected ${expected}, received ${describeValue(value, { contents: true })}`,
     );
   }
 
@@ -97,9 +97,4 @@ export class KeywordReader {
       );
     }
   }
-}
-
-function describe(value: unknown): string {
-  const type = typeName(value);
-  return type === 'object' || type === 'array' ? `${type} ${showValue(value)}` : showValue(value);
 }

@@ -1,3 +1,4 @@
+import { describeValue } from '../../internal/describe-value.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
 import { builderStandardProps } from '../standard/builder-standard.ts';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '../standard/types.ts';
@@ -214,7 +215,7 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
     message = 'did not pass the refinement check',
   ): this {
     if (typeof check !== 'function') {
-      throw new TypeError(`refine: expected a function, received ${typeof check}`);
+      throw new TypeError(`refine: expected a function, received ${describeValue(check)}`);
     }
     const refinement: RefinementCheck = (value) => (check(value as never) ? undefined : message);
     return this.withModifiers({ refinements: [...this.modifiers.refinements, refinement] });
@@ -271,7 +272,7 @@ export abstract class Builder<Out = unknown, In = Out, Opt extends Optionality =
 /** A copy of a default value, so later changes to the caller's object do not reach the schema. */
 function copyDefault(value: unknown): unknown {
   if (value === undefined || typeof value === 'function' || typeof value === 'symbol') {
-    throw new TypeError(`default: expected a JSON value, received ${typeof value}`);
+    throw new TypeError(`default: expected a JSON value, received ${describeValue(value)}`);
   }
   try {
     return structuredClone(value);
@@ -288,7 +289,7 @@ const skipNull =
 /** Throws unless `value` is a string; returns it. */
 export function requireString(method: string, value: unknown): string {
   if (typeof value !== 'string') {
-    throw new TypeError(`${method}: expected a string, received ${typeof value}`);
+    throw new TypeError(`${method}: expected a string, received ${describeValue(value)}`);
   }
   return value;
 }
@@ -297,7 +298,7 @@ export function requireString(method: string, value: unknown): string {
 export function requireCount(method: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
     throw new RangeError(
-      `${method}: expected a non-negative integer, received ${typeof value === 'number' ? value : typeof value}`,
+      `${method}: expected a non-negative integer, received ${describeValue(value)}`,
     );
   }
   return value;
@@ -306,9 +307,7 @@ export function requireCount(method: string, value: unknown): number {
 /** Throws unless `value` is a finite number; returns it. */
 export function requireFinite(method: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw new RangeError(
-      `${method}: expected a finite number, received ${typeof value === 'number' ? value : typeof value}`,
-    );
+    throw new RangeError(`${method}: expected a finite number, received ${describeValue(value)}`);
   }
   return value;
 }

@@ -1,3 +1,4 @@
+import { describeValue } from '../../internal/describe-value.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
 import { emitChild, type RefinementMap } from './brand.ts';
 import { Builder } from './builder.ts';
@@ -41,7 +42,7 @@ export class DiscriminatedUnionBuilder<
     super();
     if (typeof tag !== 'string') {
       throw new TypeError(
-        `discriminatedUnion: expected the tag property name, received ${typeof tag}`,
+        `discriminatedUnion: expected the tag property name, received ${describeValue(tag)}`,
       );
     }
     this.branches = requireOptions('discriminatedUnion', branches);

@@ -1,3 +1,4 @@
+import { describeValue } from '../../internal/describe-value.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
 import { Builder } from './builder.ts';
 
@@ -15,7 +16,7 @@ export function requirePrimitive(method: string, value: unknown): Primitive {
     (typeof value === 'number' && Number.isFinite(value));
   if (!ok) {
     throw new TypeError(
-      `${method}: expected a string, finite number, boolean or null, received ${typeof value === 'number' ? value : typeof value}`,
+      `${method}: expected a string, finite number, boolean or null, received ${describeValue(value)}`,
     );
   }
   return value as Primitive;

@@ -88,7 +88,7 @@ describe('approval', () => {
       approval: () => 'yes' as never,
     }).generate('go');
     await expect(run).rejects.toThrow(
-      `agent approval policy: expected 'allow', 'deny' or 'ask' for tool call "echo", received "yes"`,
+      `agent approval policy: expected 'allow', 'deny' or 'ask' for tool call "echo", received string "yes"`,
     );
   });
 });

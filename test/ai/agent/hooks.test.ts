@@ -94,7 +94,7 @@ describe('lifecycle hooks', () => {
       onStepFinish: 'log' as unknown as AgentRunOptions['onStepFinish'],
     });
     await expect(run).rejects.toThrow(
-      'run options.onStepFinish: expected a function, received "log"',
+      'run options.onStepFinish: expected a function, received string "log"',
     );
   });
 });

@@ -52,7 +52,7 @@ describe('agent options that reach the model', () => {
       'agent(options).temperature: expected a finite number ≥ 0, received number NaN',
     );
     expect(() => agent({ model, toolChoice: 'always' as 'auto' })).toThrow(
-      `agent(options).toolChoice: expected 'auto', 'none', 'required' or { name }, received "always"`,
+      `agent(options).toolChoice: expected 'auto', 'none', 'required' or { name }, received string "always"`,
     );
     expect(() => agent({ model, toolChoice: { name: 'nope' } })).toThrow(
       `agent(options).toolChoice: names the tool "nope", which is not among the agent's tools`,
@@ -64,7 +64,7 @@ describe('agent options that reach the model', () => {
       'agent(options).output: expected a schema',
     );
     expect(() => agent({ model, providerOptions: 'seed' as never })).toThrow(
-      'agent(options).providerOptions: expected an object keyed by provider name, received "seed"',
+      'agent(options).providerOptions: expected an object keyed by provider name, received string "seed"',
     );
   });
 });

@@ -221,7 +221,7 @@ describe('maxResultChars and read_result', () => {
       'agent(options).maxResultChars: expected a positive integer or Infinity, received number 0',
     );
     expect(() => fetchTool('x', 1.5)).toThrow(
-      'Tool "fetch_page": maxResultChars: expected a positive integer or Infinity, received 1.5',
+      'Tool "fetch_page": maxResultChars: expected a positive integer or Infinity, received number 1.5',
     );
     const clash = tool({ name: 'read_result', parameters: v.object({}), execute: () => '' });
     expect(() => agent({ model, tools: [clash] })).toThrow(/"read_result" is reserved/);

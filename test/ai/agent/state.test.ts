@@ -33,7 +33,9 @@ describe('initialState', () => {
       usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
     });
     expect(initialState('hi', 'mine').runId).toBe('mine');
-    expect(() => initialState('hi', '')).toThrow('runId: expected a non-empty string, received ""');
+    expect(() => initialState('hi', '')).toThrow(
+      'runId: expected a non-empty string, received string ""',
+    );
   });
 
   it('refuses messages of the wrong shape, naming the index', () => {

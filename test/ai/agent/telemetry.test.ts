@@ -223,9 +223,9 @@ describe('OpenTelemetry spans', () => {
     const model = scriptedModel([]);
     expect(() =>
       agent({ model, telemetry: { captureContent: 'yes' as unknown as boolean } }),
-    ).toThrow('agent(options).telemetry.captureContent: expected a boolean, received "yes"');
+    ).toThrow('agent(options).telemetry.captureContent: expected a boolean, received string "yes"');
     expect(() => agent({ model, telemetry: { tracer: {} as never } })).toThrow(
-      'agent(options).telemetry.tracer: expected an OpenTelemetry Tracer, received an object',
+      'agent(options).telemetry.tracer: expected an OpenTelemetry Tracer, received object',
     );
   });
 });

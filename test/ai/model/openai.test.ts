@@ -533,12 +533,12 @@ describe('openai: errors and retries', () => {
     );
     const model = openai({ model: 'm', apiKey: 'k' });
     await expect(model.generate({ messages: 'hi' } as never)).rejects.toThrow(
-      'openai: request.messages: expected an array, received "hi"',
+      'openai: request.messages: expected an array, received string "hi"',
     );
     await expect(
       model.generate({ messages: [{ role: 'tool', content: 'x' }] } as never),
     ).rejects.toThrow(
-      /messages\[0\].role: expected 'system', 'user' or 'assistant', received "tool"/,
+      /messages\[0\].role: expected 'system', 'user' or 'assistant', received string "tool"/,
     );
     await expect(
       model.generate({ messages: [{ role: 'user', content: [null] }] } as never),
@@ -675,12 +675,12 @@ describe('openai: options for today’s models', () => {
     await expect(
       model.generate({ ...ask, reasoning: { effort: 'huge' as 'high' } }),
     ).rejects.toThrow(
-      `request.reasoning.effort: expected 'low', 'medium' or 'high', received "huge"`,
+      `request.reasoning.effort: expected 'low', 'medium' or 'high', received string "huge"`,
     );
     await expect(
       model.generate({ ...ask, providerOptions: { openai: 'seed' as never } }),
     ).rejects.toThrow(
-      'request.providerOptions.openai: expected an object of request body fields, received "seed"',
+      'request.providerOptions.openai: expected an object of request body fields, received string "seed"',
     );
     await expect(
       model.generate({ ...ask, output: { schema: weatherTool.parameters, name: 'my answer' } }),

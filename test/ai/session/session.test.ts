@@ -313,11 +313,19 @@ describe('session', () => {
   });
 
   it.each([
-    [0, 'expected a number of milliseconds > 0 and ≤ 2147483647', 'received 0'],
-    [2 ** 31, 'expected a number of milliseconds > 0 and ≤ 2147483647', `received ${2 ** 31}`],
+    [0, 'expected a number of milliseconds > 0 and ≤ 2147483647', 'received number 0'],
+    [
+      2 ** 31,
+      'expected a number of milliseconds > 0 and ≤ 2147483647',
+      `received number ${2 ** 31}`,
+    ],
     // A lease of 75 days once made the heartbeat (a third of it) overflow to 1 ms.
-    [75 * 86_400_000, 'expected a number of milliseconds > 0', `received ${75 * 86_400_000}`],
-    [Number.POSITIVE_INFINITY, 'expected a number of milliseconds', 'received Infinity'],
+    [
+      75 * 86_400_000,
+      'expected a number of milliseconds > 0',
+      `received number ${75 * 86_400_000}`,
+    ],
+    [Number.POSITIVE_INFINITY, 'expected a number of milliseconds', 'received number Infinity'],
     [5, 'expected a number of milliseconds ≥ 10', 'received 5'],
   ])('refuses leaseMs %s at construction with a RangeError', (leaseMs, expected, received) => {
     const make = () => session({ store: memoryStore(), leaseMs });

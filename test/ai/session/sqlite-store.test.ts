@@ -109,9 +109,9 @@ describe('sqliteStore', () => {
   });
 
   it.each([
-    [-1, 'received -1'],
-    [2 ** 31, `received ${2 ** 31}`],
-    [Number.NaN, 'received NaN'],
+    [-1, 'received number -1'],
+    [2 ** 31, `received number ${2 ** 31}`],
+    [Number.NaN, 'received number NaN'],
     ['10' as never, 'received string "10"'],
   ])('refuses busyTimeoutMs %s at construction', (busyTimeoutMs, received) => {
     expect(() => sqliteStore(join(dir, 'never.db'), { busyTimeoutMs })).toThrow(

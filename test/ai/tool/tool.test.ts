@@ -163,7 +163,7 @@ describe('ToolRunContext', () => {
       isError: true,
     });
     expect(await suspending((ctx) => ctx.suspend({ reason: 7 } as never))).toEqual({
-      content: 'suspend: reason: expected a string, received number',
+      content: 'suspend: reason: expected a string, received number 7',
       isError: true,
     });
     expect(await suspending((ctx) => ctx.suspend({ payload: 1 }, 2))).toMatchObject({
@@ -171,7 +171,7 @@ describe('ToolRunContext', () => {
       isError: true,
     });
     expect(await suspending((ctx) => ctx.suspend(42 as never))).toEqual({
-      content: 'suspend: expected a reason string or { reason?, payload? }, received number',
+      content: 'suspend: expected a reason string or { reason?, payload? }, received number 42',
       isError: true,
     });
   });

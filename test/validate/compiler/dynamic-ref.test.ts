@@ -21,7 +21,7 @@ describe('$dynamicRef targets', () => {
   it('reports an invalid keyword of a dynamic target at compile()', () => {
     expect(() => compile(withRootElem({ minLength: -1 }))).toThrow(SchemaError);
     expect(() => compile(withRootElem({ minLength: -1 }))).toThrow(
-      '#/$defs/elem/minLength: expected a non-negative integer, received -1',
+      '#/$defs/elem/minLength: expected a non-negative integer, received number -1',
     );
   });
 

@@ -2,7 +2,7 @@
  * The approval inbox as a web-standard request handler: `(request) => Promise<Response>`.
  */
 
-import { describe } from '../../../internal/describe.ts';
+import { describeValue } from '../../../internal/describe-value.ts';
 import { checkDuration } from '../../../internal/duration.ts';
 import { compile, formatIssues } from '../../../validate/index.ts';
 import { SessionError } from '../errors.ts';
@@ -159,7 +159,7 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
   const { session, token } = options ?? ({} as InboxOptions);
   if (!session || typeof session.list !== 'function' || typeof session.approve !== 'function') {
     throw new TypeError(
-      `inbox({ session }): session: expected a Session (from session({ store })), received ${describe(session)}`,
+      `inbox({ session }): session: expected a Session (from session({ store })), received ${describeValue(session)}`,
     );
   }
   if (token !== undefined && (typeof token !== 'string' || token.length < 8)) {

@@ -1,0 +1,61 @@
+/**
+ * A tool as OpenAI Chat Completions takes it, built in this one place for the adapter and
+ * for `fino tools --format openai`.
+ */
+import { toOpenAIStrictSchema } from './openai-strict-schema.ts';
+import type { JsonSchemaObject, ModelWarning, ToolDefinition } from './types.ts';
+
+/** OpenAI's `tools[]` entry: `{ type: 'function', function: { name, description, parameters, strict? } }`. */
+export interface OpenAITool {
+  type: 'function';
+  function: {
+    name: string;
+    description: string;
+    parameters: JsonSchemaObject;
+    /** Present when the schema was rewritten for strict mode (structured outputs). */
+    strict?: true;
+  };
+}
+
+/** Options of {@link toOpenAITool}. */
+export interface OpenAIToolOptions {
+  /**
+   * Strict mode: `true` for every tool, or the names of the tools to make strict (the
+   * adapter's `strict` option). A definition's own `strict: boolean` wins. Default off.
+   */
+  strict?: boolean | readonly string[];
+  /** Receives the schema rewrites strict mode made, each naming the tool. */
+  warnings?: ModelWarning[];
+}
+
+/**
+ * A tool definition in OpenAI's wire shape. In strict mode the parameters are rewritten
+ * to the subset OpenAI accepts ({@link toOpenAIStrictSchema}) and `strict: true` is set.
+ *
+ * @example
+ * ```ts
+ * import { toOpenAITool } from 'fino/ai/model';
+ *
+ * const wire = toOpenAITool({
+ *   name: 'weather',
+ *   description: 'Current weather for a city.',
+ *   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+ * });
+ * console.log(wire.function.name); // 'weather'
+ * ```
+ */
+export function toOpenAITool(tool: ToolDefinition, options: OpenAIToolOptions = {}): OpenAITool {
+  const base = { name: tool.name, description: tool.description };
+  if (!isStrict(options.strict, tool)) {
+    return { type: 'function', function: { ...base, parameters: tool.parameters } };
+  }
+  const converted = toOpenAIStrictSchema(tool.parameters);
+  for (const warning of converted.warnings) options.warnings?.push({ tool: tool.name, ...warning });
+  return { type: 'function', function: { ...base, parameters: converted.schema, strict: true } };
+}
+
+function isStrict(strict: OpenAIToolOptions['strict'], tool: ToolDefinition): boolean {
+  const own = (tool as ToolDefinition & { strict?: unknown }).strict;
+  if (typeof own === 'boolean') return own;
+  return Array.isArray(strict) ? strict.includes(tool.name) : strict === true;
+}
