@@ -225,7 +225,7 @@ describe('fino with hostile flags', () => {
     );
     await refused(
       ['tools', many, '--format', HOSTILE],
-      '--format: expected one of neutral, openai, anthropic, mcp, received "\\u001b[2J\\u001b]0;pwned\\u0007\\x9b31m\\u202eevil\\u2066\\x7f"',
+      '--format: expected one of neutral, openai, anthropic, gemini, mcp, received "\\u001b[2J\\u001b]0;pwned\\u0007\\x9b31m\\u202eevil\\u2066\\x7f"',
       'fino tools',
     );
   });

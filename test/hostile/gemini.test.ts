@@ -86,7 +86,7 @@ describe('gemini: hostile requests', () => {
     await expect(
       model.generate({ ...ask, providerOptions: { gemini: [] as never } }),
     ).rejects.toThrow(
-      'gemini: request.providerOptions.gemini: expected an object of request body fields, received an array',
+      'gemini: request.providerOptions.gemini: expected an object of request body fields, received array',
     );
     expect(server!.requests).toHaveLength(0);
   });

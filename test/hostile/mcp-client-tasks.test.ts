@@ -144,13 +144,13 @@ describe('tasks/get answering garbage', () => {
     [
       'no taskId',
       { status: 'working' },
-      'tasks/get answered taskId: expected a non-empty string of at most 1000 characters, received nothing',
+      'tasks/get answered taskId: expected a non-empty string of at most 1000 characters, received undefined',
     ],
     ['another task', working({ taskId: 't-2' }), 'tasks/get answered another task, "t-2"'],
     [
       'a taskId of 10 000 characters',
       working({ taskId: 'x'.repeat(10_000) }),
-      `tasks/get answered taskId: expected a non-empty string of at most 1000 characters, received string "${'x'.repeat(50)}"`,
+      `tasks/get answered taskId: expected a non-empty string of at most 1000 characters, received string "${'x'.repeat(78)}…`,
     ],
     [
       'an unknown status',
@@ -160,7 +160,7 @@ describe('tasks/get answering garbage', () => {
     [
       'a status inherited from the prototype',
       Object.assign(Object.create({ status: 'completed' }), { taskId: 't-1' }),
-      'tasks/get answered status: expected working, input_required, completed, failed, cancelled, received nothing',
+      'tasks/get answered status: expected working, input_required, completed, failed, cancelled, received undefined',
     ],
   ];
   for (const [what, answer, problem] of GARBAGE) {

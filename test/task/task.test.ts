@@ -39,7 +39,7 @@ describe('Task construction', () => {
 
   it('rejects bad options with a message naming what is wrong', () => {
     expect(() => task({ name: '', run: () => '' })).toThrow(
-      /name: expected a non-empty string, received ""/,
+      /name: expected a non-empty string, received string ""/,
     );
     expect(() => task({ name: 'x' } as never)).toThrow(
       /"x": run: expected a function, received undefined/,
@@ -48,7 +48,7 @@ describe('Task construction', () => {
       /Task options: expected an object with at least `name` and `run`, received null/,
     );
     expect(() => task({ name: 'x', outputMode: 'xml' as never, run: () => '' })).toThrow(
-      `Task "x": outputMode: expected 'text', 'json' or 'both', received "xml"`,
+      `Task "x": outputMode: expected 'text', 'json' or 'both', received string "xml"`,
     );
     expect(() => task({ name: 'p', children: [{ name: 'x' } as never], run: () => '' })).toThrow(
       'Task "p": children[0]: expected a task (from task() or tool()), received an object',

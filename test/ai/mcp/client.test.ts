@@ -134,7 +134,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
     expect(() => mcpClient({} as never)).toThrow(/transport is required/);
     expect(() => http({ url: 'not a url' })).toThrow(/absolute URL/);
     expect(() => stdio({ command: '' })).toThrow(
-      /command: expected a non-empty string \(the program to start\), received ""/,
+      /command: expected a non-empty string \(the program to start\), received string ""/,
     );
   });
 });

@@ -197,7 +197,7 @@ describe('approval modes', () => {
     );
     expect(() => mcpServer(undefined as never)).toThrow(/expected \{ name, version, tools \}/);
     expect(() => mcpServer({ name: 't', version: '1', tools: 'echo' as never })).toThrow(
-      /tools: expected an array of fino tools, received "echo"/,
+      /tools: expected an array of fino tools, received string "echo"/,
     );
     expect(() => mcpServer({ name: 't', version: '1', tools: [echo, echo] })).toThrow(
       /two tools are named "echo"/,

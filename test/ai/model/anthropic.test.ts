@@ -463,7 +463,7 @@ describe('anthropic: errors and retries', () => {
       'anthropic(options).model: expected a non-empty model name, received undefined',
     );
     expect(() => anthropic({ model: '' })).toThrow(
-      '(options).model: expected a non-empty model name, received ""',
+      '(options).model: expected a non-empty model name, received string ""',
     );
   });
 

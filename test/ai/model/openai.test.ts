@@ -546,7 +546,7 @@ describe('openai: errors and retries', () => {
       'messages[0].content[0]: expected a content part with a string type, received null',
     );
     await expect(model.generate({ ...ask, tools: [{ name: 'x' }] } as never)).rejects.toThrow(
-      'tools[0]: expected a tool definition { name, description, parameters }, received an object',
+      'tools[0]: expected a tool definition { name, description, parameters }, received object',
     );
     const events = await collect(model.stream({ messages: 5 } as never));
     expect(events).toHaveLength(1);

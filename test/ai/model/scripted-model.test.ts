@@ -102,7 +102,7 @@ describe('scriptedModel', () => {
       'scriptedModel: turn 0: expected a string, a reply object, an Error or a function, received number 42',
     );
     await expect(model.generate(ask)).rejects.toThrow(
-      'scriptedModel: turn 1: toolCalls: expected an array of { name: string, args, id? }, received an array',
+      'scriptedModel: turn 1: toolCalls: expected an array of { name: string, args, id? }, received array',
     );
   });
 });
