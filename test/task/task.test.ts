@@ -51,7 +51,7 @@ describe('Task construction', () => {
       `Task "x": outputMode: expected 'text', 'json' or 'both', received string "xml"`,
     );
     expect(() => task({ name: 'p', children: [{ name: 'x' } as never], run: () => '' })).toThrow(
-      'Task "p": children[0]: expected a task (from task() or tool()), received an object',
+      'Task "p": children[0]: expected a task (from task() or tool()), received object',
     );
   });
 
