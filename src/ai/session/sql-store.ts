@@ -12,6 +12,7 @@ import {
 } from './codec.ts';
 import { SessionError } from './errors.ts';
 import { dueMigrations, migrationsTableSql } from './migrations.ts';
+import { registerSqlAccess } from './sql-access.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import { hashToken, isToken } from './tokens.ts';
 import type {
@@ -94,7 +95,7 @@ export function sqlStore(driver: SqlDriver): Store {
     updatedAt: Number(taken.updated_at),
   });
 
-  return {
+  const store: Store = {
     async create({ runId, threadId, input, owner, leaseMs }) {
       await schema();
       try {
@@ -375,6 +376,8 @@ export function sqlStore(driver: SqlDriver): Store {
 
     close: () => driver.close(),
   };
+  registerSqlAccess(store, { driver, migrated: schema });
+  return store;
 
   async function findPending(tx: SqlExecutor, ref: PendingRef): Promise<PendingRow> {
     if (typeof ref === 'string') {
