@@ -6,26 +6,34 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
+  type CallToolResult,
   createMcpHandler,
   isInputRequiredResult,
   type Tool as McpTool,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
+  type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { type AnyTask, isTask } from '../../task/index.ts';
 import { normalizeSchema } from '../../validate/index.ts';
+import type { Store } from '../session/index.ts';
 import { toAnnotations } from './annotations.ts';
 import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
-import { type ApprovalMode, callTool } from './call-tool.ts';
+import { type ApprovalMode, callTool, clientCanElicit } from './call-tool.ts';
 import { eraRouter } from './era-router.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
+import { progressNotifier } from './progress-notifier.ts';
 import { CallStateSigner } from './request-state.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
+import { type McpTaskOptions, taskSetting } from './tasks/task-options.ts';
+import { TaskRunner } from './tasks/task-runner.ts';
+import { serveTasks, TASKS_CAPABILITY, TaskServer } from './tasks/task-server.ts';
+import { ownerOf } from './tasks/task-wire.ts';
 
 /** Options of {@link mcpServer}. */
 export interface McpServerOptions {
@@ -38,6 +46,15 @@ export interface McpServerOptions {
   tools: readonly AnyTask[];
   /** How calls that need a human decision are served (default `'elicit'`). */
   approval?: ApprovalMode;
+  /**
+   * Where MCP tasks live (tools declared with `execution`): a fino session store —
+   * `sqliteStore()`, or `postgresStore()` for several servers sharing the tasks.
+   * Default: `sqliteStore('.fino/mcp-tasks.db')`, opened when first needed. Tasks
+   * survive a restart of the server; see docs/mcp.md, "Long work: MCP Tasks".
+   */
+  store?: Store;
+  /** How MCP tasks are kept and run. */
+  tasks?: McpTaskOptions;
 }
 
 /** The streams a stdio server reads requests from and writes responses to. */
@@ -154,11 +171,34 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     );
   }
 
+  const tasks = taskSetting(options);
+  const runner = new TaskRunner({
+    ...tasks,
+    approval,
+    tool: (name) => served.get(name),
+  });
+  /** Whether this server runs MCP tasks: it was given a store, or serves a tool declaring `execution`. */
+  const runsTasks = () =>
+    options.store !== undefined || [...served.values()].some((t) => t.tool.execution !== undefined);
+
   const createServer = (): Server => {
-    const server = new Server(
+    const withTasks = runsTasks();
+    const server = new TaskServer(
       { name: options.name, version: options.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: options.instructions },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          ...(withTasks ? { tasks: TASKS_CAPABILITY } : {}),
+        },
+        instructions: options.instructions,
+      },
     );
+    const canElicit = (ctx: ServerContext) =>
+      clientCanElicit(ctx, { connectionCapabilities: () => server.getClientCapabilities() });
+    if (withTasks) {
+      serveTasks(server, runner, canElicit);
+      runner.activate();
+    }
     server.setRequestHandler('tools/list', () => ({ tools: listing }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
@@ -170,6 +210,35 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         );
       }
       const { tool } = entry;
+      // MCP Tasks are a 2025-11-25 feature; the 2026-07-28 revision moved them to an
+      // extension the SDK does not negotiate, so there every call is answered directly.
+      if (withTasks && isTaskEra(server.getNegotiatedProtocolVersion())) {
+        const taskParam = (request.params as { task?: unknown }).task;
+        if (taskParam !== undefined) {
+          if (tool.execution === undefined) {
+            throw new ProtocolError(
+              ProtocolErrorCode.MethodNotFound,
+              `Tool "${name}" does not run as a task (its execution.taskSupport is "forbidden"); call it without params.task.`,
+            );
+          }
+          // A CreateTaskResult, which TaskServer answers as it is (the SDK types expect a CallToolResult).
+          const created = await runner.create(entry, args ?? {}, taskParam, ownerOf(ctx), {
+            status: (task) => {
+              server
+                .notification({ method: 'notifications/tasks/status', params: task })
+                .catch(() => undefined); // the client left: it can still poll
+            },
+            progress: progressNotifier(ctx),
+          });
+          return created as unknown as CallToolResult;
+        }
+        if (tool.execution === 'task') {
+          throw new ProtocolError(
+            ProtocolErrorCode.MethodNotFound,
+            `Tool "${name}" runs only as a task (its execution.taskSupport is "required"): call it with params.task, e.g. { "task": { "ttl": 60000 } }.`,
+          );
+        }
+      }
       const result = await callTool(tool, args ?? {}, ctx, {
         approval,
         signer,
@@ -208,6 +277,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     };
     return Object.assign(handle, {
       close: async () => {
+        runner.close();
         notifiers.delete(modern.notify);
         await Promise.all([modern.close(), legacy.close()]);
       },
@@ -252,12 +322,21 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       const handle = serveStdio(createConnectedServer, {
         transport: new StdioServerTransport(stdin, stdout),
       });
-      return { closed, close: () => handle.close() };
+      return {
+        closed,
+        close: () => {
+          runner.close();
+          return handle.close();
+        },
+      };
     },
     handler,
     listen: (listenOptions = {}) => listenHttp(listenOptions, handler),
   };
 }
+
+/** Whether a negotiated protocol revision has MCP Tasks in its core (the 2025 ones). */
+const isTaskEra = (version: string | undefined) => version === undefined || version < '2026';
 
 function indexTools(tools: readonly AnyTask[]): Map<string, AnyTask> {
   if (!Array.isArray(tools)) {
@@ -313,6 +392,9 @@ function describeTool(tool: AnyTask): McpTool {
   });
   if (annotations !== undefined) described.annotations = annotations;
   if (tool.requiresApproval) described._meta = { [REQUIRES_APPROVAL_META_KEY]: true };
+  if (tool.execution !== undefined) {
+    described.execution = { taskSupport: tool.execution === 'task' ? 'required' : 'optional' };
+  }
   if (tool.outputSchema !== undefined) {
     described.outputSchema = normalizeSchema(tool.outputSchema) as McpTool['outputSchema'];
   }

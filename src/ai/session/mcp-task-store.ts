@@ -4,8 +4,10 @@
  * row with what MCP adds — which client owns it, which tool it calls with which
  * arguments, how long it is kept, and its latest status message. Decision 096.
  */
+import { type PendingCall, type RunState, STATE_VERSION } from '../agent/index.ts';
 import { SessionError } from './errors.ts';
 import { sqlAccessOf } from './sql-access.ts';
+import { newToken } from './tokens.ts';
 import type { Store, StoredRun } from './types.ts';
 
 /** One MCP task as stored: its record and its run. */
@@ -58,8 +60,26 @@ export interface McpTaskStore {
     options: { sessionId?: string; after?: McpTaskCursor; limit: number },
   ): Promise<McpTaskRecord[]>;
   setStatusMessage(taskId: string, message: string | undefined): Promise<void>;
-  /** Ids of tasks no worker holds that can go on: decided (`ready`), or whose worker's lease expired. */
-  orphans(): Promise<string[]>;
+  /**
+   * Ends `worker`'s lease on the task: `completed` with `result` (any JSON value),
+   * waiting on one pending call, or `failed` with a reason. `false` when the worker no
+   * longer holds the task (it was cancelled, or another worker took it over).
+   */
+  finish(
+    taskId: string,
+    worker: string,
+    outcome:
+      | { status: 'completed'; result: unknown }
+      | { status: 'input_required'; call: PendingCall }
+      | { status: 'failed'; error: string },
+  ): Promise<boolean>;
+  /** The stored result of a completed task. */
+  resultOf(record: McpTaskRecord): unknown;
+  /**
+   * Tasks no worker holds that can go on: decided (`ready`), or `interrupted` (their
+   * worker's lease expired while the tool ran: the process died).
+   */
+  orphans(): Promise<Array<{ taskId: string; interrupted: boolean }>>;
   /** Deletes tasks (records, runs, pending calls, audit) kept past their time; returns how many. */
   sweep(): Promise<number>;
 }
@@ -204,14 +224,45 @@ export function mcpTaskStore(store: Store): McpTaskStore {
       ]);
     },
 
+    async finish(taskId, worker, outcome) {
+      // A task's run is one tool call, not a conversation: its state is the empty one.
+      const state: RunState = {
+        version: STATE_VERSION,
+        runId: taskId,
+        messages: [],
+        steps: [],
+        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+      };
+      const finished =
+        outcome.status === 'completed'
+          ? await store.finish(taskId, worker, {
+              status: 'done',
+              state,
+              text: JSON.stringify(outcome.result),
+            })
+          : outcome.status === 'input_required'
+            ? await store.finish(taskId, worker, {
+                status: 'suspended',
+                state,
+                // Deciding goes by task and call id; the token is not handed to anyone.
+                pending: [{ call: outcome.call, token: newToken() }],
+              })
+            : await store.finish(taskId, worker, { status: 'error', error: outcome.error });
+      return finished !== undefined;
+    },
+
+    resultOf(record) {
+      return JSON.parse(record.run.text ?? 'null');
+    },
+
     async orphans() {
       await sql.migrated();
-      const rows = await driver.query<{ task_id: string }>(
-        `SELECT m.task_id FROM ${t('mcp_tasks')} m JOIN ${t('runs')} r ON r.run_id = m.task_id
+      const rows = await driver.query<{ task_id: string; status: string }>(
+        `SELECT m.task_id, r.status FROM ${t('mcp_tasks')} m JOIN ${t('runs')} r ON r.run_id = m.task_id
          WHERE r.status = 'ready' OR (r.status = 'running' AND r.lease_expires_at < ${now})
          ORDER BY r.updated_at`,
       );
-      return rows.map((row) => row.task_id);
+      return rows.map((row) => ({ taskId: row.task_id, interrupted: row.status === 'running' }));
     },
 
     async sweep() {
