@@ -12,7 +12,6 @@ import type {
   CreateTaskResult,
   ElicitResult,
   ListTasksResult,
-  ServerContext,
   Task,
 } from '@modelcontextprotocol/server';
 import type { AnyTask, InvokeContext, Progress } from '../../../task/index.ts';
