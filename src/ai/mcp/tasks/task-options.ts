@@ -27,7 +27,7 @@ export const DEFAULT_MCP_TASKS_PATH = join('.fino', 'mcp-tasks.db');
 
 /** The checked task options, and the task store opened on first use. */
 export function taskSetting(options: { store?: Store; tasks?: McpTaskOptions }) {
-  const tasks = options.tasks ?? {};
+  const tasks = options.tasks === undefined ? {} : options.tasks;
   if (typeof tasks !== 'object' || tasks === null) {
     throw new TypeError(
       `mcpServer: tasks: expected an object such as { maxTtlMs: 3600000 }, received ${tasks === null ? 'null' : typeof tasks}`,

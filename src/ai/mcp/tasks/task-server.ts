@@ -59,16 +59,23 @@ type TaskHandler = (
 ) => Promise<Result>;
 
 /**
- * Registers a `tasks/*` handler. The SDK's typed method map leaves the (experimental)
- * task methods out, yet its 2025-era codec knows them and validates each request
- * before the handler runs; only the static type needs the cast.
+ * Params as they come: each handler checks what it reads and answers a bad value with
+ * `-32602` naming it. (The SDK's own check of the task methods reports a bad `taskId`
+ * as an internal error, `-32603`.)
  */
+const ANY_PARAMS = {
+  '~standard': {
+    version: 1 as const,
+    vendor: 'fino',
+    validate: (value: unknown) => ({ value: value as Record<string, unknown> | undefined }),
+  },
+};
+
+/** Registers a `tasks/*` handler (the SDK's typed method map leaves the experimental task methods out). */
 function onTaskRequest(server: Server, method: TaskMethod, handler: TaskHandler): void {
-  const register = server.setRequestHandler as unknown as (
-    method: TaskMethod,
-    handler: (request: { params?: Record<string, unknown> }, ctx: ServerContext) => Promise<Result>,
-  ) => void;
-  register.call(server, method, (request, ctx) => handler(request.params, ctx));
+  server.setRequestHandler(method, { params: ANY_PARAMS }, (params, ctx) =>
+    handler(params as Record<string, unknown> | undefined, ctx as ServerContext),
+  );
 }
 
 /** Answers `tasks/get`, `tasks/result`, `tasks/list` and `tasks/cancel` on `server` from `runner`. */
