@@ -408,10 +408,12 @@ export function storeConformance(
         const rows = await subject!.sql!(
           'SELECT version, name FROM fino_migrations ORDER BY version',
         );
-        expect(rows.map((r) => Number(r.version))).toEqual([1, 2]);
+        expect(rows.map((r) => Number(r.version))).toEqual(MIGRATIONS.map((m) => m.version));
         const other = subject!.reopen!();
         await other.get('anything');
-        expect(await subject!.sql!('SELECT version FROM fino_migrations')).toHaveLength(2);
+        expect(await subject!.sql!('SELECT version FROM fino_migrations')).toHaveLength(
+          MIGRATIONS.length,
+        );
         await other.close();
         await subject!.sql!(
           `INSERT INTO fino_migrations (version, name, applied_at) VALUES (99, 'future', 0)`,
