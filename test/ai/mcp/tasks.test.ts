@@ -7,11 +7,12 @@
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type McpHttpServer, mcpServer } from '../../../src/ai/mcp/index.ts';
 import { memoryStore, type Store, session } from '../../../src/ai/session/index.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { v } from '../../../src/validate/index.ts';
+import { connectClient } from './fixtures/clients.ts';
 import {
   connectTaskClient,
   type Elicit,
@@ -142,6 +143,12 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks over HTTP, %s client', (kind) => {
     expect(done).toMatchObject({ status: 'completed', statusMessage: 'linked web' });
     expect(done.pollInterval).toBeUndefined();
     expect(runs).toEqual(['build web']);
+    await vi.waitFor(() =>
+      expect(client.statuses.map((t) => [t.status, t.statusMessage])).toContainEqual([
+        'completed',
+        'linked web',
+      ]),
+    );
   });
 
   it('runs an optional-task tool directly when called without params.task', async () => {
@@ -292,6 +299,19 @@ it('works with the v1 client’s own task API (callToolStream)', async () => {
     expect(kinds[0]).toBe('taskCreated');
     expect(kinds.at(-1)).toBe('result');
     expect(text(result)).toBe('built api');
+  } finally {
+    await client.close();
+  }
+});
+
+it('serves a v2 client on the 2026-07-28 revision (no tasks there) by calling directly', async () => {
+  gate.open();
+  const client = await connectClient('v2 (2026-07-28)', { url: http.url });
+  try {
+    const { tools } = await client.listTools();
+    // That revision's tool has no `execution` field: its clients are not told to use tasks.
+    expect(tools.find((t) => t.name === 'greet')?.execution).toBeUndefined();
+    expect(text(await client.callTool('build', { target: 'edge' }))).toBe('built edge');
   } finally {
     await client.close();
   }
