@@ -24,6 +24,7 @@ export {
   mcpServer,
   type StdioStreams,
 } from './server.ts';
+export type { McpTaskOptions } from './tasks/task-options.ts';
 export {
   type HttpTransportOptions,
   http,

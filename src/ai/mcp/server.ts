@@ -118,6 +118,9 @@ export interface McpToolServer {
  * 093). `ctx.progress()` reaches clients that sent a progress token; `addTool()` and
  * `removeTool()` announce the change to connected clients. A tool that `requiresApproval`, or that suspends, asks the client's
  * user through elicitation; a client that cannot ask gets a refusal, never a silent run.
+ * Tools declared with `execution` run as durable MCP Tasks (2025-11-25): the client
+ * gets a task id at once and polls; tasks live in `store` and outlive the process
+ * (decisions 095, 096).
  *
  * @example
  * ```ts
