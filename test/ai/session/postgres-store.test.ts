@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../../src/ai/session/index.ts';
+import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
 import { postgresDriver } from '../../../src/ai/session/postgres-store.ts';
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
 import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
@@ -79,7 +80,7 @@ describe('postgresStore', () => {
       const client = await rawClient(url, schema);
       const { rows } = await client.query('SELECT version FROM fino_migrations');
       await client.end();
-      expect(rows).toHaveLength(2);
+      expect(rows).toHaveLength(MIGRATIONS.length);
     } finally {
       await Promise.all(stores.map((s) => s.close()));
     }
