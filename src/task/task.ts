@@ -35,6 +35,7 @@ import type {
   OutputMode,
   OutputModes,
   Risk,
+  TaskExecution,
   TaskOptions,
   TaskRunOptions,
   Writer,
@@ -112,6 +113,8 @@ export class Task<Input = unknown, Output = unknown> {
   readonly sideEffects: boolean | undefined;
   /** Whether a repeated call has no further effect; `undefined` when not declared. */
   readonly idempotent: boolean | undefined;
+  /** How MCP clients may run it: as an MCP Task (`'task'`), either way, or `undefined` (ordinary calls). */
+  readonly execution: TaskExecution | undefined;
   readonly timeoutMs: number | undefined;
   readonly throwOnError: boolean;
   readonly #execute: TaskOptions<Input, Output>['run'];
@@ -157,6 +160,12 @@ export class Task<Input = unknown, Output = unknown> {
         `Task "${name}": idempotent: expected a boolean, received ${describeValue(idempotent)}`,
       );
     }
+    const { execution } = options;
+    if (execution !== undefined && execution !== 'task' && execution !== 'task-optional') {
+      throw new TypeError(
+        `Task "${name}": execution: expected 'task' or 'task-optional', received ${describeValue(execution)}`,
+      );
+    }
     this.name = name;
     this.description = options.description ?? '';
     const schema = options.inputSchema as SchemaLike | undefined;
@@ -180,6 +189,7 @@ export class Task<Input = unknown, Output = unknown> {
     this.risk = risk;
     this.sideEffects = options.sideEffects;
     this.idempotent = idempotent;
+    this.execution = execution;
     this.timeoutMs = timeoutMs;
     this.throwOnError = options.throwOnError ?? false;
     this.#execute = run;

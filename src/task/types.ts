@@ -28,6 +28,13 @@ export type KnownRisk = 'low' | 'medium' | 'high' | 'destructive';
  */
 export type Risk = KnownRisk | (string & {});
 
+/**
+ * How a task may run when served over MCP: `'task'` only as an MCP Task (the client
+ * polls for the result; MCP's `taskSupport: 'required'`), `'task-optional'` either as a
+ * task or as an ordinary call. Undefined: ordinary calls only.
+ */
+export type TaskExecution = 'task' | 'task-optional';
+
 /** Writes a task's text output as it is produced. */
 export interface TextWriter {
   readonly mode: 'text';
@@ -170,6 +177,11 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
    * `idempotentHint`); leave undefined when unknown.
    */
   idempotent?: boolean;
+  /**
+   * Whether MCP clients may run it as a durable MCP Task (`'task-optional'`) or must
+   * (`'task'`); see `mcpServer()` in `fino:ai/mcp`. Default: ordinary calls only.
+   */
+  execution?: TaskExecution;
   /**
    * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
    * At the deadline the call settles and `ctx.signal` aborts; code that ignores the

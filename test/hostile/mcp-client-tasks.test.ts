@@ -8,7 +8,7 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
-import { type McpTaskOptions, mcpClient } from '../../src/ai/mcp/index.ts';
+import { type McpClientTaskOptions, mcpClient } from '../../src/ai/mcp/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import type { Progress } from '../../src/task/index.ts';
 import { type RawConnection, RawError, rawTaskServer } from '../ai/mcp/fixtures/raw-task-server.ts';
@@ -48,7 +48,7 @@ function serverAnswering(
   });
 }
 
-async function jobTool(server: ReturnType<typeof rawTaskServer>, tasks?: McpTaskOptions) {
+async function jobTool(server: ReturnType<typeof rawTaskServer>, tasks?: McpClientTaskOptions) {
   const client = mcpClient({ transport: server.connect(), ...(tasks ? { tasks } : {}) });
   const [tool] = await client.tools();
   return { tool, client };

@@ -7,6 +7,7 @@
 
 export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
+export { argsHash } from './args-hash.ts';
 export type { AgentToolResume, AsToolOptions } from './as-tool.ts';
 export { decisionMismatch } from './decisions.ts';
 export type { RunHooks } from './hooks.ts';

@@ -38,7 +38,8 @@ export interface CallSetting {
 }
 
 const APPROVAL_KEY = 'approval';
-const ANSWER_KEY = 'answer';
+/** The field of the form that answers a suspended call's question. */
+export const ANSWER_KEY = 'answer';
 
 /** Answers one `tools/call` for `tool`. Never throws for anything the tool does. */
 export async function callTool(
@@ -141,7 +142,8 @@ export async function callTool(
   }
 }
 
-const APPROVAL_SCHEMA = {
+/** The form asking a human to approve one call. */
+export const APPROVAL_SCHEMA = {
   type: 'object',
   properties: {
     approve: { type: 'boolean', title: 'Approve this call', default: false },
@@ -149,18 +151,24 @@ const APPROVAL_SCHEMA = {
   required: ['approve'],
 };
 
-const ANSWER_SCHEMA = {
+/** The form asking a human to answer a suspended call's question. */
+export const ANSWER_SCHEMA = {
   type: 'object',
   properties: { [ANSWER_KEY]: { type: 'string', title: 'Answer' } },
   required: [ANSWER_KEY],
 };
 
-function approvalQuestion(tool: AnyTask, args: unknown): string {
+/** The question put to a human about calling `tool` with `args`. */
+export function approvalQuestion(tool: AnyTask, args: unknown): string {
   const risk = tool.risk === 'destructive' ? ' (destructive)' : '';
   return `Allow "${tool.name}"${risk} with ${JSON.stringify(args ?? {})}?`;
 }
 
-function clientCanElicit(ctx: ServerContext, setting: CallSetting): boolean {
+/** Whether the client of this request declared it can ask its user (elicitation). */
+export function clientCanElicit(
+  ctx: ServerContext,
+  setting: Pick<CallSetting, 'connectionCapabilities'>,
+): boolean {
   const perRequest = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] as
     | ClientCapabilities
     | undefined;
@@ -171,7 +179,7 @@ function clientCanElicit(ctx: ServerContext, setting: CallSetting): boolean {
  * The MCP form of a tool's result: a successful one with structured content checked
  * against the output schema and carried both as `structuredContent` and as text.
  */
-function checkedResult(
+export function checkedResult(
   toolName: string,
   result: ToolResultObject,
   validator: OutputValidator,

@@ -59,11 +59,11 @@ export interface McpClientOptions {
    * tool directly, and leaves out tools that require a task (with a warning). Durations
    * are checked at construction.
    */
-  tasks?: false | McpTaskOptions;
+  tasks?: false | McpClientTaskOptions;
 }
 
 /** Options of task calls: {@link McpClientOptions.tasks}. */
-export interface McpTaskOptions {
+export interface McpClientTaskOptions {
   /**
    * How long the server should keep each task and its result (`params.task.ttl`); the
    * server's default when unset.

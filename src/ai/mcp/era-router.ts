@@ -9,23 +9,26 @@
  * from the value and reads nothing. A body that is empty or not JSON goes to the
  * 2025-era handler, as the SDK's own routing sends it.
  */
-import { isLegacyRequest } from '@modelcontextprotocol/server';
+import { type AuthInfo, isLegacyRequest } from '@modelcontextprotocol/server';
 
+/** The SDK's request options: a body already parsed, the client a bearer-token check identified. */
+type FetchOptions = { parsedBody?: unknown; authInfo?: AuthInfo };
 /** A fetch-shaped handler that takes the SDK's request options. */
-type Fetch = (request: Request, options?: { parsedBody?: unknown }) => Promise<Response>;
+type Fetch = (request: Request, options?: FetchOptions) => Promise<Response>;
 
 /** Routes between the two handlers; `maxRequestBodySize` as given to them. */
 export function eraRouter(
   modern: Fetch,
-  legacy: (request: Request) => Promise<Response>,
+  legacy: (request: Request, options?: { authInfo?: AuthInfo }) => Promise<Response>,
   maxRequestBodySize: number | undefined,
 ) {
-  return async (request: Request, options?: { parsedBody?: unknown }): Promise<Response> => {
+  return async (request: Request, options?: FetchOptions): Promise<Response> => {
+    const auth = options?.authInfo === undefined ? undefined : { authInfo: options.authInfo };
     // A session id is 2025-era traffic by definition.
-    if (request.headers.has('mcp-session-id')) return legacy(request);
+    if (request.headers.has('mcp-session-id')) return legacy(request, auth);
     if (request.method.toUpperCase() !== 'POST' || options?.parsedBody !== undefined) {
       return (await isLegacyRequest(request, options?.parsedBody, { maxRequestBodySize }))
-        ? legacy(request)
+        ? legacy(request, auth)
         : modern(request, options);
     }
     let text: string;
@@ -37,9 +40,9 @@ export function eraRouter(
     const parsedBody = parseJson(text);
     // The body is consumed: the 2025-era handler reads a copy made from the text.
     const replay = () => new Request(request, { body: text });
-    if (parsedBody === undefined) return legacy(replay());
+    if (parsedBody === undefined) return legacy(replay(), auth);
     return (await isLegacyRequest(request, parsedBody, { maxRequestBodySize }))
-      ? legacy(replay())
+      ? legacy(replay(), auth)
       : modern(request, { ...options, parsedBody });
   };
 }

@@ -8,8 +8,8 @@
 export type { ApprovalMode } from './call-tool.ts';
 export {
   type McpClientOptions,
+  type McpClientTaskOptions,
   type McpClientWarning,
-  type McpTaskOptions,
   type McpToolClient,
   mcpClient,
   type ToolsChangedListener,
@@ -26,6 +26,7 @@ export {
   mcpServer,
   type StdioStreams,
 } from './server.ts';
+export type { McpServerTaskOptions } from './tasks/task-options.ts';
 export { toMcpTool } from './tool-listing.ts';
 export {
   type HttpTransportOptions,

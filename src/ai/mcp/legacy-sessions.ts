@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  type AuthInfo,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
@@ -16,7 +17,8 @@ const MAX_SESSIONS = 1000;
 
 /** A fetch-shaped handler for 2025-era requests, and a way to end every session. */
 export interface LegacySessions {
-  fetch(request: Request): Promise<Response>;
+  /** `authInfo`: the client a bearer-token check in front of the endpoint identified. */
+  fetch(request: Request, options?: { authInfo?: AuthInfo }): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -28,14 +30,16 @@ export function legacySessions(createServer: () => Server): LegacySessions {
   const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
   return {
-    async fetch(request) {
+    async fetch(request, options) {
+      const forwarded =
+        options?.authInfo === undefined ? undefined : { authInfo: options.authInfo };
       const id = request.headers.get('mcp-session-id');
       if (id !== null) {
         const transport = sessions.get(id);
         if (transport === undefined) {
           return jsonRpcError(404, -32001, 'Session not found: initialize a new session');
         }
-        return transport.handleRequest(request);
+        return transport.handleRequest(request, forwarded);
       }
       if (request.method !== 'POST') {
         return jsonRpcError(400, -32000, 'Bad Request: an Mcp-Session-Id header is required');
@@ -56,7 +60,7 @@ export function legacySessions(createServer: () => Server): LegacySessions {
         if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
       };
       await createServer().connect(transport);
-      const response = await transport.handleRequest(request);
+      const response = await transport.handleRequest(request, forwarded);
       if (transport.sessionId === undefined) await transport.close();
       return response;
     },

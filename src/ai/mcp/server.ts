@@ -6,24 +6,32 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
+  type CallToolResult,
   createMcpHandler,
   isInputRequiredResult,
   type Tool as McpTool,
   ProtocolError,
   ProtocolErrorCode,
-  Server,
+  type Server,
+  type ServerContext,
   type Transport,
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describeValue } from '../../internal/describe-value.ts';
 import { type AnyTask, isTask } from '../../task/index.ts';
-import { type ApprovalMode, callTool } from './call-tool.ts';
+import type { Store } from '../session/index.ts';
+import { type ApprovalMode, callTool, clientCanElicit } from './call-tool.ts';
 import { eraRouter } from './era-router.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
+import { progressNotifier } from './progress-notifier.ts';
 import { CallStateSigner } from './request-state.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
+import { type McpServerTaskOptions, taskSetting } from './tasks/task-options.ts';
+import { TaskRunner } from './tasks/task-runner.ts';
+import { serveTasks, TASKS_CAPABILITY, TaskServer } from './tasks/task-server.ts';
+import { ownerOf } from './tasks/task-wire.ts';
 import { toMcpTool } from './tool-listing.ts';
 
 /** Options of {@link mcpServer}. */
@@ -37,6 +45,15 @@ export interface McpServerOptions {
   tools: readonly AnyTask[];
   /** How calls that need a human decision are served (default `'elicit'`). */
   approval?: ApprovalMode;
+  /**
+   * Where MCP tasks live (tools declared with `execution`): a fino session store —
+   * `sqliteStore()`, or `postgresStore()` for several servers sharing the tasks.
+   * Default: `sqliteStore('.fino/mcp-tasks.db')`, opened when first needed. Tasks
+   * survive a restart of the server; see docs/mcp.md, "Long work: MCP Tasks".
+   */
+  store?: Store;
+  /** How MCP tasks are kept and run. */
+  tasks?: McpServerTaskOptions;
 }
 
 /** The streams a stdio server reads requests from and writes responses to. */
@@ -100,6 +117,9 @@ export interface McpToolServer {
  * 093). `ctx.progress()` reaches clients that sent a progress token; `addTool()` and
  * `removeTool()` announce the change to connected clients. A tool that `requiresApproval`, or that suspends, asks the client's
  * user through elicitation; a client that cannot ask gets a refusal, never a silent run.
+ * Tools declared with `execution` run as durable MCP Tasks (2025-11-25): the client
+ * gets a task id at once and polls; tasks live in `store` and outlive the process
+ * (decisions 095, 096).
  *
  * @example
  * ```ts
@@ -153,11 +173,34 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     );
   }
 
+  const tasks = taskSetting(options);
+  const runner = new TaskRunner({
+    ...tasks,
+    approval,
+    tool: (name) => served.get(name),
+  });
+  /** Whether this server runs MCP tasks: it was given a store, or serves a tool declaring `execution`. */
+  const runsTasks = () =>
+    options.store !== undefined || [...served.values()].some((t) => t.tool.execution !== undefined);
+
   const createServer = (): Server => {
-    const server = new Server(
+    const withTasks = runsTasks();
+    const server = new TaskServer(
       { name: options.name, version: options.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: options.instructions },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          ...(withTasks ? { tasks: TASKS_CAPABILITY } : {}),
+        },
+        instructions: options.instructions,
+      },
     );
+    const canElicit = (ctx: ServerContext) =>
+      clientCanElicit(ctx, { connectionCapabilities: () => server.getClientCapabilities() });
+    if (withTasks) {
+      serveTasks(server, runner, canElicit);
+      runner.activate();
+    }
     server.setRequestHandler('tools/list', () => ({ tools: listing }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
@@ -169,6 +212,35 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         );
       }
       const { tool } = entry;
+      // MCP Tasks are a 2025-11-25 feature; the 2026-07-28 revision moved them to an
+      // extension the SDK does not negotiate, so there every call is answered directly.
+      if (withTasks && isTaskEra(server.getNegotiatedProtocolVersion())) {
+        const taskParam = (request.params as { task?: unknown }).task;
+        if (taskParam !== undefined) {
+          if (tool.execution === undefined) {
+            throw new ProtocolError(
+              ProtocolErrorCode.MethodNotFound,
+              `Tool "${name}" does not run as a task (its execution.taskSupport is "forbidden"); call it without params.task.`,
+            );
+          }
+          // A CreateTaskResult, which TaskServer answers as it is (the SDK types expect a CallToolResult).
+          const created = await runner.create(entry, args ?? {}, taskParam, ownerOf(ctx), {
+            status: (task) => {
+              server
+                .notification({ method: 'notifications/tasks/status', params: task })
+                .catch(() => undefined); // the client left: it can still poll
+            },
+            progress: progressNotifier(ctx),
+          });
+          return created as unknown as CallToolResult;
+        }
+        if (tool.execution === 'task') {
+          throw new ProtocolError(
+            ProtocolErrorCode.MethodNotFound,
+            `Tool "${name}" runs only as a task (its execution.taskSupport is "required"): call it with params.task, e.g. { "task": { "ttl": 60000 } }.`,
+          );
+        }
+      }
       const result = await callTool(tool, args ?? {}, ctx, {
         approval,
         signer,
@@ -207,6 +279,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     };
     return Object.assign(handle, {
       close: async () => {
+        runner.close();
         notifiers.delete(modern.notify);
         await Promise.all([modern.close(), legacy.close()]);
       },
@@ -251,12 +324,21 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       const handle = serveStdio(createConnectedServer, {
         transport: new StdioServerTransport(stdin, stdout),
       });
-      return { closed, close: () => handle.close() };
+      return {
+        closed,
+        close: () => {
+          runner.close();
+          return handle.close();
+        },
+      };
     },
     handler,
     listen: (listenOptions = {}) => listenHttp(listenOptions, handler),
   };
 }
+
+/** Whether a negotiated protocol revision has MCP Tasks in its core (the 2025 ones). */
+const isTaskEra = (version: string | undefined) => version === undefined || version < '2026';
 
 function indexTools(tools: readonly AnyTask[]): Map<string, AnyTask> {
   if (!Array.isArray(tools)) {

@@ -11,13 +11,14 @@ import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
 /**
  * A tool's MCP listing entry: `name`, `description`, `inputSchema`, and what the tool
  * declares: `title`, `annotations` (from `risk`, `sideEffects`, `idempotent`, `effects`),
- * `_meta` marking a tool that requires approval, and `outputSchema`.
+ * `_meta` marking a tool that requires approval, `execution.taskSupport` for a tool run
+ * as an MCP task, and `outputSchema`.
  *
  * @example
  * ```ts
- * import { toMcpTool } from 'fino/ai/mcp';
- * import { tool } from 'fino/ai/tool';
- * import { v } from 'fino/validate';
+ * import { toMcpTool } from 'fino:ai/mcp';
+ * import { tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
  *
  * const weather = tool({
  *   name: 'weather',
@@ -47,6 +48,9 @@ export function toMcpTool(tool: AnyTask): McpTool {
   });
   if (annotations !== undefined) described.annotations = annotations;
   if (tool.requiresApproval) described._meta = { [REQUIRES_APPROVAL_META_KEY]: true };
+  if (tool.execution !== undefined) {
+    described.execution = { taskSupport: tool.execution === 'task' ? 'required' : 'optional' };
+  }
   if (tool.outputSchema !== undefined) {
     described.outputSchema = normalizeSchema(tool.outputSchema) as McpTool['outputSchema'];
   }

@@ -19,6 +19,13 @@ export {
   serveInbox,
 } from './inbox/index.ts';
 export {
+  type McpTaskCursor,
+  type McpTaskRecord,
+  type McpTaskStore,
+  mcpTaskStore,
+  type NewMcpTask,
+} from './mcp-task-store.ts';
+export {
   type PgClientLike,
   type PgPoolLike,
   type PgResultLike,

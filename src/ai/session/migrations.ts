@@ -6,7 +6,9 @@ import { hashToken } from './tokens.ts';
 export type Dialect = 'sqlite' | 'postgres';
 
 /** Names a table, qualified by the store's schema when it has one. */
-export type TableName = (table: 'runs' | 'pending' | 'audit' | 'migrations') => string;
+export type TableName = (
+  table: 'runs' | 'pending' | 'audit' | 'migrations' | 'mcp_tasks',
+) => string;
 
 /** One schema change; applied once, in order, and recorded in the migrations table. */
 export interface Migration {
@@ -80,6 +82,24 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     name: "the last progress of a run's running tool",
     sql: (t) => `ALTER TABLE ${t('runs')} ADD COLUMN progress TEXT`,
+  },
+  {
+    version: 4,
+    name: 'MCP tasks: the client that owns each run served as an MCP task, and its retention',
+    sql: (t) => `
+      CREATE TABLE ${t('mcp_tasks')} (
+        task_id TEXT PRIMARY KEY,
+        owner_key TEXT NOT NULL,
+        session_id TEXT,
+        tool_name TEXT NOT NULL,
+        arguments TEXT NOT NULL,
+        ttl_ms BIGINT,
+        expires_at BIGINT,
+        status_message TEXT,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX fino_mcp_tasks_owner ON ${t('mcp_tasks')} (owner_key, created_at, task_id);
+      CREATE INDEX fino_mcp_tasks_expiry ON ${t('mcp_tasks')} (expires_at);`,
   },
 ];
 

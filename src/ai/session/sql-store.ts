@@ -15,6 +15,7 @@ import {
   type RunRow,
 } from './codec.ts';
 import { SessionError } from './errors.ts';
+import { registerSqlAccess } from './sql-access.ts';
 import { decidePending } from './sql-decide.ts';
 import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import { claimNextRun, claimRun } from './sql-lease.ts';
@@ -36,7 +37,7 @@ export function sqlStore(driver: SqlDriver): Store {
     return ready;
   };
 
-  return {
+  const store: Store = {
     async create({ runId, threadId, input, owner, leaseMs }) {
       await schema();
       try {
@@ -237,4 +238,6 @@ export function sqlStore(driver: SqlDriver): Store {
 
     close: () => driver.close(),
   };
+  registerSqlAccess(store, { driver, migrated: schema });
+  return store;
 }

@@ -9,6 +9,7 @@ import {
   type Risk,
   type SchemaInput,
   Task,
+  type TaskExecution,
 } from '../../task/index.ts';
 import type { SchemaLike } from '../../validate/index.ts';
 import type { ToolRunContext } from './tool-run-context.ts';
@@ -74,6 +75,8 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
   sideEffects?: boolean;
   /** Whether calling again with the same arguments has no further effect (MCP's `idempotentHint`). */
   idempotent?: boolean;
+  /** Whether MCP clients may (`'task-optional'`) or must (`'task'`) run it as a durable MCP Task. */
+  execution?: TaskExecution;
   /** Declared effects, free-form labels such as `'fs:write'` or `'network'`. */
   effects?: readonly string[];
   /**
@@ -156,6 +159,7 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
       risk: options.risk,
       sideEffects: options.sideEffects,
       idempotent: options.idempotent,
+      execution: options.execution,
       timeoutMs: options.timeoutMs,
       throwOnError: options.throwOnError,
       isolation: options.isolation,
