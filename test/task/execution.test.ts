@@ -13,8 +13,8 @@ describe('execution', () => {
   });
 
   it.each([
-    ['a boolean', true, 'true'],
-    ['another word', 'async', '"async"'],
+    ['a boolean', true, 'boolean true'],
+    ['another word', 'async', 'string "async"'],
     ['null', null, 'null'],
   ])('rejects %s', (_name, execution, shown) => {
     expect(() => tool({ name: 'bad', execution: execution as never, execute: () => 'ok' })).toThrow(
