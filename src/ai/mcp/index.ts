@@ -15,10 +15,9 @@ export {
 } from './client.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
+export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
 export type { McpHttpServer, McpListenOptions } from './listen.ts';
 export {
-  type McpHandlerOptions,
-  type McpNodeHandler,
   type McpServerOptions,
   type McpToolServer,
   mcpServer,

@@ -2,11 +2,8 @@
  * `mcpServer()`: serves fino tools to any MCP client over stdio or Streamable HTTP,
  * built on the official SDK's low-level `Server`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
-  createMcpHandler,
   isInputRequiredResult,
   type Tool as McpTool,
   ProtocolError,
@@ -20,9 +17,7 @@ import { normalizeSchema } from '../../validate/index.ts';
 import { toAnnotations } from './annotations.ts';
 import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
-import { eraRouter } from './era-router.ts';
-import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
-import { legacySessions } from './legacy-sessions.ts';
+import { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { CallStateSigner } from './request-state.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
@@ -44,19 +39,6 @@ export interface McpServerOptions {
 export interface StdioStreams {
   stdin?: Readable;
   stdout?: Writable;
-}
-
-/** Options of {@link McpToolServer.handler}. */
-export interface McpHandlerOptions extends HttpGuardOptions {
-  /** Largest accepted request body in bytes (default 4 MiB); larger bodies get `413`. */
-  maxBodyBytes?: number;
-}
-
-/** A Node `(req, res)` request handler serving MCP's Streamable HTTP transport. */
-export interface McpNodeHandler {
-  (req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Ends open sessions and calls in flight. */
-  close(): Promise<void>;
 }
 
 /** The object {@link mcpServer} returns. */
@@ -193,26 +175,8 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     return server;
   };
 
-  const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler => {
-    const maxRequestBodySize = handlerOptions.maxBodyBytes;
-    const modern = createMcpHandler(createServer, { legacy: 'reject', maxRequestBodySize });
-    notifiers.add(modern.notify);
-    const legacy = legacySessions(createConnectedServer);
-    const serve = toNodeHandler(
-      { fetch: eraRouter(modern.fetch, legacy.fetch, maxRequestBodySize) },
-      { maxRequestBodySize },
-    );
-    const guard = httpGuard(handlerOptions);
-    const handle = async (req: IncomingMessage, res: ServerResponse) => {
-      if (guard(req, res)) await serve(req, res);
-    };
-    return Object.assign(handle, {
-      close: async () => {
-        notifiers.delete(modern.notify);
-        await Promise.all([modern.close(), legacy.close()]);
-      },
-    });
-  };
+  const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler =>
+    httpHandler({ createServer, createConnectedServer, notifiers }, handlerOptions);
 
   return {
     name: options.name,
