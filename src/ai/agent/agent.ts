@@ -1,6 +1,6 @@
 import type { InferSchema, SchemaLike } from '../../validate/index.ts';
 import type { Tool } from '../tool/index.ts';
-import { type AsToolOptions, agentTool } from './as-tool.ts';
+import { type AgentToolOptions, agentTool } from './agent-tool.ts';
 import { applyDecisions } from './decisions.ts';
 import { EventQueue } from './event-queue.ts';
 import { type AgentConfig, type AgentOptions, readOptions } from './options.ts';
@@ -206,7 +206,7 @@ export class Agent<Output = unknown> {
    * console.log((await boss.generate('Capital of France?')).status); // 'done'
    * ```
    */
-  asTool(options: AsToolOptions): Tool<any, any> {
+  asTool(options: AgentToolOptions): Tool<any, any> {
     return agentTool(this, options);
   }
 }
