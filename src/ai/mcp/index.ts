@@ -25,8 +25,8 @@ export {
 } from './server.ts';
 export {
   type HttpTransportOptions,
-  http,
+  httpTransport,
   type McpTransportSpec,
   type StdioTransportOptions,
-  stdio,
+  stdioTransport,
 } from './transports.ts';

@@ -23,7 +23,7 @@ export interface HttpTransportOptions {
   headers?: Record<string, string>;
 }
 
-/** A transport description, made by {@link stdio} or {@link http}. */
+/** A transport description, made by {@link stdioTransport} or {@link httpTransport}. */
 export type McpTransportSpec =
   | ({ kind: 'stdio' } & StdioTransportOptions)
   | ({ kind: 'http' } & HttpTransportOptions);
@@ -33,14 +33,16 @@ export type McpTransportSpec =
  *
  * @example
  * ```ts
- * import { mcpClient, stdio } from 'fino/ai/mcp';
+ * import { mcpClient, stdioTransport } from 'fino/ai/mcp';
  *
- * const client = mcpClient({ transport: stdio({ command: 'npx', args: ['fino', 'mcp', 'tools.ts'] }) });
+ * const client = mcpClient({ transport: stdioTransport({ command: 'npx', args: ['fino', 'mcp', 'tools.ts'] }) });
  * ```
  */
-export function stdio(options: StdioTransportOptions): McpTransportSpec {
+export function stdioTransport(options: StdioTransportOptions): McpTransportSpec {
   if (typeof options?.command !== 'string' || options.command === '') {
-    throw new TypeError('stdio: command must be a non-empty string (the program to start)');
+    throw new TypeError(
+      'stdioTransport: command must be a non-empty string (the program to start)',
+    );
   }
   return { kind: 'stdio', ...options };
 }
@@ -50,18 +52,20 @@ export function stdio(options: StdioTransportOptions): McpTransportSpec {
  *
  * @example
  * ```ts
- * import { http, mcpClient } from 'fino/ai/mcp';
+ * import { httpTransport, mcpClient } from 'fino/ai/mcp';
  *
  * const client = mcpClient({
- *   transport: http({ url: 'http://127.0.0.1:3000/mcp', headers: { Authorization: 'Bearer s3cret' } }),
+ *   transport: httpTransport({ url: 'http://127.0.0.1:3000/mcp', headers: { Authorization: 'Bearer s3cret' } }),
  * });
  * ```
  */
-export function http(options: HttpTransportOptions): McpTransportSpec {
+export function httpTransport(options: HttpTransportOptions): McpTransportSpec {
   try {
     new URL(options?.url);
   } catch {
-    throw new TypeError(`http: url must be an absolute URL, got ${JSON.stringify(options?.url)}`);
+    throw new TypeError(
+      `httpTransport: url must be an absolute URL, got ${JSON.stringify(options?.url)}`,
+    );
   }
   return { kind: 'http', ...options };
 }
