@@ -164,7 +164,7 @@ export interface SessionAgent {
  * `drain`), its single-use `token`. Stores keep only a hash of the token, so `get` and
  * `list` cannot show it: name the call by `{ runId, toolCallId }` there (decision 062).
  */
-export interface PendingApproval extends PendingCall {
+export interface SessionPendingCall extends PendingCall {
   token?: string;
 }
 
@@ -184,7 +184,7 @@ interface RunViewBase {
 export type SessionRun = RunViewBase &
   (
     | { status: 'done'; text: string }
-    | { status: 'suspended'; pending: PendingApproval[] }
+    | { status: 'suspended'; pending: SessionPendingCall[] }
     | { status: 'running'; worker: string; leaseExpiresAt: string }
     | { status: 'ready' }
     | { status: 'error'; error: string }
