@@ -98,7 +98,7 @@ export interface McpToolClient {
  *
  * @example
  * ```ts
- * import { httpTransport, mcpClient } from 'fino/ai/mcp';
+ * import { httpTransport, mcpClient } from 'fino:ai/mcp';
  *
  * const client = mcpClient({ transport: httpTransport({ url: 'http://127.0.0.1:3000/mcp' }) });
  * const tools = await client.tools();

@@ -86,9 +86,9 @@ export interface McpToolServer {
  *
  * @example
  * ```ts
- * import { mcpServer } from 'fino/ai/mcp';
- * import { tool } from 'fino/ai/tool';
- * import { v } from 'fino/validate';
+ * import { mcpServer } from 'fino:ai/mcp';
+ * import { tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
  *
  * const add = tool({
  *   name: 'add',

@@ -33,7 +33,7 @@ export type McpTransportSpec =
  *
  * @example
  * ```ts
- * import { mcpClient, stdioTransport } from 'fino/ai/mcp';
+ * import { mcpClient, stdioTransport } from 'fino:ai/mcp';
  *
  * const client = mcpClient({ transport: stdioTransport({ command: 'npx', args: ['fino', 'mcp', 'tools.ts'] }) });
  * ```
@@ -52,7 +52,7 @@ export function stdioTransport(options: StdioTransportOptions): McpTransportSpec
  *
  * @example
  * ```ts
- * import { httpTransport, mcpClient } from 'fino/ai/mcp';
+ * import { httpTransport, mcpClient } from 'fino:ai/mcp';
  *
  * const client = mcpClient({
  *   transport: httpTransport({ url: 'http://127.0.0.1:3000/mcp', headers: { Authorization: 'Bearer s3cret' } }),

@@ -163,11 +163,11 @@ function decisionsFor(run: StoredRun): Decisions {
  *
  * @example
  * ```ts
- * import { agent } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
- * import { tool } from 'fino/ai/tool';
- * import { memoryStore, session } from 'fino/ai/session';
- * import { v } from 'fino/validate';
+ * import { agent } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
+ * import { tool } from 'fino:ai/tool';
+ * import { memoryStore, session } from 'fino:ai/session';
+ * import { v } from 'fino:validate';
  *
  * const remove = tool({
  *   name: 'remove_file',
