@@ -14,9 +14,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.ts';
 import { approvalMeta } from './approval-meta.ts';
+import type { CallState, CallStateSigner } from './call-state.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
 import { progressNotifier } from './progress-notifier.ts';
-import type { CallState, CallStateSigner } from './request-state.ts';
 import { type OutputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
 /**

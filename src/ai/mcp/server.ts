@@ -16,10 +16,10 @@ import { type AnyTask, isTask } from '../../task/index.ts';
 import { normalizeSchema } from '../../validate/index.ts';
 import { toAnnotations } from './annotations.ts';
 import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
+import { CallStateSigner } from './call-state.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
 import { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
-import { CallStateSigner } from './request-state.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
 
 /** Options of {@link mcpServer}. */

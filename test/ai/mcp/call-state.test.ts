@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallStateSigner } from '../../../src/ai/mcp/request-state.ts';
+import { CallStateSigner } from '../../../src/ai/mcp/call-state.ts';
 
 describe('CallStateSigner', () => {
   const signer = new CallStateSigner();
