@@ -1,10 +1,12 @@
 /**
  * The state an interrupted `tools/call` carries across MCP's multi-round-trip flow:
  * which call it was, whether a human already approved it, and the question a
- * suspension asked. It travels through the client, so it is signed with a key that
- * never leaves this server and bound to the tool name and the exact arguments.
+ * suspension asked. It travels through the client, so it is sealed with the SDK's
+ * `createRequestStateCodec` (HMAC-SHA256, a key that never leaves this server, an
+ * expiry) and bound to the tool name and the exact arguments. Decision 081.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
 
 /** What a continued call has established so far. */
 export interface CallState {
@@ -13,39 +15,46 @@ export interface CallState {
   question?: string;
 }
 
-interface SignedState extends CallState {
+interface SealedState extends CallState {
   tool: string;
   args: string;
 }
 
-/** Signs and verifies call states with one random key per server instance. */
-export class CallStateSigner {
-  readonly #key = randomBytes(32);
+/** How long a sealed state stays valid: a human answers an approval or a question in this time. */
+export const CALL_STATE_TTL_SECONDS = 3600;
 
-  sign(tool: string, args: unknown, state: CallState): string {
-    const body = Buffer.from(
-      JSON.stringify({ ...state, tool, args: JSON.stringify(args ?? {}) }),
-    ).toString('base64url');
-    return `${body}.${this.#mac(body)}`;
+/** Seals and opens call states with one random key per server instance. */
+export class CallStateCodec {
+  readonly #codec: RequestStateCodec<SealedState> = createRequestStateCodec<SealedState>({
+    key: randomBytes(32),
+    ttlSeconds: CALL_STATE_TTL_SECONDS,
+  });
+
+  /** The wire string for `state` of a call to `tool` with `args`. */
+  seal(tool: string, args: unknown, state: CallState): Promise<string> {
+    return this.#codec.mint({ ...state, tool, args: JSON.stringify(args ?? {}) });
   }
 
-  /** The state, when `token` was signed here for this very tool and these arguments. */
-  verify(token: string | undefined, tool: string, args: unknown): CallState | undefined {
-    if (typeof token !== 'string') return undefined;
-    const dot = token.indexOf('.');
-    if (dot < 0) return undefined;
-    const body = token.slice(0, dot);
-    const mac = Buffer.from(token.slice(dot + 1));
-    const expected = Buffer.from(this.#mac(body));
-    if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return undefined;
-    const state = JSON.parse(Buffer.from(body, 'base64url').toString()) as SignedState;
-    if (state.tool !== tool || state.args !== JSON.stringify(args ?? {})) return undefined;
+  /**
+   * The state, when `sealed` was sealed here, has not expired, and names this very tool
+   * and these arguments; otherwise undefined (the call starts over).
+   */
+  async open(
+    sealed: string | undefined,
+    tool: string,
+    args: unknown,
+  ): Promise<CallState | undefined> {
+    if (typeof sealed !== 'string') return undefined;
+    let state: SealedState;
+    try {
+      // The context is only read for a `bind` option, which this codec does not set.
+      state = await this.#codec.verify(sealed, undefined as never);
+    } catch {
+      return undefined;
+    }
+    if (state?.tool !== tool || state.args !== JSON.stringify(args ?? {})) return undefined;
     const result: CallState = { approved: state.approved === true };
     if (typeof state.question === 'string') result.question = state.question;
     return result;
-  }
-
-  #mac(body: string): string {
-    return createHmac('sha256', this.#key).update(body).digest('base64url');
   }
 }

@@ -16,7 +16,7 @@ import { type AnyTask, isTask } from '../../task/index.ts';
 import { normalizeSchema } from '../../validate/index.ts';
 import { toAnnotations } from './annotations.ts';
 import { REQUIRES_APPROVAL_META_KEY } from './approval-meta.ts';
-import { CallStateSigner } from './call-state.ts';
+import { CallStateCodec } from './call-state.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
 import { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
@@ -128,7 +128,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     }
     for (const notifier of notifiers) notifier.toolsChanged();
   };
-  const signer = new CallStateSigner();
+  const callState = new CallStateCodec();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
     throw new TypeError(
@@ -154,7 +154,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       const { tool } = entry;
       const result = await callTool(tool, args ?? {}, ctx, {
         approval,
-        signer,
+        callState,
         connectionCapabilities: () => server.getClientCapabilities(),
         outputValidator: entry.outputValidator,
       });

@@ -1,35 +1,51 @@
-import { describe, expect, it } from 'vitest';
-import { CallStateSigner } from '../../../src/ai/mcp/call-state.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CALL_STATE_TTL_SECONDS, CallStateCodec } from '../../../src/ai/mcp/call-state.ts';
 
-describe('CallStateSigner', () => {
-  const signer = new CallStateSigner();
+describe('CallStateCodec', () => {
+  const codec = new CallStateCodec();
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
-  it('verifies a state it signed for the same tool and arguments', () => {
-    const token = signer.sign('remove', { id: 'r1' }, { approved: true, question: 'Sure?' });
-    expect(signer.verify(token, 'remove', { id: 'r1' })).toEqual({
+  it('opens a state it sealed for the same tool and arguments', async () => {
+    const sealed = await codec.seal('remove', { id: 'r1' }, { approved: true, question: 'Sure?' });
+    expect(await codec.open(sealed, 'remove', { id: 'r1' })).toEqual({
       approved: true,
       question: 'Sure?',
     });
   });
 
-  it('refuses a state replayed for other arguments or another tool', () => {
-    const token = signer.sign('remove', { id: 'r1' }, { approved: true });
-    expect(signer.verify(token, 'remove', { id: 'r2' })).toBeUndefined();
-    expect(signer.verify(token, 'wipe', { id: 'r1' })).toBeUndefined();
+  it('refuses a state replayed for other arguments or another tool', async () => {
+    const sealed = await codec.seal('remove', { id: 'r1' }, { approved: true });
+    expect(await codec.open(sealed, 'remove', { id: 'r2' })).toBeUndefined();
+    expect(await codec.open(sealed, 'wipe', { id: 'r1' })).toBeUndefined();
   });
 
-  it('refuses forged, tampered or foreign states', () => {
-    const token = signer.sign('remove', {}, { approved: false });
-    const [body, mac] = token.split('.');
+  it('refuses forged, tampered or foreign states', async () => {
+    const sealed = await codec.seal('remove', {}, { approved: false });
+    const dot = sealed.lastIndexOf('.');
+    const [body, mac] = [sealed.slice(0, dot), sealed.slice(dot + 1)];
     const forged = Buffer.from(
-      JSON.stringify({ approved: true, tool: 'remove', args: '{}' }),
+      JSON.stringify({ p: { approved: true, tool: 'remove', args: '{}' }, exp: 2 ** 40 }),
     ).toString('base64url');
-    expect(signer.verify(`${forged}.${mac}`, 'remove', {})).toBeUndefined();
-    expect(signer.verify(`${body}.x${mac.slice(1)}`, 'remove', {})).toBeUndefined();
+    expect(await codec.open(`v1.${forged}.${mac}`, 'remove', {})).toBeUndefined();
     expect(
-      signer.verify(new CallStateSigner().sign('remove', {}, { approved: true }), 'remove', {}),
+      await codec.open(`${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`, 'remove', {}),
     ).toBeUndefined();
-    expect(signer.verify('garbage', 'remove', {})).toBeUndefined();
-    expect(signer.verify(undefined, 'remove', {})).toBeUndefined();
+    const foreign = await new CallStateCodec().seal('remove', {}, { approved: true });
+    expect(await codec.open(foreign, 'remove', {})).toBeUndefined();
+    expect(await codec.open('garbage', 'remove', {})).toBeUndefined();
+    expect(await codec.open('v1.%%%.%%%', 'remove', {})).toBeUndefined();
+    expect(await codec.open(undefined, 'remove', {})).toBeUndefined();
+  });
+
+  it('refuses a state older than its time to live (an approval does not last forever)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-12-03T12:00:00Z'));
+    const sealed = await codec.seal('remove', {}, { approved: true });
+    vi.setSystemTime(new Date(Date.now() + (CALL_STATE_TTL_SECONDS - 1) * 1000));
+    expect(await codec.open(sealed, 'remove', {})).toEqual({ approved: true });
+    vi.setSystemTime(new Date(Date.now() + 2000));
+    expect(await codec.open(sealed, 'remove', {})).toBeUndefined();
   });
 });
