@@ -23,7 +23,8 @@ import {
   isStandardSchema,
   type SchemaLike,
 } from './schema-like.ts';
-import { buildSchema, isBuilder, type RefinementMap } from './v.ts';
+import { isBuilder, type RefinementMap } from './v/brand.ts';
+import { buildSchema } from './v/build-schema.ts';
 
 export { SchemaError } from './compiler/schema-error.ts';
 

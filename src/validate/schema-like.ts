@@ -7,8 +7,9 @@ import type { JsonSchemaObject } from './json-schema.ts';
 import { isStandardSchema } from './standard/is-standard-schema.ts';
 import { jsonSchemaOf } from './standard/json-schema-of.ts';
 import type { StandardSchemaV1 } from './standard/types.ts';
+import { isBuilder } from './v/brand.ts';
+import type { AnyBuilder } from './v/builder.ts';
 import type { Infer } from './v/infer.ts';
-import { type AnyBuilder, isBuilder } from './v.ts';
 
 export { compileStandard } from './standard/compile-standard.ts';
 export { isStandardSchema } from './standard/is-standard-schema.ts';

@@ -10,6 +10,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { FINO_MODULES } from '../../src/register/index.ts';
 import { allSnippets, docCommentSnippets, markdownSnippets, type Snippet } from './snippets.ts';
 
 const exec = promisify(execFile);
@@ -28,6 +29,18 @@ function finoPaths(): Record<string, string[]> {
     paths[`fino/${subpath.slice(2)}`] = [join(root, source)];
   }
   return paths;
+}
+
+/**
+ * The package-subpath imports (`'fino/ai/model'`) of modules that have a `fino:` specifier:
+ * snippets import those as the specification writes them, `'fino:ai/model'` (decision
+ * 075). `fino/register` and `fino/modules` have no `fino:` form and stay as they are.
+ */
+function subpathImports(code: string): string[] {
+  const subpaths = new Set(Object.values(FINO_MODULES).map((folder) => `fino/${folder}`));
+  return [...code.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)(['"])(fino\/[^'"]+)\1/g)]
+    .map((match) => match[2])
+    .filter((specifier) => subpaths.has(specifier));
 }
 
 /** Does the code have a top-level import or export (is it an ES module already)? */
@@ -164,6 +177,16 @@ describe('the snippet extractor', () => {
     ]);
   });
 
+  it('spots an import of a fino module by its package subpath, and only that', () => {
+    const code = [
+      "import { agent } from 'fino/ai/agent';",
+      "import { v } from 'fino:validate';",
+      "import 'fino/register';",
+      "const { tool } = await import('fino/ai/tool');",
+    ].join('\n');
+    expect(subpathImports(code)).toEqual(['fino/ai/agent', 'fino/ai/tool']);
+  });
+
   it('reports an unclosed fence with its place', () => {
     expect(() => markdownSnippets('x.md', 'a\n```ts\nx;')).toThrow(
       'x.md:2: the ```ts fence is never closed',
@@ -195,6 +218,16 @@ describe('the documentation snippets', () => {
     const reported = errors.filter((error) => error.startsWith('canary.md:'));
     expect(reported).toHaveLength(1);
     expect(reported[0]).toMatch(/^canary\.md:11:3: error TS2551: Property 'strin' does not exist/);
+  });
+
+  it('import fino modules by their fino: specifiers, as the specification writes them', () => {
+    const offending = snippets.flatMap((snippet) =>
+      subpathImports(snippet.code).map(
+        (specifier) =>
+          `${snippet.file}:${snippet.line}: expected 'fino:${specifier.slice(5)}', received '${specifier}'`,
+      ),
+    );
+    expect(offending, `\n${offending.join('\n')}\n`).toEqual([]);
   });
 
   it('all type-check, each on its own, except those marked not-checked', () => {

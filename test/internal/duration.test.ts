@@ -4,7 +4,7 @@
  * value — and NaN, Infinity or a negative — must be refused with a RangeError naming it.
  */
 import { describe, expect, it } from 'vitest';
-import { http, mcpClient } from '../../src/ai/mcp/index.ts';
+import { httpTransport, mcpClient } from '../../src/ai/mcp/index.ts';
 import { anthropic, gemini, openai } from '../../src/ai/model/index.ts';
 import { memoryStore, session, sqliteStore } from '../../src/ai/session/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
@@ -23,7 +23,8 @@ const owners: Record<string, { option: string; make: (ms: number) => unknown }> 
   },
   'mcpClient timeoutMs': {
     option: 'timeoutMs',
-    make: (ms) => mcpClient({ transport: http({ url: 'http://127.0.0.1:9/mcp' }), timeoutMs: ms }),
+    make: (ms) =>
+      mcpClient({ transport: httpTransport({ url: 'http://127.0.0.1:9/mcp' }), timeoutMs: ms }),
   },
   'session leaseMs': {
     option: 'leaseMs',

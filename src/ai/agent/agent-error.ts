@@ -35,8 +35,8 @@ export type AgentErrorCode =
  *
  * @example
  * ```ts
- * import { AgentError, agent, type RunState } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
+ * import { AgentError, agent, type RunState } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
  *
  * const bot = agent({ model: scriptedModel(['hi']) });
  * const saved = JSON.parse('{"version":0}') as RunState; // e.g. read from an old store

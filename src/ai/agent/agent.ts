@@ -1,6 +1,6 @@
 import type { InferSchema, SchemaLike } from '../../validate/index.ts';
 import type { Tool } from '../tool/index.ts';
-import { type AsToolOptions, agentTool } from './as-tool.ts';
+import { type AgentToolOptions, agentTool } from './agent-tool.ts';
 import { applyDecisions } from './decisions.ts';
 import { EventQueue } from './event-queue.ts';
 import { type AgentConfig, type AgentOptions, readOptions } from './options.ts';
@@ -47,8 +47,8 @@ export class Agent<Output = unknown> {
    *
    * @example
    * ```ts
-   * import { agent } from 'fino/ai/agent';
-   * import { scriptedModel } from 'fino/ai/model';
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
    *
    * const bot = agent({ model: scriptedModel(['Hello!']) });
    * const result = await bot.generate('Hi');
@@ -68,8 +68,8 @@ export class Agent<Output = unknown> {
    *
    * @example
    * ```ts
-   * import { agent } from 'fino/ai/agent';
-   * import { scriptedModel } from 'fino/ai/model';
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
    *
    * const run = agent({ model: scriptedModel(['Hello!']) }).stream('Hi');
    * for await (const event of run) {
@@ -110,8 +110,8 @@ export class Agent<Output = unknown> {
    *
    * @example
    * ```ts
-   * import { agent } from 'fino/ai/agent';
-   * import { scriptedModel } from 'fino/ai/model';
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
    *
    * const bot = agent({ model: scriptedModel(['Hello!']) });
    * const outcome = await bot.step('Hi');
@@ -140,10 +140,10 @@ export class Agent<Output = unknown> {
    *
    * @example
    * ```ts
-   * import { agent } from 'fino/ai/agent';
-   * import { scriptedModel } from 'fino/ai/model';
-   * import { tool } from 'fino/ai/tool';
-   * import { v } from 'fino/validate';
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   * import { tool } from 'fino:ai/tool';
+   * import { v } from 'fino:validate';
    *
    * const remove = tool({
    *   name: 'remove_file',
@@ -191,8 +191,8 @@ export class Agent<Output = unknown> {
    *
    * @example
    * ```ts
-   * import { agent } from 'fino/ai/agent';
-   * import { scriptedModel } from 'fino/ai/model';
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
    *
    * const researcher = agent({ model: scriptedModel(['Paris is the capital.']), name: 'researcher' });
    * const research = researcher.asTool({ description: 'Research a question.' });
@@ -206,7 +206,7 @@ export class Agent<Output = unknown> {
    * console.log((await boss.generate('Capital of France?')).status); // 'done'
    * ```
    */
-  asTool(options: AsToolOptions): Tool<any, any> {
+  asTool(options: AgentToolOptions): Tool<any, any> {
     return agentTool(this, options);
   }
 }
@@ -218,10 +218,10 @@ export class Agent<Output = unknown> {
  *
  * @example
  * ```ts
- * import { agent } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
- * import { tool } from 'fino/ai/tool';
- * import { v } from 'fino/validate';
+ * import { agent } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
+ * import { tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
  *
  * const add = tool({
  *   name: 'add',

@@ -14,8 +14,8 @@ type EventOf<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
  *
  * @example
  * ```ts
- * import { agent } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
+ * import { agent } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
  *
  * const bot = agent({ model: scriptedModel(['Hello!']) });
  * await bot.generate('Hi', {

@@ -19,7 +19,7 @@ import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
 import { describe } from './state.ts';
-import { maxSteps, type StopCondition } from './stop-when.ts';
+import { maxSteps, type StopCondition } from './stop-conditions.ts';
 import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry.ts';
 import type { ApprovalAnswer } from './types.ts';
 

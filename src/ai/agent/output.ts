@@ -9,9 +9,9 @@ import type { AgentConfig } from './options.ts';
  *
  * @example
  * ```ts
- * import { AgentOutputError, agent } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
- * import { v } from 'fino/validate';
+ * import { AgentOutputError, agent } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
+ * import { v } from 'fino:validate';
  *
  * const bot = agent({
  *   model: scriptedModel(['not json', 'still not json']),

@@ -1,12 +1,12 @@
 import type { GenerateRequest, GenerateResult, ModelWarning, ToolCall } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
-import { settleCall } from './call.ts';
+import { forEachLimited } from './for-each-limited.ts';
 import { checkHooks, withHooks } from './hooks.ts';
-import { forEachLimited } from './limit.ts';
 import type { AgentConfig } from './options.ts';
 import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
 import { offeredTools } from './result-budget.ts';
+import { settleCall } from './settle-call.ts';
 import { addUsage, describe } from './state.ts';
 import { type RunTelemetry, startRunTelemetry } from './telemetry.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';

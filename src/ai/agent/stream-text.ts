@@ -5,8 +5,8 @@ import type { AgentEvent } from './types.ts';
  *
  * @example
  * ```ts
- * import { agent, streamText } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
+ * import { agent, streamText } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
  *
  * const run = agent({ model: scriptedModel(['Hello there.']) }).stream('Hi');
  * for await (const text of streamText(run)) process.stdout.write(text);

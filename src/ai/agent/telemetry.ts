@@ -50,8 +50,8 @@ export interface OtelApi {
  * @example
  * ```ts
  * import { trace } from '@opentelemetry/api';
- * import { agent } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
+ * import { agent } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
  *
  * const bot = agent({
  *   model: scriptedModel(['Hello!']),

@@ -14,9 +14,9 @@ import {
 } from '@modelcontextprotocol/server';
 import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.ts';
 import { approvalMeta } from './approval-meta.ts';
+import type { CallState, CallStateCodec } from './call-state.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
 import { progressNotifier } from './progress-notifier.ts';
-import type { CallState, CallStateSigner } from './request-state.ts';
 import { type OutputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
 /**
@@ -30,7 +30,7 @@ export type ApprovalMode = 'elicit' | 'client' | 'deny';
 /** What answering one call needs besides the tool. */
 export interface CallSetting {
   approval: ApprovalMode;
-  signer: CallStateSigner;
+  callState: CallStateCodec;
   /** The client's capabilities as declared at `initialize` (2025-era connections). */
   connectionCapabilities(): ClientCapabilities | undefined;
   /** The tool's output schema, compiled once. */
@@ -48,10 +48,12 @@ export async function callTool(
   ctx: ServerContext,
   setting: CallSetting,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const state = setting.signer.verify(ctx.mcpReq.requestState<string>(), tool.name, args) ?? {
-    approved: false,
-  };
-  const ask = (
+  const state = (await setting.callState.open(
+    ctx.mcpReq.requestState<string>(),
+    tool.name,
+    args,
+  )) ?? { approved: false };
+  const ask = async (
     message: string,
     key: string,
     schema: Record<string, unknown>,
@@ -66,7 +68,7 @@ export async function callTool(
           ...(meta ? { _meta: meta } : {}),
         }),
       },
-      requestState: setting.signer.sign(tool.name, args, next),
+      requestState: await setting.callState.seal(tool.name, args, next),
     });
   const canElicit = clientCanElicit(ctx, setting);
 

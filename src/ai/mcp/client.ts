@@ -22,7 +22,7 @@ import { type McpTransportSpec, openTransport } from './transports.ts';
 
 /** Options of {@link mcpClient}. */
 export interface McpClientOptions {
-  /** Where the server is: {@link stdio}, {@link http}, or any SDK client `Transport`. */
+  /** Where the server is: {@link stdioTransport}, {@link httpTransport}, or any SDK client `Transport`. */
   transport: McpTransportSpec | Transport;
   /** This client's name and version, as the server sees them (default `fino`). */
   name?: string;
@@ -130,9 +130,9 @@ export interface McpToolClient {
  *
  * @example
  * ```ts
- * import { http, mcpClient } from 'fino/ai/mcp';
+ * import { httpTransport, mcpClient } from 'fino:ai/mcp';
  *
- * const client = mcpClient({ transport: http({ url: 'http://127.0.0.1:3000/mcp' }) });
+ * const client = mcpClient({ transport: httpTransport({ url: 'http://127.0.0.1:3000/mcp' }) });
  * const tools = await client.tools();
  * client.onToolsChanged((diff) => console.warn('re-approve:', diff.changed));
  * const result = await tools[0].invoke({ path: '.' });
@@ -141,7 +141,9 @@ export interface McpToolClient {
  */
 export function mcpClient(options: McpClientOptions): McpToolClient {
   if (options?.transport === undefined) {
-    throw new TypeError('mcpClient: transport is required: stdio({ command }) or http({ url })');
+    throw new TypeError(
+      'mcpClient: transport is required: stdioTransport({ command }) or httpTransport({ url })',
+    );
   }
   for (const name of ['onElicit', 'onWarning'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {

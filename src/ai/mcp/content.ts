@@ -3,7 +3,7 @@
  * See docs/decisions/041 for the choices where the two vocabularies differ.
  */
 import type { CallToolResult, ContentBlock } from '@modelcontextprotocol/server';
-import type { ContentPart, ToolResultObject } from '../../task/content.ts';
+import type { ContentPart, ToolResultObject } from '../../task/index.ts';
 
 /** The parts of a tool result, always as an array. */
 export function resultParts(content: ToolResultObject['content']): ContentPart[] {

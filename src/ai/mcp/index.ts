@@ -16,11 +16,10 @@ export {
 } from './client.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
+export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
 export type { McpHttpServer, McpListenOptions } from './listen.ts';
 export type { RemoteTaskInput, RemoteTaskResume } from './remote-task.ts';
 export {
-  type McpHandlerOptions,
-  type McpNodeHandler,
   type McpServerOptions,
   type McpToolServer,
   mcpServer,
@@ -30,8 +29,8 @@ export type { McpServerTaskOptions } from './tasks/task-options.ts';
 export { toMcpTool } from './tool-listing.ts';
 export {
   type HttpTransportOptions,
-  http,
+  httpTransport,
   type McpTransportSpec,
   type StdioTransportOptions,
-  stdio,
+  stdioTransport,
 } from './transports.ts';

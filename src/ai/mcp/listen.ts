@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { pathOrBadRequest } from './http-guard.ts';
-import type { McpHandlerOptions, McpNodeHandler } from './server.ts';
+import type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
 
 /** Options of `McpToolServer.listen()`. */
 export interface McpListenOptions extends McpHandlerOptions {

@@ -77,8 +77,8 @@ export interface RemoteTaskInput {
  *
  * @example
  * ```ts
- * import type { PendingCall } from 'fino/ai/agent';
- * import type { RemoteTaskInput, RemoteTaskResume } from 'fino/ai/mcp';
+ * import type { PendingCall } from 'fino:ai/agent';
+ * import type { RemoteTaskInput, RemoteTaskResume } from 'fino:ai/mcp';
  *
  * function confirm(call: PendingCall) {
  *   const { taskId } = call.payload as RemoteTaskInput;

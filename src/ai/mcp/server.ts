@@ -2,12 +2,9 @@
  * `mcpServer()`: serves fino tools to any MCP client over stdio or Streamable HTTP,
  * built on the official SDK's low-level `Server`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type CallToolResult,
-  createMcpHandler,
   isInputRequiredResult,
   type Tool as McpTool,
   ProtocolError,
@@ -20,13 +17,11 @@ import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/s
 import { describeValue } from '../../internal/describe-value.ts';
 import { type AnyTask, isTask } from '../../task/index.ts';
 import type { Store } from '../session/index.ts';
+import { CallStateCodec } from './call-state.ts';
 import { type ApprovalMode, callTool, clientCanElicit } from './call-tool.ts';
-import { eraRouter } from './era-router.ts';
-import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
-import { legacySessions } from './legacy-sessions.ts';
+import { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { progressNotifier } from './progress-notifier.ts';
-import { CallStateSigner } from './request-state.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
 import { type McpServerTaskOptions, taskSetting } from './tasks/task-options.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
@@ -60,19 +55,6 @@ export interface McpServerOptions {
 export interface StdioStreams {
   stdin?: Readable;
   stdout?: Writable;
-}
-
-/** Options of {@link McpToolServer.handler}. */
-export interface McpHandlerOptions extends HttpGuardOptions {
-  /** Largest accepted request body in bytes (default 4 MiB); larger bodies get `413`. */
-  maxBodyBytes?: number;
-}
-
-/** A Node `(req, res)` request handler serving MCP's Streamable HTTP transport. */
-export interface McpNodeHandler {
-  (req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /** Ends open sessions and calls in flight. */
-  close(): Promise<void>;
 }
 
 /** The object {@link mcpServer} returns. */
@@ -123,9 +105,9 @@ export interface McpToolServer {
  *
  * @example
  * ```ts
- * import { mcpServer } from 'fino/ai/mcp';
- * import { tool } from 'fino/ai/tool';
- * import { v } from 'fino/validate';
+ * import { mcpServer } from 'fino:ai/mcp';
+ * import { tool } from 'fino:ai/tool';
+ * import { v } from 'fino:validate';
  *
  * const add = tool({
  *   name: 'add',
@@ -165,7 +147,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     }
     for (const notifier of notifiers) notifier.toolsChanged();
   };
-  const signer = new CallStateSigner();
+  const callState = new CallStateCodec();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
     throw new TypeError(
@@ -243,7 +225,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       }
       const result = await callTool(tool, args ?? {}, ctx, {
         approval,
-        signer,
+        callState,
         connectionCapabilities: () => server.getClientCapabilities(),
         outputValidator: entry.outputValidator,
       });
@@ -264,27 +246,11 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     return server;
   };
 
-  const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler => {
-    const maxRequestBodySize = handlerOptions.maxBodyBytes;
-    const modern = createMcpHandler(createServer, { legacy: 'reject', maxRequestBodySize });
-    notifiers.add(modern.notify);
-    const legacy = legacySessions(createConnectedServer);
-    const serve = toNodeHandler(
-      { fetch: eraRouter(modern.fetch, legacy.fetch, maxRequestBodySize) },
-      { maxRequestBodySize },
+  const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler =>
+    httpHandler(
+      { createServer, createConnectedServer, notifiers, close: () => runner.close() },
+      handlerOptions,
     );
-    const guard = httpGuard(handlerOptions);
-    const handle = async (req: IncomingMessage, res: ServerResponse) => {
-      if (guard(req, res)) await serve(req, res);
-    };
-    return Object.assign(handle, {
-      close: async () => {
-        runner.close();
-        notifiers.delete(modern.notify);
-        await Promise.all([modern.close(), legacy.close()]);
-      },
-    });
-  };
 
   return {
     name: options.name,

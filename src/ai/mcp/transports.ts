@@ -24,7 +24,7 @@ export interface HttpTransportOptions {
   headers?: Record<string, string>;
 }
 
-/** A transport description, made by {@link stdio} or {@link http}. */
+/** A transport description, made by {@link stdioTransport} or {@link httpTransport}. */
 export type McpTransportSpec =
   | ({ kind: 'stdio' } & StdioTransportOptions)
   | ({ kind: 'http' } & HttpTransportOptions);
@@ -34,15 +34,15 @@ export type McpTransportSpec =
  *
  * @example
  * ```ts
- * import { mcpClient, stdio } from 'fino/ai/mcp';
+ * import { mcpClient, stdioTransport } from 'fino:ai/mcp';
  *
- * const client = mcpClient({ transport: stdio({ command: 'npx', args: ['fino', 'mcp', 'tools.ts'] }) });
+ * const client = mcpClient({ transport: stdioTransport({ command: 'npx', args: ['fino', 'mcp', 'tools.ts'] }) });
  * ```
  */
-export function stdio(options: StdioTransportOptions): McpTransportSpec {
+export function stdioTransport(options: StdioTransportOptions): McpTransportSpec {
   if (typeof options?.command !== 'string' || options.command === '') {
     throw new TypeError(
-      `stdio: command: expected a non-empty string (the program to start), received ${describeValue(options?.command)}`,
+      `stdioTransport: command: expected a non-empty string (the program to start), received ${describeValue(options?.command)}`,
     );
   }
   return { kind: 'stdio', ...options };
@@ -53,19 +53,19 @@ export function stdio(options: StdioTransportOptions): McpTransportSpec {
  *
  * @example
  * ```ts
- * import { http, mcpClient } from 'fino/ai/mcp';
+ * import { httpTransport, mcpClient } from 'fino:ai/mcp';
  *
  * const client = mcpClient({
- *   transport: http({ url: 'http://127.0.0.1:3000/mcp', headers: { Authorization: 'Bearer s3cret' } }),
+ *   transport: httpTransport({ url: 'http://127.0.0.1:3000/mcp', headers: { Authorization: 'Bearer s3cret' } }),
  * });
  * ```
  */
-export function http(options: HttpTransportOptions): McpTransportSpec {
+export function httpTransport(options: HttpTransportOptions): McpTransportSpec {
   try {
     new URL(options?.url);
   } catch {
     throw new TypeError(
-      `http: url: expected an absolute URL, received ${describeValue(options?.url)}`,
+      `httpTransport: url: expected an absolute URL, received ${describeValue(options?.url)}`,
     );
   }
   return { kind: 'http', ...options };

@@ -16,7 +16,7 @@ export interface AnthropicTool {
  *
  * @example
  * ```ts
- * import { toAnthropicTool } from 'fino/ai/model';
+ * import { toAnthropicTool } from 'fino:ai/model';
  *
  * const wire = toAnthropicTool({
  *   name: 'weather',

@@ -65,7 +65,7 @@ const MAX_PAUSE_CONTINUATIONS = 8;
  *
  * @example
  * ```ts
- * import { anthropic } from 'fino/ai/model';
+ * import { anthropic } from 'fino:ai/model';
  *
  * const model = anthropic({ model: 'claude-sonnet-4-5' }); // key from ANTHROPIC_API_KEY
  * const result = await model.generate({ messages: [{ role: 'user', content: 'Say hi.' }] });

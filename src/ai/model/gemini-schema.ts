@@ -41,7 +41,7 @@ interface Context {
  *
  * @example
  * ```ts
- * import { toGeminiSchema } from 'fino/ai/model';
+ * import { toGeminiSchema } from 'fino:ai/model';
  *
  * const { schema, warnings } = toGeminiSchema({
  *   type: 'object',

@@ -19,7 +19,7 @@ export interface GeminiTool {
  *
  * @example
  * ```ts
- * import { toGeminiTool } from 'fino/ai/model';
+ * import { toGeminiTool } from 'fino:ai/model';
  *
  * const wire = toGeminiTool({
  *   name: 'weather',

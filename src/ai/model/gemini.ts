@@ -54,7 +54,7 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  *
  * @example
  * ```ts
- * import { gemini } from 'fino/ai/model';
+ * import { gemini } from 'fino:ai/model';
  *
  * const model = gemini({ model: 'gemini-2.5-flash' }); // key from GOOGLE_API_KEY or GEMINI_API_KEY
  * const result = await model.generate({ messages: [{ role: 'user', content: 'Say hi.' }] });

@@ -23,7 +23,7 @@ export interface ModelErrorDetails {
  *
  * @example
  * ```ts
- * import { ModelError, openai } from 'fino/ai/model';
+ * import { ModelError, openai } from 'fino:ai/model';
  *
  * try {
  *   await openai({ model: 'gpt-4o-mini', apiKey: 'wrong' }).generate({ messages: [] });

@@ -40,7 +40,7 @@ const CHILD_MAPS = new Set(['properties', '$defs', 'definitions']);
  *
  * @example
  * ```ts
- * import { toOpenAIStrictSchema } from 'fino/ai/model';
+ * import { toOpenAIStrictSchema } from 'fino:ai/model';
  *
  * const { schema, warnings } = toOpenAIStrictSchema({
  *   type: 'object',
@@ -151,7 +151,7 @@ function nullable(schema: JsonSchemaObject): JsonSchemaObject {
  *
  * @example
  * ```ts
- * import { fromOpenAIStrictArgs } from 'fino/ai/model';
+ * import { fromOpenAIStrictArgs } from 'fino:ai/model';
  *
  * const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city'] };
  * console.log(fromOpenAIStrictArgs({ city: 'Oslo', days: null }, schema)); // { city: 'Oslo' }

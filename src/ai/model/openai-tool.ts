@@ -34,7 +34,7 @@ export interface OpenAIToolOptions {
  *
  * @example
  * ```ts
- * import { toOpenAITool } from 'fino/ai/model';
+ * import { toOpenAITool } from 'fino:ai/model';
  *
  * const wire = toOpenAITool({
  *   name: 'weather',

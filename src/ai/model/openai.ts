@@ -64,7 +64,7 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  *
  * @example
  * ```ts
- * import { openai } from 'fino/ai/model';
+ * import { openai } from 'fino:ai/model';
  *
  * const model = openai({ model: 'llama3.2', baseURL: 'http://127.0.0.1:11434/v1' });
  * const result = await model.generate({ messages: [{ role: 'user', content: 'Say hi.' }] });

@@ -58,7 +58,7 @@ export interface ScriptedModel extends Model {
  *
  * @example
  * ```ts
- * import { scriptedModel } from 'fino/ai/model';
+ * import { scriptedModel } from 'fino:ai/model';
  *
  * const model = scriptedModel([
  *   { toolCalls: [{ name: 'weather', args: { city: 'Oslo' } }] },

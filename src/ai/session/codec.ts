@@ -16,7 +16,7 @@ export const RECORD_FORMAT = 1;
  *
  * @example
  * ```ts
- * import { RUN_STATUSES } from 'fino/ai/session';
+ * import { RUN_STATUSES } from 'fino:ai/session';
  *
  * console.log(RUN_STATUSES.includes('suspended')); // true
  * ```

@@ -28,14 +28,31 @@ export type SessionErrorCode =
  *
  * @example
  * ```ts
- * import { memoryStore, SessionError, session } from 'fino/ai/session';
+ * import { agent } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
+ * import { tool } from 'fino:ai/tool';
+ * import { memoryStore, SessionError, session } from 'fino:ai/session';
+ * import { v } from 'fino:validate';
  *
- * const runs = session({ store: memoryStore() });
- * const token = process.argv[2]; // a pending call's token
+ * const remove = tool({
+ *   name: 'remove_file',
+ *   description: 'Delete a file.',
+ *   parameters: v.object({ path: v.string() }),
+ *   requiresApproval: true,
+ *   execute: async ({ path }: { path: string }) => `deleted ${path}`,
+ * });
+ * const model = scriptedModel([
+ *   { toolCalls: [{ name: 'remove_file', args: { path: 'old.log' } }] },
+ *   'Deleted old.log.',
+ * ]);
+ * const runs = session({ store: memoryStore(), agent: agent({ model, tools: [remove] }) });
+ * const run = await runs.start('Delete old.log');
+ * const token = run.status === 'suspended' ? run.pending[0].token! : '';
+ * await runs.approve(token, { by: 'ana' });
  * try {
- *   await runs.approve(token, { by: 'ana' });
+ *   await runs.approve(token, { by: 'ben' }); // tokens are single-use
  * } catch (error) {
- *   if (error instanceof SessionError && error.code === 'ALREADY_DECIDED') console.log(error.message);
+ *   if (error instanceof SessionError && error.code === 'ALREADY_DECIDED') console.log(error.code);
  *   else throw error;
  * }
  * ```

@@ -105,7 +105,7 @@ const MAX_MESSAGE_CHARS = 500;
  *
  * @example
  * ```ts
- * import { mcpTaskStore, memoryStore } from 'fino/ai/session';
+ * import { mcpTaskStore, memoryStore } from 'fino:ai/session';
  *
  * const tasks = mcpTaskStore(memoryStore());
  * await tasks.create({

@@ -63,7 +63,7 @@ const describe = (value: unknown): string =>
  *
  * @example
  * ```ts
- * import { postgresStore, session } from 'fino/ai/session';
+ * import { postgresStore, session } from 'fino:ai/session';
  *
  * const store = postgresStore(process.env.FINO_DATABASE_URL!);
  * const waiting = await session({ store }).list({ status: 'suspended' });

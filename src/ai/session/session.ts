@@ -116,11 +116,11 @@ function checkRunId(runId: unknown, method: string): asserts runId is string {
  *
  * @example
  * ```ts
- * import { agent } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
- * import { tool } from 'fino/ai/tool';
- * import { memoryStore, session } from 'fino/ai/session';
- * import { v } from 'fino/validate';
+ * import { agent } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
+ * import { tool } from 'fino:ai/tool';
+ * import { memoryStore, session } from 'fino:ai/session';
+ * import { v } from 'fino:validate';
  *
  * const remove = tool({
  *   name: 'remove_file',

@@ -23,7 +23,7 @@ const PRIVATE_MODE = 0o600;
  *
  * @example
  * ```ts
- * import { DEFAULT_SQLITE_PATH } from 'fino/ai/session';
+ * import { DEFAULT_SQLITE_PATH } from 'fino:ai/session';
  *
  * console.log(DEFAULT_SQLITE_PATH); // .fino/sessions.db
  * ```
@@ -42,7 +42,7 @@ export const DEFAULT_SQLITE_PATH = join('.fino', 'sessions.db');
  *
  * @example
  * ```ts
- * import { session, sqliteStore } from 'fino/ai/session';
+ * import { session, sqliteStore } from 'fino:ai/session';
  *
  * const store = sqliteStore(); // .fino/sessions.db, created on first use
  * const waiting = await session({ store }).list({ status: 'suspended' });
@@ -72,7 +72,7 @@ export function sqliteStore(
  *
  * @example
  * ```ts
- * import { memoryStore, session } from 'fino/ai/session';
+ * import { memoryStore, session } from 'fino:ai/session';
  *
  * const runs = session({ store: memoryStore() });
  * console.log(await runs.list()); // []

@@ -179,7 +179,7 @@ export interface SessionAgent {
  * `drain`), its single-use `token`. Stores keep only a hash of the token, so `get` and
  * `list` cannot show it: name the call by `{ runId, toolCallId }` there (decision 062).
  */
-export interface PendingApproval extends PendingCall {
+export interface SessionPendingCall extends PendingCall {
   token?: string;
 }
 
@@ -210,7 +210,7 @@ export interface RunProgress extends Progress {
 export type SessionRun = RunViewBase &
   (
     | { status: 'done'; text: string }
-    | { status: 'suspended'; pending: PendingApproval[] }
+    | { status: 'suspended'; pending: SessionPendingCall[] }
     | {
         status: 'running';
         worker: string;

@@ -1,5 +1,5 @@
 import type { JsonSchemaObject } from '../json-schema.ts';
-import { emitChild, isBuilder, type RefinementMap } from './brand.ts';
+import { emitChild, type RefinementMap, requireBuilder } from './brand.ts';
 import { type AnyBuilder, Builder, requireCount } from './builder.ts';
 import type { Infer, InferInput } from './infer.ts';
 
@@ -41,13 +41,5 @@ export class ArrayBuilder<Item extends AnyBuilder> extends Builder<
   length(count: number): this {
     const exact = requireCount('length', count);
     return this.withKeyword({ minItems: exact, maxItems: exact });
-  }
-}
-
-/** Throws unless `value` is a builder; `what` names the argument in the message. */
-export function requireBuilder(what: string, value: unknown): void {
-  if (!isBuilder(value)) {
-    const received = value === null ? 'null' : typeof value;
-    throw new TypeError(`${what}: expected a v builder (such as v.string()), received ${received}`);
   }
 }

@@ -39,6 +39,14 @@ export function isBuilder(value: unknown): value is Emitter {
   );
 }
 
+/** Throws unless `value` is a builder; `what` names the argument in the message. */
+export function requireBuilder(what: string, value: unknown): void {
+  if (!isBuilder(value)) {
+    const received = value === null ? 'null' : typeof value;
+    throw new TypeError(`${what}: expected a v builder (such as v.string()), received ${received}`);
+  }
+}
+
 /** Emits a child builder's schema into the same refinement map. */
 export const emitChild = (child: Emitter, refinements: RefinementMap): JsonSchemaObject =>
   child[FINO_SCHEMA](refinements);

@@ -1,6 +1,5 @@
 import type { JsonSchemaObject } from '../json-schema.ts';
-import { requireBuilder } from './array.ts';
-import { type Emitter, emitChild, type RefinementMap } from './brand.ts';
+import { type Emitter, emitChild, type RefinementMap, requireBuilder } from './brand.ts';
 
 /** A builder's JSON Schema with the checks JSON Schema cannot express. */
 export interface BuiltSchema {

@@ -1,6 +1,5 @@
 import type { JsonSchemaObject } from '../json-schema.ts';
-import { requireBuilder } from './array.ts';
-import { emitChild, type RefinementMap } from './brand.ts';
+import { emitChild, type RefinementMap, requireBuilder } from './brand.ts';
 import { type AnyBuilder, Builder } from './builder.ts';
 import { defineOwn } from './define-own.ts';
 import type { ObjectInput, ObjectOutput, Shape } from './infer.ts';

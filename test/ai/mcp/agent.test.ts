@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
-import { http, type McpHttpServer, mcpClient, mcpServer } from '../../../src/ai/mcp/index.ts';
+import {
+  httpTransport,
+  type McpHttpServer,
+  mcpClient,
+  mcpServer,
+} from '../../../src/ai/mcp/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import { sdkHttpHandler, seen } from './fixtures/sdk-server.ts';
 import { ask, echo } from './fixtures/tools.ts';
@@ -32,7 +37,7 @@ const toolResults = (messages: { content: unknown }[]) =>
 
 describe('a fino agent with MCP tools', () => {
   it('calls a remote tool and gives the model its result', async () => {
-    const client = mcpClient({ transport: http({ url: sdkUrl }) });
+    const client = mcpClient({ transport: httpTransport({ url: sdkUrl }) });
     const model = scriptedModel([
       { toolCalls: [{ id: 'c1', name: 'greet', args: { name: 'Ada' } }] },
       'Greeted Ada.',
@@ -49,7 +54,7 @@ describe('a fino agent with MCP tools', () => {
   });
 
   it('suspends for approval before a remote destructive tool runs, and runs it once approved', async () => {
-    const client = mcpClient({ transport: http({ url: sdkUrl }) });
+    const client = mcpClient({ transport: httpTransport({ url: sdkUrl }) });
     const bot = agent({
       model: scriptedModel([
         { toolCalls: [{ id: 'd1', name: 'delete_item', args: { id: 'x7' } }] },
@@ -75,7 +80,7 @@ describe('a fino agent with MCP tools', () => {
 
   it("answers a fino server's suspension through the client's elicitation handler", async () => {
     const client = mcpClient({
-      transport: http({ url: finoServer.url }),
+      transport: httpTransport({ url: finoServer.url }),
       onElicit: (request) => ({
         action: 'accept',
         content: { answer: `green (asked: ${request.message})` },

@@ -17,11 +17,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { ApprovedCalls } from '../../../src/ai/mcp/approved-calls.ts';
 import {
-  http,
+  httpTransport,
   type McpHttpServer,
   type McpToolClient,
   mcpClient,
-  stdio,
+  stdioTransport,
 } from '../../../src/ai/mcp/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import type { Tool } from '../../../src/ai/tool/index.ts';
@@ -80,7 +80,7 @@ const CONNECTIONS: [string, () => Promise<Connection>][] = [
         client: (options = {}) =>
           track(
             mcpClient({
-              transport: http({ url: httpServer.url }),
+              transport: httpTransport({ url: httpServer.url }),
               approveDestructive: options.approveDestructive,
               onElicit: options.onElicit === false ? undefined : recordingOnElicit,
             }),
@@ -112,7 +112,7 @@ const CONNECTIONS: [string, () => Promise<Connection>][] = [
       client: (options = {}) =>
         track(
           mcpClient({
-            transport: stdio({
+            transport: stdioTransport({
               command: process.execPath,
               args: ['--import', 'tsx', fixture],
               cwd: root,
@@ -248,7 +248,7 @@ describe('elicitations the client cannot answer from an approval', () => {
   });
 
   it('without onElicit, a remote question is declined and the tool does not finish', async () => {
-    const client = track(mcpClient({ transport: http({ url: serverUrl }) }));
+    const client = track(mcpClient({ transport: httpTransport({ url: serverUrl }) }));
     const tools = byName(await client.tools());
     const result = await tools.ask.invoke({});
     expect(result).toEqual({
@@ -260,7 +260,7 @@ describe('elicitations the client cannot answer from an approval', () => {
   it('with approveDestructive: false the agent does not ask, so the server asks onElicit', async () => {
     const client = track(
       mcpClient({
-        transport: http({ url: serverUrl }),
+        transport: httpTransport({ url: serverUrl }),
         approveDestructive: false,
         onElicit: recordingOnElicit,
       }),
@@ -278,7 +278,7 @@ describe('elicitations the client cannot answer from an approval', () => {
 
   it('and without onElicit that approval request is declined: nothing runs', async () => {
     const client = track(
-      mcpClient({ transport: http({ url: serverUrl }), approveDestructive: false }),
+      mcpClient({ transport: httpTransport({ url: serverUrl }), approveDestructive: false }),
     );
     const tools = byName(await client.tools());
     const path = `declined-${Math.random()}`;

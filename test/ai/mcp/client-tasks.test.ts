@@ -8,12 +8,12 @@ import type { Tool as McpTool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import {
-  http,
+  httpTransport,
   type McpClientWarning,
   type McpToolClient,
   mcpClient,
   type RemoteTaskInput,
-  stdio,
+  stdioTransport,
 } from '../../../src/ai/mcp/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import type { Progress } from '../../../src/task/index.ts';
@@ -49,11 +49,11 @@ const text = (result: { content: unknown }) =>
 
 describe('mcpClient() with the v1 SDK task server', () => {
   const transports = [
-    ['Streamable HTTP', () => http({ url: server.url })],
+    ['Streamable HTTP', () => httpTransport({ url: server.url })],
     [
       'stdio',
       () =>
-        stdio({
+        stdioTransport({
           command: process.execPath,
           args: ['--import', 'tsx', fixture],
           cwd: root,
@@ -78,13 +78,13 @@ describe('mcpClient() with the v1 SDK task server', () => {
   }
 
   it('calls a tool without taskSupport directly', async () => {
-    const client = open(mcpClient({ transport: http({ url: server.url }) }));
+    const client = open(mcpClient({ transport: httpTransport({ url: server.url }) }));
     const echo = await toolNamed(client, 'echo');
     expect(await echo.invoke({ text: 'hi' })).toEqual({ content: [{ type: 'text', text: 'hi' }] });
   });
 
   it('answers an isError result naming the task and its status message when it fails', async () => {
-    const client = open(mcpClient({ transport: http({ url: server.url }) }));
+    const client = open(mcpClient({ transport: httpTransport({ url: server.url }) }));
     const explode = await toolNamed(client, 'explode');
     const result = await explode.invoke({});
     expect(result.isError).toBe(true);
@@ -94,7 +94,7 @@ describe('mcpClient() with the v1 SDK task server', () => {
   });
 
   it('sends tasks/cancel when the call is aborted, and rejects with the abort reason', async () => {
-    const client = open(mcpClient({ transport: http({ url: server.url }) }));
+    const client = open(mcpClient({ transport: httpTransport({ url: server.url }) }));
     const forever = await toolNamed(client, 'forever');
     const controller = new AbortController();
     const creates = seen.creates.length;
@@ -111,7 +111,7 @@ describe('mcpClient() with the v1 SDK task server', () => {
     const warnings: McpClientWarning[] = [];
     const client = open(
       mcpClient({
-        transport: http({ url: server.url }),
+        transport: httpTransport({ url: server.url }),
         tasks: false,
         onWarning: (w) => warnings.push(w),
       }),
@@ -124,7 +124,7 @@ describe('mcpClient() with the v1 SDK task server', () => {
   });
 
   it('suspends an agent run when the task needs input, and resuming answers the same task', async () => {
-    const client = open(mcpClient({ transport: http({ url: server.url }) }));
+    const client = open(mcpClient({ transport: httpTransport({ url: server.url }) }));
     const bot = agent({
       model: scriptedModel([
         { toolCalls: [{ id: 'c1', name: 'confirm_delete', args: { path: 'a.txt' } }] },

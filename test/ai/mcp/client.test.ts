@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { http, mcpClient, mcpServer, stdio } from '../../../src/ai/mcp/index.ts';
+import { httpTransport, mcpClient, mcpServer, stdioTransport } from '../../../src/ai/mcp/index.ts';
 import type { Tool } from '../../../src/ai/tool/index.ts';
 import { sdkHttpHandler, seen } from './fixtures/sdk-server.ts';
 import { echo } from './fixtures/tools.ts';
@@ -24,7 +24,7 @@ const byName = (tools: Tool[]) => Object.fromEntries(tools.map((t) => [t.name, t
 
 describe('mcpClient against an SDK example-style server over Streamable HTTP', () => {
   it("adapts the server's tools, mapping annotations back", async () => {
-    const client = mcpClient({ transport: http({ url }) });
+    const client = mcpClient({ transport: httpTransport({ url }) });
     const tools = byName(await client.tools());
     await client.close();
     expect(Object.keys(tools)).toEqual(['greet', 'delete_item', 'chart', 'broken', 'wait']);
@@ -44,7 +44,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
   });
 
   it('lets the caller opt out of approval for destructive tools', async () => {
-    const client = mcpClient({ transport: http({ url }), approveDestructive: false });
+    const client = mcpClient({ transport: httpTransport({ url }), approveDestructive: false });
     const tools = byName(await client.tools());
     await client.close();
     expect(tools.delete_item.requiresApproval).toBe(false);
@@ -52,7 +52,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
   });
 
   it('calls a remote tool and maps its result back to content parts', async () => {
-    const client = mcpClient({ transport: http({ url }) });
+    const client = mcpClient({ transport: httpTransport({ url }) });
     const tools = byName(await client.tools());
     expect(await tools.greet.invoke({ name: 'Ada' })).toEqual({
       content: [{ type: 'text', text: 'Hello, Ada!' }],
@@ -71,7 +71,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
   });
 
   it('validates arguments locally: an invalid call never reaches the server', async () => {
-    const client = mcpClient({ transport: http({ url }) });
+    const client = mcpClient({ transport: httpTransport({ url }) });
     const tools = byName(await client.tools());
     const before = seen.calls.length;
     const result = await tools.greet.invoke({ name: '' });
@@ -83,7 +83,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
   });
 
   it("cancels the remote call when the local tool's signal aborts", async () => {
-    const client = mcpClient({ transport: http({ url }) });
+    const client = mcpClient({ transport: httpTransport({ url }) });
     const tools = byName(await client.tools());
     const before = seen.aborted;
     const controller = new AbortController();
@@ -97,7 +97,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
   });
 
   it('reports a tool whose definition changed after it was listed', async () => {
-    const client = mcpClient({ transport: http({ url }) });
+    const client = mcpClient({ transport: httpTransport({ url }) });
     const diffs: unknown[] = [];
     client.onToolsChanged((diff) => diffs.push(diff));
     await client.tools();
@@ -119,7 +119,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
     const server = mcpServer({ name: 'late', version: '1.0.0', tools: [echo] });
     const probe = await server.listen();
     await probe.close();
-    const client = mcpClient({ transport: http({ url: probe.url }) });
+    const client = mcpClient({ transport: httpTransport({ url: probe.url }) });
     await expect(client.tools()).rejects.toThrow();
     const late = await server.listen({ port: probe.port });
     try {
@@ -132,8 +132,8 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
 
   it('rejects a missing or malformed transport with a clear error', () => {
     expect(() => mcpClient({} as never)).toThrow(/transport is required/);
-    expect(() => http({ url: 'not a url' })).toThrow(/absolute URL/);
-    expect(() => stdio({ command: '' })).toThrow(
+    expect(() => httpTransport({ url: 'not a url' })).toThrow(/absolute URL/);
+    expect(() => stdioTransport({ command: '' })).toThrow(
       /command: expected a non-empty string \(the program to start\), received string ""/,
     );
   });
@@ -142,7 +142,7 @@ describe('mcpClient against an SDK example-style server over Streamable HTTP', (
 describe('mcpClient over stdio', () => {
   it('starts the server process, lists and calls its tools, and ends it on close', async () => {
     const client = mcpClient({
-      transport: stdio({
+      transport: stdioTransport({
         command: process.execPath,
         args: ['--import', 'tsx', new URL('./fixtures/sdk-server.ts', import.meta.url).pathname],
         stderr: 'ignore',

@@ -4,12 +4,12 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import {
-  http,
+  httpTransport,
   type McpToolClient,
   type McpToolServer,
   mcpClient,
   mcpServer,
-  stdio,
+  stdioTransport,
   type ToolsDiff,
 } from '../../../src/ai/mcp/index.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
@@ -89,7 +89,7 @@ describe('live tool lists', () => {
   it('tells an mcpClient over Streamable HTTP (2026-07-28 subscription)', async () => {
     const server = mcpServer({ name: 'live', version: '1.0.0', tools: [echo] });
     const listening = await server.listen({ port: 0 });
-    const client = mcpClient({ transport: http({ url: listening.url }) });
+    const client = mcpClient({ transport: httpTransport({ url: listening.url }) });
     try {
       await exerciseLiveList(server, client);
     } finally {
@@ -100,7 +100,7 @@ describe('live tool lists', () => {
 
   it('tells an mcpClient over stdio', async () => {
     const client = mcpClient({
-      transport: stdio({
+      transport: stdioTransport({
         command: process.execPath,
         args: ['--import', 'tsx', new URL('./fixtures/live-server.ts', import.meta.url).pathname],
       }),

@@ -4,19 +4,20 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { Agent } from '../../../src/ai/agent/index.ts';
 import type {
   CorruptRun,
-  PendingApproval,
   PgPoolLike,
   postgresStore,
   RunProgress,
   Session,
   SessionAgent,
+  SessionPendingCall,
   SessionRun,
 } from '../../../src/ai/session/index.ts';
 
 describe('fino:ai/session types', () => {
   it('narrows a run by its status', () => {
     const check = (run: SessionRun) => {
-      if (run.status === 'suspended') expectTypeOf(run.pending).toEqualTypeOf<PendingApproval[]>();
+      if (run.status === 'suspended')
+        expectTypeOf(run.pending).toEqualTypeOf<SessionPendingCall[]>();
       if (run.status === 'done') expectTypeOf(run.text).toEqualTypeOf<string>();
       if (run.status === 'error') expectTypeOf(run.error).toEqualTypeOf<string>();
       if (run.status === 'running') {
@@ -41,7 +42,7 @@ describe('fino:ai/session types', () => {
     >();
     expectTypeOf<ReturnType<Session['get']>>().toEqualTypeOf<Promise<SessionRun | undefined>>();
     // Present only in the result that suspended the run: stores keep a hash (decision 062).
-    expectTypeOf<PendingApproval['token']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<SessionPendingCall['token']>().toEqualTypeOf<string | undefined>();
   });
 
   it('takes a pg.Pool without exposing pg types', () => {

@@ -148,7 +148,7 @@ const optionalText = (value: string | null) => {
  *
  * @example
  * ```ts
- * import { inbox, memoryStore, session } from 'fino/ai/session';
+ * import { inbox, memoryStore, session } from 'fino:ai/session';
  *
  * const handle = inbox({ session: session({ store: memoryStore() }), token: 'secret-token', basePath: '/inbox' });
  * const response = await handle(new Request('http://127.0.0.1:8080/inbox/?token=secret-token'));

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ContentPart, ModelMessage } from '../../../task/index.ts';
-import type { AuditEntry, CorruptRun, PendingApproval, SessionRun } from '../types.ts';
+import type { AuditEntry, CorruptRun, SessionPendingCall, SessionRun } from '../types.ts';
 import { type Html, html } from './html.ts';
 
 /** What every page needs to link and post back: the mount point and the form secret. */
@@ -102,7 +102,7 @@ const callUrl = (ctx: PageContext, runId: string, toolCallId: string) =>
   `${runUrl(ctx, runId)}/calls/${encodeURIComponent(toolCallId)}`;
 
 /** The decision form of one pending call: Approve/Reject, or an answer for a suspension. */
-function decideForm(ctx: PageContext, runId: string, call: PendingApproval): Html {
+function decideForm(ctx: PageContext, runId: string, call: SessionPendingCall): Html {
   // Unique per call whatever characters the ids hold, so every label names its own field.
   const id = `c${createHash('sha256').update(`${runId}\u0000${call.toolCallId}`).digest('hex').slice(0, 16)}`;
   const name = ctx.askName
@@ -141,7 +141,7 @@ export function declaredSchema(payload: unknown): object | boolean | undefined {
 function pendingCard(
   ctx: PageContext,
   run: SessionRun,
-  call: PendingApproval,
+  call: SessionPendingCall,
   withContext: boolean,
 ): Html {
   const asks =

@@ -99,7 +99,7 @@ async function bridge(
  *
  * @example
  * ```ts
- * import { serveInbox, session, sqliteStore } from 'fino/ai/session';
+ * import { serveInbox, session, sqliteStore } from 'fino:ai/session';
  *
  * const store = sqliteStore();
  * const server = await serveInbox({ session: session({ store }), port: 8080 });

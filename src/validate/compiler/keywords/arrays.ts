@@ -1,8 +1,8 @@
 import { canonicalKey } from '../canonical-key.ts';
 import { jsonEqual } from '../equal.ts';
 import { child, report, type Validate } from '../state.ts';
+import { bareTypes, hasType } from './inline-type-checks.ts';
 import type { Checks, NodeScope } from './scope.ts';
-import { bareTypes, hasType } from './typed.ts';
 
 const items = (count: number) => (count === 1 ? '1 item' : `${count} items`);
 

@@ -2,9 +2,9 @@ import { showList } from '../describe.ts';
 import { escapeToken } from '../pointer.ts';
 import type { SchemaPattern } from '../regex.ts';
 import { child, report, type Validate } from '../state.ts';
+import { bareTypes, hasType } from './inline-type-checks.ts';
 import type { Checks, NodeScope } from './scope.ts';
 import type { JsonType } from './type.ts';
-import { bareTypes, hasType } from './typed.ts';
 
 type Data = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { branch, passes, report, type State, type Validate } from '../state.ts';
-import { reportClosest } from './closest.ts';
+import { reportClosest } from './closest-branch.ts';
 
 /** Runs an in-place branch in the fast pass; its annotations count if it passes. */
 export function quietBranch(validate: Validate, data: unknown, st: State): boolean {

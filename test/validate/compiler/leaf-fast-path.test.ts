@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { quickAccept } from '../../../src/validate/compiler/keywords/quick.ts';
+import { quickAccept } from '../../../src/validate/compiler/keywords/leaf-fast-path.ts';
 import { compile } from '../../../src/validate/index.ts';
 
 const valid = (schema: object, data: unknown, options = {}) =>

@@ -14,8 +14,8 @@ export type StopCondition = (info: { steps: readonly StepResult[] }) => boolean;
  *
  * @example
  * ```ts
- * import { agent, maxSteps } from 'fino/ai/agent';
- * import { scriptedModel } from 'fino/ai/model';
+ * import { agent, maxSteps } from 'fino:ai/agent';
+ * import { scriptedModel } from 'fino:ai/model';
  *
  * const bot = agent({ model: scriptedModel(['hi']), stopWhen: maxSteps(3) });
  * console.log((await bot.generate('hello')).status); // 'done'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { forEachLimited } from '../../../src/ai/agent/limit.ts';
+import { forEachLimited } from '../../../src/ai/agent/for-each-limited.ts';
 
 describe('forEachLimited', () => {
   it('never runs more than the limit at once and handles every item', async () => {

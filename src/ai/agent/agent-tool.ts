@@ -6,7 +6,7 @@ import { describe } from './state.ts';
 import type { Decisions, RunState } from './types.ts';
 
 /** What `agent.asTool()` accepts. */
-export interface AsToolOptions {
+export interface AgentToolOptions {
   /** The tool's name; the agent's name by default. */
   name?: string;
   description: string;
@@ -24,7 +24,7 @@ export interface AgentToolResume {
 }
 
 /** Wraps `agent` as a tool; see `Agent.asTool`. */
-export function agentTool(agent: Agent, options: AsToolOptions): Tool<any, any> {
+export function agentTool(agent: Agent, options: AgentToolOptions): Tool<any, any> {
   if (options === null || typeof options !== 'object' || typeof options.description !== 'string') {
     throw new AgentError(
       'INVALID_ARGUMENT',
