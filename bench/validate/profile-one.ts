@@ -19,5 +19,7 @@ const perCase = Math.ceil(200_000 / calls.length);
 for (let round = 0; round < Number(process.env.ROUNDS ?? 5); round++) {
   const start = process.hrtime.bigint();
   for (const call of calls) for (let i = 0; i < perCase; i++) call();
-  console.log(`${(Number(process.hrtime.bigint() - start) / (perCase * calls.length)).toFixed(0)} ns`);
+  console.log(
+    `${(Number(process.hrtime.bigint() - start) / (perCase * calls.length)).toFixed(0)} ns`,
+  );
 }
