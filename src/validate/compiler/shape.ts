@@ -1,4 +1,4 @@
-import { type Leaf, leafPasses, NOT_A_LEAF } from './keywords/leaf.ts';
+import { type Leaf, leafPasses, NOT_A_LEAF, TYPES, typeBits } from './keywords/leaf.ts';
 import type { State, Validate } from './state.ts';
 
 /**
@@ -58,6 +58,8 @@ export class Shape {
     /** Per key: the subschema's shape, null for a key only `required` names. */
     readonly children: readonly (Shape | null)[],
     readonly counts: readonly number[],
+    /** Per key: the types a type-only child allows (leaf.ts `TYPE_BIT`s), else 0. */
+    readonly masks: readonly number[],
     readonly requiredCount: number,
     readonly closed: boolean,
     readonly additional: Shape | null,
@@ -84,6 +86,7 @@ export function leafShape(leaf: Leaf, validate: Validate): Shape {
     null,
     [],
     [],
+    [],
     0,
     false,
     null,
@@ -105,6 +108,7 @@ export function objectShape(validate: Validate, parts: ObjectParts): Shape {
     parts.byKey,
     parts.children,
     parts.counts,
+    parts.children.map(typeMask),
     parts.requiredCount,
     parts.closed,
     parts.additional,
@@ -132,6 +136,7 @@ export function typedShape(
     p.byKey,
     p.children,
     p.counts,
+    p.masks,
     p.requiredCount,
     p.closed,
     p.additional,
@@ -160,6 +165,7 @@ export function arrayShape(
     null,
     [],
     [],
+    [],
     0,
     false,
     null,
@@ -183,7 +189,7 @@ export function slotOf(
 /** Is `value` valid against the node `shape` describes? The fast pass only. */
 export function conforms(shape: Shape, value: unknown, st: State): boolean {
   const kind = shape.kind;
-  if (kind === LEAF) return leafPasses(shape.leaf, value) || shape.validate(value, st);
+  if (kind === LEAF) return leafConforms(shape, value, st);
   if (kind === OBJECT) {
     if (typeof value === 'object' && value !== null && !Array.isArray(value))
       return propertiesConform(shape, value as Data, st);
@@ -196,23 +202,41 @@ export function conforms(shape: Shape, value: unknown, st: State): boolean {
   return shape.validate(value, st);
 }
 
+/** The types a child allows when it only tests a type, else 0. */
+const typeMask = (child: Shape | null) =>
+  child !== null && child.kind === LEAF && child.leaf.kind === TYPES ? child.leaf.mask : 0;
+
+const leafConforms = (shape: Shape, value: unknown, st: State) =>
+  leafPasses(shape.leaf, value) || shape.validate(value, st);
+
 /**
  * An object's keys against an object shape: per key one slot lookup and the slot's check,
  * `required` a count, an unknown key against `additionalProperties: false` a return. A key
  * whose value is `undefined` counts as absent.
  */
 export function propertiesConform(shape: Shape, object: Data, st: State): boolean {
-  const { keys, byKey, children, counts, additional } = shape;
+  const { keys, byKey, children, counts, masks, additional } = shape;
+  const count = keys.length;
   let seenRequired = 0;
+  let position = 0;
   for (const key in object) {
     const value = object[key];
+    // Arguments mostly come in the schema's order: try the key's position first.
+    const guess = position++;
     if (value === undefined) continue;
-    const index = slotOf(keys, byKey, key);
+    const index = guess < count && keys[guess] === key ? guess : slotOf(keys, byKey, key);
     if (index >= 0) {
       seenRequired += counts[index];
+      const mask = masks[index];
+      if (mask !== 0) {
+        if ((typeBits(value) & mask) === 0) return false;
+        continue;
+      }
       const child = children[index];
       if (child !== null) {
-        if (!conforms(child, value, st)) return false;
+        // A leaf inline: a call per property costs more than its test.
+        if (child.kind === LEAF ? !leafConforms(child, value, st) : !conforms(child, value, st))
+          return false;
         continue;
       }
     }
@@ -226,6 +250,10 @@ function itemsConform(shape: Shape, array: readonly unknown[], st: State): boole
   const length = array.length;
   if (length < shape.minItems || length > shape.maxItems) return false;
   const items = shape.items as Shape;
-  for (let i = 0; i < length; i++) if (!conforms(items, array[i], st)) return false;
+  if (items.kind === LEAF) {
+    for (let i = 0; i < length; i++) if (!leafConforms(items, array[i], st)) return false;
+  } else {
+    for (let i = 0; i < length; i++) if (!conforms(items, array[i], st)) return false;
+  }
   return true;
 }

@@ -17,7 +17,7 @@ import type { JsonType } from './type.ts';
 const CALL = 0;
 export const ANY = 1;
 /** One of the types in `mask` (`type: 'string'`, `type: ['string', 'null']`), by {@link typeBits}. */
-const TYPES = 2;
+export const TYPES = 2;
 /** A string in a set (`enum` of strings). */
 const ENUM = 3;
 /** A string with a length within bounds. */
