@@ -3,7 +3,14 @@ import { describeValue, showValue, typeName } from './describe.ts';
 import { KeywordReader } from './expect.ts';
 import { compileArrays } from './keywords/arrays.ts';
 import { compileCombinators } from './keywords/combinators.ts';
-import { describeLeaf, isAnnotation, isTypeOnly, type Leaf, leafFirst } from './keywords/leaf.ts';
+import {
+  describeLeaf,
+  isAnnotation,
+  isTypeOnlyNode,
+  type Leaf,
+  leafFirst,
+  typeOnlyLeaf,
+} from './keywords/leaf.ts';
 import { compileNumbers } from './keywords/numbers.ts';
 import { compileObjects } from './keywords/objects.ts';
 import { compileProperties } from './keywords/properties.ts';
@@ -78,9 +85,20 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
       return ctx.validatorFor(value as SchemaNode, at ?? info.child(suffix));
     },
   };
-  const checks: Checks = { any: [], string: [], number: [], object: [], array: [] };
   const refOnly = info.dialect.draft === 7 && read.has('$ref');
   const types = refOnly || !info.dialect.validation ? undefined : readTypes(scope);
+  const refinements = ctx.options.refinements?.get(node);
+  if (
+    info.dialect.validation &&
+    refinements === undefined &&
+    isTypeOnlyNode(node, ctx.options.formats) &&
+    !isDynamicScopeRoot(ctx, node, info)
+  ) {
+    const shape = typeOnlyShape(types);
+    ctx.describe(node, shape, types);
+    return shape.validate;
+  }
+  const checks: Checks = { any: [], string: [], number: [], object: [], array: [] };
   let pattern: SchemaPattern | undefined;
   let properties: Shape | undefined;
   if (!refOnly) {
@@ -96,7 +114,6 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
   }
   compileRefs(scope, checks);
   let validate = assemble(types, checks);
-  const refinements = ctx.options.refinements?.get(node);
   let leaf: Leaf | undefined;
   if (!refOnly && info.dialect.validation && refinements === undefined) {
     leaf = describeLeaf(node, types, ctx.options.formats, pattern);
@@ -108,10 +125,8 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
   if (isDynamicScopeRoot(ctx, node, info)) validate = enteringScope(info.resource, validate);
   let shape: Shape | null = null;
   if (validate === plain) {
-    if (leaf !== undefined) {
-      shape = isTypeOnly(leaf) ? typeOnlyShape(types, leaf, validate) : leafShape(leaf, validate);
-      validate = shape.validate;
-    } else if (info.dialect.validation) shape = shapeOfNode(scope, types, properties, validate);
+    if (leaf !== undefined) shape = leafShape(leaf, validate);
+    else if (info.dialect.validation) shape = shapeOfNode(scope, types, properties, validate);
     if (shape?.kind === OBJECT || shape?.kind === ARRAY) validate = shapeFirst(shape, validate);
   }
   ctx.describe(node, shape, types);
@@ -124,21 +139,26 @@ const typeOnlyShapes = new Map<string, Shape>();
  * The shape of a node of `type` and annotations only, with its closure, shared by every
  * such node with the same `type` in every schema: they check and report alike, and tool
  * schemas are mostly made of them (`{ type: 'string', description: … }`), so sharing
- * saves a few closures and objects per property.
+ * saves compiling them and a few closures and objects per property.
  */
-function typeOnlyShape(
-  types: readonly JsonType[] | undefined,
-  leaf: Leaf,
-  validate: Validate,
-): Shape {
+function typeOnlyShape(types: readonly JsonType[] | undefined): Shape {
   const key = types === undefined ? '' : types.join();
   let shape = typeOnlyShapes.get(key);
   if (shape === undefined) {
-    shape = leafShape(leaf, validate);
+    const validate = types === undefined ? alwaysValid : assemble(types, NO_CHECKS);
+    shape = leafShape(typeOnlyLeaf(types), validate);
     typeOnlyShapes.set(key, shape);
   }
   return shape;
 }
+
+const NO_CHECKS: Checks = Object.freeze({
+  any: [],
+  string: [],
+  number: [],
+  object: [],
+  array: [],
+}) as Checks;
 
 const OBJECT_KEYWORDS = new Set(['properties', 'required', 'additionalProperties']);
 const ARRAY_KEYWORDS = new Set(['items', 'minItems', 'maxItems']);

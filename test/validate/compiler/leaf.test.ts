@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeLeaf,
+  isTypeOnlyNode,
   type Leaf,
   leafPasses,
+  typeOnlyLeaf,
 } from '../../../src/validate/compiler/keywords/leaf.ts';
 import type { JsonType } from '../../../src/validate/compiler/keywords/type.ts';
 import { compile } from '../../../src/validate/index.ts';
@@ -11,7 +13,7 @@ const valid = (schema: object, data: unknown, options = {}) =>
   compile(schema, options).safeParse(data).success;
 
 describe('leaf tests', () => {
-  it('describe only leaf schemas: types, bounds, patterns and string enums', () => {
+  it('describe only leaf schemas: bounds, patterns and string enums', () => {
     const regex = /a/;
     const kinds = (schema: Record<string, unknown>, types?: JsonType[], formats = false) =>
       describeLeaf(schema, types, formats, typeof schema.pattern === 'string' ? regex : undefined)
@@ -19,8 +21,6 @@ describe('leaf tests', () => {
     expect(kinds({ type: 'string', minLength: 1 }, ['string'])).toBeDefined();
     expect(kinds({ type: 'integer', maximum: 3, description: 'd' }, ['integer'])).toBeDefined();
     expect(kinds({ enum: ['a', 'b'] })).toBeDefined();
-    expect(kinds({ type: 'string' }, ['string'])).toBeDefined();
-    expect(kinds({ type: ['string', 'null'] }, ['string', 'null'])).toBeDefined();
     expect(kinds({ type: 'string', pattern: 'a' }, ['string'])).toBeDefined();
     expect(kinds({ type: 'string', minLength: 1, pattern: 'a' }, ['string'])).toBeUndefined();
     expect(
@@ -31,10 +31,18 @@ describe('leaf tests', () => {
     expect(kinds({ type: 'object', required: ['a'] }, ['object'])).toBeUndefined();
   });
 
+  it('tell type-only schemas apart', () => {
+    expect(isTypeOnlyNode({ type: 'string', description: 'd', default: 'x' }, false)).toBe(true);
+    expect(isTypeOnlyNode({ type: 'string', format: 'email' }, false)).toBe(true);
+    expect(isTypeOnlyNode({ type: 'string', format: 'email' }, true)).toBe(false);
+    expect(isTypeOnlyNode({ type: 'string', minLength: 1 }, false)).toBe(false);
+    expect(isTypeOnlyNode({ $ref: '#' }, false)).toBe(false);
+  });
+
   it('test what they describe', () => {
     const leaf = (schema: Record<string, unknown>, types?: JsonType[]) =>
       describeLeaf(schema, types, false, /^[A-Z]{2}$/u) as Leaf;
-    const nullable = leaf({ type: ['integer', 'null'] }, ['integer', 'null']);
+    const nullable = typeOnlyLeaf(['integer', 'null']);
     expect([1, null, 1.5, '1', Number.NaN].map((value) => leafPasses(nullable, value))).toEqual([
       true,
       true,
@@ -48,7 +56,7 @@ describe('leaf tests', () => {
       false,
       false,
     ]);
-    expect(leafPasses(leaf({}), Symbol('any'))).toBe(true);
+    expect(leafPasses(typeOnlyLeaf(undefined), Symbol('any'))).toBe(true);
   });
 
   it('give the same verdicts as the full checks at the boundaries', () => {

@@ -126,14 +126,12 @@ export const isAnnotation = (key: string, formatsAsserted: boolean) =>
   ANNOTATIONS.has(key) && !(key === 'format' && formatsAsserted);
 const ENUM_ONLY = new Set(['enum']);
 const PATTERN_ONLY = new Set(['pattern']);
-const NONE = new Set<string>();
 
 const numberOr = (value: unknown, fallback: number) =>
   typeof value === 'number' ? value : fallback;
 
 /**
- * The leaf test of a schema object, or undefined when it is not a leaf: a schema of
- * annotations and `type` only; a string with length bounds or a `pattern` (`regex`, as
+ * The leaf test of a schema object, or undefined when it is not a leaf: a string with length bounds or a `pattern` (`regex`, as
  * compiled for it); a number or integer with bounds; an enum of strings (when `type` is
  * absent or allows strings). Call only on schema objects whose keywords compiled without
  * error, in a dialect with the validation vocabulary.
@@ -149,10 +147,6 @@ export function describeLeaf(
   const only = (allowed: ReadonlySet<string>) =>
     keys.every((key) => allowed.has(key) || isAnnotation(key, formatsAsserted));
   const some = (allowed: ReadonlySet<string>) => keys.some((key) => allowed.has(key));
-  if (only(NONE)) {
-    if (types === undefined) return new Leaf(ANY);
-    return new Leaf(TYPES, maskOf(types));
-  }
   if (Array.isArray(schema.enum) && (types === undefined || types.includes('string'))) {
     const values = schema.enum;
     if (!values.every((value) => typeof value === 'string') || !only(ENUM_ONLY)) return undefined;
@@ -186,15 +180,21 @@ export function describeLeaf(
   return undefined;
 }
 
-/** Is the leaf a type test only (or, with no `type`, no test at all)? */
-export const isTypeOnly = (leaf: Leaf) => leaf.kind <= TYPES;
+/** Is the schema object of `type` and annotations only (see {@link typeOnlyLeaf})? */
+export function isTypeOnlyNode(schema: Record<string, unknown>, formatsAsserted: boolean): boolean {
+  for (const key in schema) if (!isAnnotation(key, formatsAsserted)) return false;
+  return true;
+}
+
+/** The leaf of a node of `type` (`types`; undefined: none) and annotations only. */
+export function typeOnlyLeaf(types: readonly JsonType[] | undefined): Leaf {
+  return types === undefined ? new Leaf(ANY) : new Leaf(TYPES, maskOf(types));
+}
 
 /**
  * The closure of a leaf node: its test first, the node's full closure (which also reports
- * issues) where the test fails. A bare type test is already one check, and `{}` already
- * accepts everything, so those keep `full`.
+ * issues) where the test fails.
  */
 export function leafFirst(leaf: Leaf, full: Validate): Validate {
-  if (isTypeOnly(leaf)) return full;
   return (data, st) => leafPasses(leaf, data) || full(data, st);
 }
