@@ -8,12 +8,7 @@ import { compileDefaults } from './compiler/defaults.ts';
 import { describeValue } from './compiler/describe.ts';
 import { SchemaError } from './compiler/schema-error.ts';
 import { conforms, type Shape } from './compiler/shape.ts';
-import {
-  DepthExceeded,
-  newState,
-  RefinementThrew,
-  type State,
-} from './compiler/state.ts';
+import { DepthExceeded, newState, RefinementThrew, type State } from './compiler/state.ts';
 import { unreadableIssue } from './compiler/unreadable.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
