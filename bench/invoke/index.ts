@@ -15,7 +15,9 @@
  *
  * A second table times, in batches (../validate/batched.ts), `invoke()` against a
  * synchronous floor — Ajv validation, try/catch and the synchronous executor, no `await` —
- * since `invoke()` does not await a result that is already there.
+ * since `invoke()` does not await a result that is already there; with two steps between
+ * them: the floor as an async function (the promise `invoke()` returns) and the floor with
+ * fino's validator in Ajv's place.
  */
 import { executeTool, safeValidateTypes, zodSchema } from '@ai-sdk/provider-utils';
 import { tool as agentsTool, RunContext } from '@openai/agents';
@@ -23,7 +25,7 @@ import { tool as aiTool } from 'ai';
 import { Ajv } from 'ajv';
 import { z } from 'zod';
 import { tool } from '../../src/ai/tool/index.ts';
-import { v } from '../../src/validate/index.ts';
+import { compile, v } from '../../src/validate/index.ts';
 import { compare } from '../harness.ts';
 import { load, timeBatched } from '../validate/batched.ts';
 
@@ -107,15 +109,37 @@ const syncFloor = (input: unknown) => {
     return { content: (error as Error).message, isError: true };
   }
 };
-if (syncFloor(args).content !== '5') throw new Error('the sync floor does not answer 5');
+// Where invoke()'s time goes beyond the floor: the same floor as an async function (the
+// promise invoke() must return), and fino's validator in the floor's place (validation).
+const asyncFloor = async (input: unknown) => syncFloor(input);
+const finoValidator = compile(finoTool.parameters);
+const finoFloor = (input: unknown) => {
+  const parsed = finoValidator.safeParse(input);
+  if (!parsed.success) return { content: parsed.error.message, isError: true };
+  try {
+    return { content: add(parsed.value as { a: number; b: number }) };
+  } catch (error) {
+    return { content: (error as Error).message, isError: true };
+  }
+};
+for (const answer of [syncFloor(args), await asyncFloor(args), finoFloor(args)])
+  if (answer.content !== '5') throw new Error(`a floor answered ${JSON.stringify(answer)}`);
 const loadBefore = load();
-const [sync, fino] = timeBatched({
+const rows = timeBatched({
   'sync floor': () => syncFloor(args),
-  fino: () => finoTool.invoke(args),
+  'async floor': () => asyncFloor(args),
+  'sync floor, fino validator': () => finoFloor(args),
+  'fino invoke()': () => finoTool.invoke(args),
 });
+const [sync] = rows;
 console.log(
-  `\ninvoke() against a synchronous floor, in batches, ns per call, median (min–max):\n` +
-    `  sync floor ${sync.median.toFixed(0)} (${sync.min.toFixed(0)}–${sync.max.toFixed(0)})\n` +
-    `  fino       ${fino.median.toFixed(0)} (${fino.min.toFixed(0)}–${fino.max.toFixed(0)})\n` +
-    `  ratio ${(fino.median / sync.median).toFixed(2)}× (target ≤ 1.3×), of the fastest samples ${(fino.min / sync.min).toFixed(2)}×; load average ${loadBefore} → ${load()}`,
+  `\ninvoke() against a synchronous floor, in batches (${process.env.BENCH_CLOCK === 'cpu' ? 'CPU' : 'wall'} clock), ns per call:\n\n` +
+    '| peer | median (min–max) | × sync floor |\n|---|---:|---:|\n' +
+    rows
+      .map(
+        (row) =>
+          `| ${row.name} | ${row.median.toFixed(0)} (${row.min.toFixed(0)}–${row.max.toFixed(0)}) | ${(row.median / sync.median).toFixed(2)}× |`,
+      )
+      .join('\n') +
+    `\n\ntarget ≤ 1.3×; load average ${loadBefore} → ${load()}`,
 );

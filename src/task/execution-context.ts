@@ -11,6 +11,9 @@ const throwSuspendSignal: SuspendFn = (reasonOrRequest, payload) => {
   throw new SuspendSignal(reasonOrRequest, payload);
 };
 
+/** `ctx.progress` when the caller listens to none: updates are checked, then dropped. */
+const checkOnlyProgress = progressReporter(undefined);
+
 /**
  * The caller's `suspend`, accepting both forms and always calling it positionally,
  * `(reason, payload)`: a harness written for the positional form never sees an object.
@@ -47,7 +50,8 @@ export class RunContextFromOptions implements TaskRunContext {
     this.suspend = options.suspend ? positional(options.suspend) : throwSuspendSignal;
     this.resumeValue = options.resumeValue;
     this.idempotencyKey = options.idempotencyKey;
-    this.progress = progressReporter(options.progress);
+    this.progress =
+      options.progress === undefined ? checkOnlyProgress : progressReporter(options.progress);
     this.writer = writer;
     this.#env = options.env;
     this.#cwd = options.cwd;

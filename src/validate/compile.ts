@@ -7,13 +7,8 @@ import { CompileContext, type SchemaNode } from './compiler/context.ts';
 import { compileDefaults } from './compiler/defaults.ts';
 import { describeValue } from './compiler/describe.ts';
 import { SchemaError } from './compiler/schema-error.ts';
-import {
-  DepthExceeded,
-  newState,
-  RefinementThrew,
-  type State,
-  type Validate,
-} from './compiler/state.ts';
+import { conforms, type Shape } from './compiler/shape.ts';
+import { DepthExceeded, newState, RefinementThrew, type State } from './compiler/state.ts';
 import { unreadableIssue } from './compiler/unreadable.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
@@ -162,11 +157,11 @@ function compileJsonSchema(
     refinements,
     draft: options.draft === 'draft-07' ? 7 : 2020,
   });
-  let validate: Validate;
+  let shape: Shape;
   let applyDefaults: ((data: unknown) => unknown) | null;
   try {
     const info = ctx.addRoot(schema);
-    validate = ctx.validatorFor(schema, info);
+    shape = ctx.shapeOf(schema, ctx.validatorFor(schema, info));
     applyDefaults = compileDefaults(ctx, schema, info);
     ctx.compileDynamicTargets();
   } catch (error) {
@@ -178,10 +173,10 @@ function compileJsonSchema(
   let busy = false;
 
   const isValid = (data: unknown): boolean => {
-    if (busy) return run(validate, data, newState(maxDepth, null));
+    if (busy) return run(shape, data, newState(maxDepth, null));
     busy = true;
     try {
-      return run(validate, data, fast);
+      return run(shape, data, fast);
     } finally {
       busy = false;
     }
@@ -190,7 +185,7 @@ function compileJsonSchema(
   const safeParse = (data: unknown): SafeParseResult<unknown> => {
     if (!isValid(data)) {
       const issues: Issue[] = [];
-      run(validate, data, newState(maxDepth, issues));
+      run(shape, data, newState(maxDepth, issues));
       if (issues.length === 0)
         issues.push({ path: '', message: 'value does not match the schema', keyword: 'schema' });
       return failure(issues);
@@ -244,15 +239,16 @@ function failure(issues: Issue[]): SafeParseResult<never> {
 }
 
 /**
- * Runs a validator. Exceeding `maxDepth` (or, as a backstop, the stack) becomes an
+ * Runs a validator, given the shape of its root (shape.ts). Exceeding `maxDepth` (or, as a backstop, the stack) becomes an
  * issue, and so does an exception thrown while reading the value (a hostile getter or
  * Proxy), at the path being read; what a refinement threw is rethrown. After any exception
  * the state is reset, since closures restore it only on return.
  */
-function run(validate: Validate, data: unknown, st: State): boolean {
+function run(shape: Shape, data: unknown, st: State): boolean {
   const issues = st.issues;
   try {
-    return validate(data, st);
+    // The fast pass by the root's shape, saving a call through the root's closure.
+    return issues === null ? conforms(shape, data, st) : shape.validate(data, st);
   } catch (error) {
     const at = [...st.path];
     st.issues = issues;

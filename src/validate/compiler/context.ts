@@ -1,10 +1,13 @@
 import { METASCHEMAS } from '../metaschemas/index.ts';
 import { type Dialect, DRAFT_7, DRAFT_2020, dialectOf } from './dialect.ts';
+import { ANY, Leaf } from './keywords/leaf.ts';
+import type { JsonType } from './keywords/type.ts';
 import { compileNode } from './node.ts';
 import { NodeInfo } from './node-info.ts';
 import { escapeToken, pointerTokens } from './pointer.ts';
 import { SchemaError } from './schema-error.ts';
-import { guarded, type Validate } from './state.ts';
+import { callShape, leafShape, type Shape } from './shape.ts';
+import { alwaysValid, guarded, type Validate } from './state.ts';
 
 export { NodeInfo } from './node-info.ts';
 
@@ -24,9 +27,20 @@ export interface CompilerOptions {
   draft: 7 | 2020;
 }
 
+/**
+ * A schema object's compiled closure (null while it compiles), and what the compiler
+ * learnt of it, for the nodes that use it: its shape (shape.ts) and the types its `type`
+ * declares. Kept here, by schema object, not in maps keyed by closure: a closure used as
+ * a map key gets a hash table of its own, about 400 bytes each.
+ */
 interface Cell {
   validate: Validate | null;
+  shape: Shape | null;
+  types: readonly JsonType[] | undefined;
 }
+
+/** `true` accepts everything. */
+const ANY_SHAPE = leafShape(new Leaf(ANY), alwaysValid);
 
 const SUBSCHEMA = [
   'additionalProperties',
@@ -104,10 +118,30 @@ export class CompileContext {
       if (cell.validate !== null) return cell.validate;
       return (data, st) => (cell.validate as Validate)(data, st);
     }
-    const fresh: Cell = { validate: null };
+    const fresh: Cell = { validate: null, shape: null, types: undefined };
     this.cells.set(node, fresh);
     fresh.validate = compileNode(this, node, this.infos.get(node) ?? info);
     return fresh.validate;
+  }
+
+  /** Records what a schema object compiles to: its shape (null: a call) and declared types. */
+  describe(node: object, shape: Shape | null, types: readonly JsonType[] | undefined): void {
+    const cell = this.cells.get(node);
+    if (cell === undefined) return;
+    cell.shape = shape;
+    cell.types = types;
+  }
+
+  /** The shape of a (sub)schema whose closure is `validate`: a call to it unless described. */
+  shapeOf(node: unknown, validate: Validate): Shape {
+    if (node === true) return ANY_SHAPE;
+    const shape = typeof node === 'object' && node !== null ? this.cells.get(node)?.shape : null;
+    return shape ?? callShape(validate);
+  }
+
+  /** The types a (sub)schema's `type` declares, when it has one. */
+  typesOf(node: unknown): readonly JsonType[] | undefined {
+    return typeof node === 'object' && node !== null ? this.cells.get(node)?.types : undefined;
   }
 
   /**

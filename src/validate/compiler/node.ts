@@ -2,10 +2,16 @@ import type { CompileContext, NodeInfo, SchemaNode } from './context.ts';
 import { describeValue, showValue, typeName } from './describe.ts';
 import { KeywordReader } from './expect.ts';
 import { compileArrays } from './keywords/arrays.ts';
-import { declaredTypes } from './keywords/closest-branch.ts';
 import { compileCombinators } from './keywords/combinators.ts';
 import { typed } from './keywords/inline-type-checks.ts';
-import { quickAccept } from './keywords/leaf-fast-path.ts';
+import {
+  describeLeaf,
+  isAnnotation,
+  isTypeOnlyNode,
+  type Leaf,
+  leafFirst,
+  typeOnlyLeaf,
+} from './keywords/leaf.ts';
 import { compileNumbers } from './keywords/numbers.ts';
 import { compileObjects } from './keywords/objects.ts';
 import { compileProperties } from './keywords/properties.ts';
@@ -15,7 +21,9 @@ import { compileStrings } from './keywords/strings.ts';
 import { compileType, type JsonType, readTypes } from './keywords/type.ts';
 import { withUnevaluated } from './keywords/unevaluated.ts';
 import { compileValues } from './keywords/values.ts';
+import type { SchemaPattern } from './regex.ts';
 import { SchemaError } from './schema-error.ts';
+import { ARRAY, arrayShape, conforms, leafShape, OBJECT, type Shape, typedShape } from './shape.ts';
 import { allOf, alwaysValid, RefinementThrew, report, type Validate } from './state.ts';
 
 const falseSchema: Validate = (data, st) =>
@@ -77,31 +85,128 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
       return ctx.validatorFor(value as SchemaNode, at ?? info.child(suffix));
     },
   };
-  const checks: Checks = { any: [], string: [], number: [], object: [], array: [] };
   const refOnly = info.dialect.draft === 7 && read.has('$ref');
   const types = refOnly || !info.dialect.validation ? undefined : readTypes(scope);
+  const refinements = ctx.options.refinements?.get(node);
+  if (
+    info.dialect.validation &&
+    refinements === undefined &&
+    isTypeOnlyNode(node, ctx.options.formats) &&
+    !isDynamicScopeRoot(ctx, node, info)
+  ) {
+    const shape = typeOnlyShape(types);
+    ctx.describe(node, shape, types);
+    return shape.validate;
+  }
+  const checks: Checks = { any: [], string: [], number: [], object: [], array: [] };
+  let pattern: SchemaPattern | undefined;
+  let properties: Shape | undefined;
   if (!refOnly) {
     if (info.dialect.validation) {
       compileValues(scope, checks);
       compileNumbers(scope, checks);
-      compileStrings(scope, checks);
+      pattern = compileStrings(scope, checks);
     }
     compileArrays(scope, checks);
-    compileProperties(scope, checks);
+    properties = compileProperties(scope, checks);
     compileObjects(scope, checks);
     compileCombinators(scope, checks);
   }
   compileRefs(scope, checks);
   let validate = assemble(types, checks);
-  const refinements = ctx.options.refinements?.get(node);
+  let leaf: Leaf | undefined;
   if (!refOnly && info.dialect.validation && refinements === undefined) {
-    validate = quickAccept(node, types, ctx.options.formats, validate) ?? validate;
+    leaf = describeLeaf(node, types, ctx.options.formats, pattern);
+    if (leaf !== undefined) validate = leafFirst(leaf, validate);
   }
+  const plain = validate;
   if (!refOnly) validate = withUnevaluated(scope, validate);
   validate = withRefinements(refinements, validate);
   if (isDynamicScopeRoot(ctx, node, info)) validate = enteringScope(info.resource, validate);
-  if (types !== undefined) declaredTypes.set(validate, types);
+  let shape: Shape | null = null;
+  if (validate === plain) {
+    if (leaf !== undefined) shape = leafShape(leaf, validate);
+    else if (info.dialect.validation) shape = shapeOfNode(scope, types, properties, validate);
+    if (shape?.kind === OBJECT || shape?.kind === ARRAY) validate = shapeFirst(shape, validate);
+  }
+  ctx.describe(node, shape, types);
   return validate;
+}
+
+const typeOnlyShapes = new Map<string, Shape>();
+
+/**
+ * The shape of a node of `type` and annotations only, with its closure, shared by every
+ * such node with the same `type` in every schema: they check and report alike, and tool
+ * schemas are mostly made of them (`{ type: 'string', description: … }`), so sharing
+ * saves compiling them and a few closures and objects per property.
+ */
+function typeOnlyShape(types: readonly JsonType[] | undefined): Shape {
+  const key = types === undefined ? '' : types.join();
+  let shape = typeOnlyShapes.get(key);
+  if (shape === undefined) {
+    const validate = types === undefined ? alwaysValid : assemble(types, NO_CHECKS);
+    shape = leafShape(typeOnlyLeaf(types), validate);
+    typeOnlyShapes.set(key, shape);
+  }
+  return shape;
+}
+
+const NO_CHECKS: Checks = Object.freeze({
+  any: [],
+  string: [],
+  number: [],
+  object: [],
+  array: [],
+}) as Checks;
+
+const OBJECT_KEYWORDS = new Set(['properties', 'required', 'additionalProperties']);
+const ARRAY_KEYWORDS = new Set(['items', 'minItems', 'maxItems']);
+
+/**
+ * The shape of a node of only `properties`, `required` and `additionalProperties`
+ * (`properties`: their shape), or of only one `items` schema and length bounds, each with
+ * a `type` of its own type (and perhaps `null`) or none, and annotations; null for any
+ * other node.
+ */
+function shapeOfNode(
+  scope: NodeScope,
+  types: readonly JsonType[] | undefined,
+  properties: Shape | undefined,
+  full: Validate,
+): Shape | null {
+  const { read, ctx } = scope;
+  const keys = Object.keys(read.schema);
+  const only = (allowed: ReadonlySet<string>) =>
+    keys.every((key) => allowed.has(key) || isAnnotation(key, ctx.options.formats));
+  const typedAs = (type: JsonType) =>
+    types === undefined ||
+    (types.includes(type) && types.every((other) => other === type || other === 'null'));
+  const nullable = types?.includes('null') === true;
+  const items = read.schema.items;
+  if (properties !== undefined && typedAs('object') && only(OBJECT_KEYWORDS))
+    return typedShape(properties, full, nullable, types === undefined);
+  if (read.has('items') && !Array.isArray(items) && typedAs('array') && only(ARRAY_KEYWORDS)) {
+    return arrayShape(
+      full,
+      nullable,
+      types === undefined,
+      ctx.shapeOf(items, scope.sub(items, 'items')),
+      read.count('minItems') ?? 0,
+      read.count('maxItems') ?? Number.POSITIVE_INFINITY,
+    );
+  }
+  return null;
+}
+
+/**
+ * The fast pass by `shape`, the collecting pass by `full`. Made here, not in the function
+ * that compiles the node: a closure keeps the whole context of the function it is made in,
+ * which there holds the compilation (`ctx`).
+ */
+function shapeFirst(shape: Shape, full: Validate): Validate {
+  return (data, st) =>
+    st.issues === null && st.annot === null ? conforms(shape, data, st) : full(data, st);
 }
 
 const CATEGORY: Record<JsonType, keyof Checks | null> = {

@@ -1,18 +1,26 @@
 import { canonicalKey } from '../canonical-key.ts';
 import { jsonEqual } from '../equal.ts';
+import { conforms, type Shape } from '../shape.ts';
 import { child, report, type Validate } from '../state.ts';
-import { bareTypes, hasType } from './inline-type-checks.ts';
 import type { Checks, NodeScope } from './scope.ts';
 
 const items = (count: number) => (count === 1 ? '1 item' : `${count} items`);
 
-/** Items from `from` on, each validated by `validate` (`items`, `additionalItems`). */
-function rest(from: number, validate: Validate, keyword: string, forbidden: boolean): Validate {
-  const bareType = bareTypes.get(validate);
+/**
+ * Items from `from` on, each validated by `validate` (`items`, `additionalItems`); in the
+ * fast pass by its `shape` (shape.ts).
+ */
+function rest(
+  from: number,
+  validate: Validate,
+  shape: Shape,
+  keyword: string,
+  forbidden: boolean,
+): Validate {
   return (data, st) => {
     const array = data as unknown[];
-    if (bareType !== undefined && st.issues === null && st.annot === null) {
-      for (let i = from; i < array.length; i++) if (!hasType(bareType, array[i])) return false;
+    if (st.issues === null && st.annot === null) {
+      for (let i = from; i < array.length; i++) if (!conforms(shape, array[i], st)) return false;
       return true;
     }
     let ok = true;
@@ -97,13 +105,20 @@ export function compileArrays(scope: NodeScope, checks: Checks): void {
         : undefined;
   const tupleSchemas = tuple === undefined ? undefined : read.array(tuple);
   if (tupleSchemas !== undefined && tuple !== undefined) {
-    checks.array.push(prefix(tupleSchemas.map((value, i) => sub(value, `${tuple}/${i}`))));
+    // A loop, not a callback naming `sub`: the closures made below would keep it, and with
+    // it the whole compilation.
+    const validators: Validate[] = [];
+    for (let i = 0; i < tupleSchemas.length; i++)
+      validators.push(sub(tupleSchemas[i], `${tuple}/${i}`));
+    checks.array.push(prefix(validators));
   }
   const restKeyword = tuple === 'items' ? 'additionalItems' : 'items';
   if (read.has(restKeyword)) {
     const value = schema[restKeyword];
+    const validate = sub(value, restKeyword);
+    const shape = scope.ctx.shapeOf(value, validate);
     checks.array.push(
-      rest(tupleSchemas?.length ?? 0, sub(value, restKeyword), restKeyword, value === false),
+      rest(tupleSchemas?.length ?? 0, validate, shape, restKeyword, value === false),
     );
   }
   if (read.has('contains')) compileContains(scope, checks, sub(schema.contains, 'contains'));

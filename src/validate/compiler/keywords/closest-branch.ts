@@ -3,9 +3,6 @@ import { describeValue } from '../describe.ts';
 import { formatPath } from '../path.ts';
 import { issuesOf, report, type State, type Validate } from '../state.ts';
 
-/** The JSON types each compiled node declares with `type`, for "expected a or b" messages. */
-export const declaredTypes = new WeakMap<Validate, readonly string[]>();
-
 /**
  * How far a failed branch is from matching: a wrong type right at the union's value
  * counts most, a wrong tag (`const`/`enum`) next, any other issue least.
@@ -28,15 +25,20 @@ function distance(issues: readonly Issue[], here: string): number {
 
 /**
  * Reports why no branch of an `anyOf`/`oneOf` matched: one `expected a or b` issue when
- * every branch wanted another type, else the issues of the closest branch only.
+ * every branch wanted another type (`types`: what each branch's `type` declares), else the
+ * issues of the closest branch only.
  */
-export function reportClosest(st: State, branches: readonly Validate[], data: unknown): false {
+export function reportClosest(
+  st: State,
+  branches: readonly Validate[],
+  types: readonly (readonly string[] | undefined)[],
+  data: unknown,
+): false {
   const annot = st.annot;
   st.annot = null;
   const here = formatPath(st.path);
   const perBranch = branches.map((validate) => issuesOf(validate, data, st));
   st.annot = annot;
-  const types = branches.map((validate) => declaredTypes.get(validate));
   const allWrongType = perBranch.every(
     (issues, i) =>
       types[i] !== undefined &&

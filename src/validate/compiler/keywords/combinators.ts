@@ -1,7 +1,7 @@
 import { report, type Validate } from '../state.ts';
 import { compileDiscriminator } from './discriminator.ts';
 import type { Checks, NodeScope } from './scope.ts';
-import { anyOf, oneOf, quietBranch } from './unions.ts';
+import { anyOf, type BranchTypes, oneOf, quietBranch } from './unions.ts';
 
 function subschemas(scope: NodeScope, keyword: string): Validate[] | undefined {
   const list = scope.read.array(keyword);
@@ -10,15 +10,24 @@ function subschemas(scope: NodeScope, keyword: string): Validate[] | undefined {
   return list.map((value, i) => scope.sub(value, `${keyword}/${i}`));
 }
 
+/** What each schema of `keyword`'s list declares with `type` (read after compiling them). */
+function typesOf(scope: NodeScope, keyword: string): BranchTypes {
+  return (scope.read.schema[keyword] as unknown[]).map((value) => scope.ctx.typesOf(value));
+}
+
 /** `allOf`, `anyOf`, `oneOf` (with an optional `discriminator`), `not`, `if`/`then`/`else`. */
 export function compileCombinators(scope: NodeScope, checks: Checks): void {
   const { read, sub } = scope;
   const all = subschemas(scope, 'allOf');
   if (all !== undefined) checks.any.push(...all);
   const any = subschemas(scope, 'anyOf');
-  if (any !== undefined) checks.any.push(any.length === 1 ? any[0] : anyOf(any));
+  if (any !== undefined)
+    checks.any.push(any.length === 1 ? any[0] : anyOf(any, typesOf(scope, 'anyOf')));
   const one = subschemas(scope, 'oneOf');
-  if (one !== undefined) checks.any.push(compileDiscriminator(scope, one) ?? oneOf(one));
+  if (one !== undefined) {
+    const generic = oneOf(one, typesOf(scope, 'oneOf'));
+    checks.any.push(compileDiscriminator(scope, one, generic) ?? generic);
+  }
   if (read.has('not')) {
     const validate = sub(read.schema.not, 'not');
     checks.any.push((data, st) => {

@@ -2,7 +2,6 @@ import { describeValue, showList } from '../describe.ts';
 import { once } from '../once.ts';
 import { branch, passes, report, type Validate } from '../state.ts';
 import type { NodeScope } from './scope.ts';
-import { oneOf } from './unions.ts';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -24,9 +23,14 @@ function pinnedTag(branchSchema: unknown, property: string): { tag: unknown } | 
  * `oneOf` with an OpenAPI-style `discriminator: { propertyName }`: when every branch pins
  * the tag property to a distinct primitive, the tag picks the one branch to validate in
  * O(1). A missing or unknown tag is one issue listing the allowed tags. The result is
- * the one `oneOf` would give; undefined when the branches do not all pin a tag.
+ * the one `oneOf` (`generic`, the check without the discriminator) would give; undefined
+ * when the branches do not all pin a tag.
  */
-export function compileDiscriminator(scope: NodeScope, branches: Validate[]): Validate | undefined {
+export function compileDiscriminator(
+  scope: NodeScope,
+  branches: Validate[],
+  generic: Validate,
+): Validate | undefined {
   const { read, ctx, info } = scope;
   const discriminator = read.schema.discriminator;
   if (!isObject(discriminator) || typeof discriminator.propertyName !== 'string') return undefined;
@@ -50,7 +54,6 @@ export function compileDiscriminator(scope: NodeScope, branches: Validate[]): Va
   }
   const tags = [...byTag.keys()];
   const shownTags = once(() => showList(tags));
-  const generic = oneOf(branches);
   return (data, st) => {
     if (!isObject(data)) return generic(data, st);
     const tag = Object.hasOwn(data, property) ? data[property] : undefined;

@@ -1,32 +1,6 @@
 import type { Validate } from '../state.ts';
 import type { JsonType } from './type.ts';
 
-/**
- * Validators that only test a type (`{ type: 'string', description: … }`): the object
- * keyword loop tests such a property inline instead of calling it (see properties.ts).
- */
-export const bareTypes = new WeakMap<Validate, JsonType>();
-
-/** Does `value` have JSON type `type`? Written out per type, for inline use in hot loops. */
-export function hasType(type: JsonType, value: unknown): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return Number.isFinite(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'null':
-      return value === null;
-    case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
-    case 'array':
-      return Array.isArray(value);
-  }
-}
-
 function typeOnly(type: JsonType, fail: Validate): Validate {
   switch (type) {
     case 'string':
@@ -52,11 +26,7 @@ function typeOnly(type: JsonType, fail: Validate): Validate {
  * through a shared predicate), then `rest` runs the node's other checks.
  */
 export function typed(type: JsonType, rest: Validate | null, fail: Validate): Validate {
-  if (rest === null) {
-    const validate = typeOnly(type, fail);
-    bareTypes.set(validate, type);
-    return validate;
-  }
+  if (rest === null) return typeOnly(type, fail);
   switch (type) {
     case 'string':
       return (data, st) => (typeof data === 'string' ? rest(data, st) : fail(data, st));

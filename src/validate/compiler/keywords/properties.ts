@@ -1,10 +1,10 @@
 import { showList } from '../describe.ts';
+import { once } from '../once.ts';
 import { escapeToken } from '../pointer.ts';
 import type { SchemaPattern } from '../regex.ts';
+import { objectShape, propertiesConform, type Shape, slotOf } from '../shape.ts';
 import { child, report, type Validate } from '../state.ts';
-import { bareTypes, hasType } from './inline-type-checks.ts';
 import type { Checks, NodeScope } from './scope.ts';
-import type { JsonType } from './type.ts';
 
 type Data = Record<string, unknown>;
 
@@ -15,8 +15,6 @@ interface Slot {
   validate: Validate | null;
   /** `properties: { key: false }`. */
   forbidden: boolean;
-  /** The type, when the subschema only tests one (tested inline in the fast pass). */
-  bareType: JsonType | undefined;
   required: boolean;
 }
 
@@ -35,10 +33,11 @@ const isPresent = (data: Data, key: string) => Object.hasOwn(data, key) && data[
  * `properties`, `patternProperties`, `additionalProperties` and `required` in one pass
  * over the object's own keys: each key finds its slot, so known keys are read once and
  * without a lookup by a varying name, and `required` only counts. A key whose value is
- * `undefined` counts as absent.
+ * `undefined` counts as absent. Without `patternProperties` the fast pass runs in
+ * shape.ts, and the shape it runs on is returned, for the node's.
  */
-export function compileProperties(scope: NodeScope, checks: Checks): void {
-  const { read, info, sub } = scope;
+export function compileProperties(scope: NodeScope, checks: Checks): Shape | undefined {
+  const { read, info, sub, ctx } = scope;
   const known = read.object('properties') ?? {};
   const patternSchemas = read.object('patternProperties') ?? {};
   const required = info.dialect.validation ? [...new Set(read.strings('required') ?? [])] : [];
@@ -50,42 +49,52 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
     !hasAdditional &&
     required.length === 0
   ) {
-    return;
+    return undefined;
   }
-  const slots: Slot[] = knownKeys.map((key) => ({
-    key,
-    validate: sub(known[key], `properties/${escapeToken(key)}`),
-    forbidden: known[key] === false,
-    required: false,
-    bareType: undefined,
-  }));
-  for (const slot of slots)
-    if (slot.validate !== null) slot.bareType = bareTypes.get(slot.validate);
+  // Loops, not callbacks, while `sub` and `read` are in use: a callback naming them would
+  // put them in the context the validation closures below keep, and with them the whole
+  // compilation (see "memory" in bench/RESULTS.md).
+  const slots: Slot[] = [];
+  const children: (Shape | null)[] = [];
+  for (const key of knownKeys) {
+    const validate = sub(known[key], `properties/${escapeToken(key)}`);
+    slots.push({ key, validate, forbidden: known[key] === false, required: false });
+    children.push(ctx.shapeOf(known[key], validate));
+  }
   for (const key of required) {
     const slot = slots.find((candidate) => candidate.key === key);
-    if (slot === undefined)
-      slots.push({ key, validate: null, forbidden: false, required: true, bareType: undefined });
-    else slot.required = true;
+    if (slot !== undefined) {
+      slot.required = true;
+      continue;
+    }
+    slots.push({ key, validate: null, forbidden: false, required: true });
+    children.push(null);
   }
-  const patterns: Pattern[] = Object.keys(patternSchemas).map((source) => ({
-    source,
-    regex: read.regex(source, `patternProperties/${escapeToken(source)}`),
-    validate: sub(patternSchemas[source], `patternProperties/${escapeToken(source)}`),
-  }));
+  const patterns: Pattern[] = [];
+  for (const source of Object.keys(patternSchemas)) {
+    const at = `patternProperties/${escapeToken(source)}`;
+    patterns.push({
+      source,
+      regex: read.regex(source, at),
+      validate: sub(patternSchemas[source], at),
+    });
+  }
   const additional = hasAdditional ? read.schema.additionalProperties : undefined;
   const additionalValidate = hasAdditional ? sub(additional, 'additionalProperties') : null;
-  const allowed = [
-    ...(knownKeys.length > 0 ? [showList(knownKeys)] : []),
-    ...(patterns.length > 0
-      ? [`keys matching ${patterns.map((p) => `/${p.source}/`).join(', ')}`]
-      : []),
-  ].join(', or ');
+  // Rendered when first reported, not at compile time: most validators never report it.
+  const allowed = once(() =>
+    [
+      ...(knownKeys.length > 0 ? [showList(knownKeys)] : []),
+      ...(patterns.length > 0
+        ? [`keys matching ${patterns.map((p) => `/${p.source}/`).join(', ')}`]
+        : []),
+    ].join(', or '),
+  );
   const unexpected = (key: string) =>
-    `unexpected property "${key}"; ${allowed === '' ? 'no properties are allowed' : `allowed: ${allowed}`}`;
+    `unexpected property "${key}"; ${allowed() === '' ? 'no properties are allowed' : `allowed: ${allowed()}`}`;
 
   const keys = slots.map((slot) => slot.key);
-  const count = keys.length;
-  const byKey = count > LINEAR_LOOKUP_MAX ? new Map(keys.map((key, i) => [key, i])) : null;
+  const byKey = keys.length > LINEAR_LOOKUP_MAX ? new Map(keys.map((key, i) => [key, i])) : null;
   const requiredCount = required.length;
   const patternCount = patterns.length;
 
@@ -103,17 +112,7 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
     for (const key in object) {
       const value = object[key];
       if (value === undefined) continue;
-      let index = -1;
-      if (byKey === null) {
-        for (let i = 0; i < count; i++) {
-          if (keys[i] === key) {
-            index = i;
-            break;
-          }
-        }
-      } else {
-        index = byKey.get(key) ?? -1;
-      }
+      const index = slotOf(keys, byKey, key);
       let matched = false;
       if (index >= 0) {
         const slot = slots[index];
@@ -123,9 +122,7 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
           if (st.annot !== null) st.annot.props.add(key);
           const valid = slot.forbidden
             ? report(st, 'properties', `unexpected property "${key}"`, value, key)
-            : slot.bareType !== undefined && st.issues === null && st.annot === null
-              ? hasType(slot.bareType, value)
-              : child(slot.validate, value, key, st);
+            : child(slot.validate, value, key, st);
           if (!valid) {
             if (st.issues === null) return false;
             ok = false;
@@ -162,41 +159,22 @@ export function compileProperties(scope: NodeScope, checks: Checks): void {
   };
   if (patternCount > 0) {
     checks.object.push(general);
-    return;
+    return undefined;
   }
 
-  // The common shape (no `patternProperties`) in the fast pass — no issues collected, no
-  // annotations — walks the keys the same way with nothing else: no pattern loop, no mode
-  // checks per key, `additionalProperties: false` a return.
-  const closed = additional === false;
-  checks.object.push((data, st) => {
-    if (st.issues !== null || st.annot !== null) return general(data, st);
-    const object = data as Data;
-    let seenRequired = 0;
-    for (const key in object) {
-      const value = object[key];
-      if (value === undefined) continue;
-      let index = -1;
-      if (byKey === null) {
-        for (let i = 0; i < count; i++) {
-          if (keys[i] === key) {
-            index = i;
-            break;
-          }
-        }
-      } else {
-        index = byKey.get(key) ?? -1;
-      }
-      const slot = index >= 0 ? slots[index] : null;
-      if (slot?.required) seenRequired++;
-      const validate = slot === null ? null : slot.validate;
-      if (validate !== null) {
-        const type = (slot as Slot).bareType;
-        if (type !== undefined ? !hasType(type, value) : !validate(value, st)) return false;
-      } else if (additionalValidate !== null) {
-        if (closed || !additionalValidate(value, st)) return false;
-      }
-    }
-    return seenRequired >= requiredCount;
+  const shape = objectShape(general, {
+    keys,
+    byKey,
+    children,
+    counts: slots.map((slot) => (slot.required ? 1 : 0)),
+    requiredCount,
+    closed: additional === false,
+    additional: additionalValidate === null ? null : ctx.shapeOf(additional, additionalValidate),
   });
+  checks.object.push((data, st) =>
+    st.issues === null && st.annot === null
+      ? propertiesConform(shape, data as Data, st)
+      : general(data, st),
+  );
+  return shape;
 }

@@ -1,5 +1,6 @@
 import { FORMATS } from '../../formats/index.ts';
 import { showValue } from '../describe.ts';
+import type { SchemaPattern } from '../regex.ts';
 import { report } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
 
@@ -21,8 +22,11 @@ export function codePointLength(text: string): number {
 
 const characters = (count: number) => (count === 1 ? '1 character' : `${count} characters`);
 
-/** `minLength`, `maxLength`, `pattern` and (when asserted) `format`. */
-export function compileStrings(scope: NodeScope, checks: Checks): void {
+/**
+ * `minLength`, `maxLength`, `pattern` and (when asserted) `format`. Returns the compiled
+ * `pattern`, for the node's leaf test (leaf.ts).
+ */
+export function compileStrings(scope: NodeScope, checks: Checks): SchemaPattern | undefined {
   const { read, ctx } = scope;
   const minLength = read.count('minLength');
   const maxLength = read.count('maxLength');
@@ -62,8 +66,8 @@ export function compileStrings(scope: NodeScope, checks: Checks): void {
       );
     });
   }
-  if (pattern !== undefined) {
-    const regex = read.regex(pattern, 'pattern');
+  const regex = pattern === undefined ? undefined : read.regex(pattern, 'pattern');
+  if (pattern !== undefined && regex !== undefined) {
     checks.string.push(
       (data, st) =>
         regex.test(data as string) ||
@@ -85,4 +89,5 @@ export function compileStrings(scope: NodeScope, checks: Checks): void {
           report(st, 'format', `expected ${format} format, received ${showValue(data)}`, data)),
     );
   }
+  return regex;
 }

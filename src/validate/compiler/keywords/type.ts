@@ -1,5 +1,6 @@
 import { describeValue } from '../describe.ts';
 import { report, type Validate } from '../state.ts';
+import { maskOf, typeBits } from './leaf.ts';
 import type { NodeScope } from './scope.ts';
 
 /** The JSON types a value can be checked against. */
@@ -55,8 +56,9 @@ export function compileType(types: readonly JsonType[]): {
   test: (value: unknown) => boolean;
   check: Validate;
 } {
-  const tests = types.map(isType);
-  const test = tests.length === 1 ? tests[0] : (value: unknown) => tests.some((t) => t(value));
+  const mask = maskOf(types);
+  const test =
+    types.length === 1 ? isType(types[0]) : (value: unknown) => (typeBits(value) & mask) !== 0;
   const expected = types.length === 1 ? types[0] : types.join(' or ');
   const check: Validate = (data, st) =>
     test(data) ||

@@ -1,6 +1,9 @@
 import { branch, passes, report, type State, type Validate } from '../state.ts';
 import { reportClosest } from './closest-branch.ts';
 
+/** What each branch's `type` declares (undefined: no `type`), for the messages. */
+export type BranchTypes = readonly (readonly string[] | undefined)[];
+
 /** Runs an in-place branch in the fast pass; its annotations count if it passes. */
 export function quietBranch(validate: Validate, data: unknown, st: State): boolean {
   const issues = st.issues;
@@ -11,7 +14,7 @@ export function quietBranch(validate: Validate, data: unknown, st: State): boole
 }
 
 /** `anyOf`: at least one branch must match; every matching branch's annotations count. */
-export function anyOf(branches: Validate[]): Validate {
+export function anyOf(branches: Validate[], types: BranchTypes): Validate {
   return (data, st) => {
     if (st.annot === null) {
       if (st.issues === null) {
@@ -19,16 +22,16 @@ export function anyOf(branches: Validate[]): Validate {
         return false;
       }
       for (const validate of branches) if (quietBranch(validate, data, st)) return true;
-      return reportClosest(st, branches, data);
+      return reportClosest(st, branches, types, data);
     }
     let matched = false;
     for (const validate of branches) if (quietBranch(validate, data, st)) matched = true;
-    return matched || reportClosest(st, branches, data);
+    return matched || reportClosest(st, branches, types, data);
   };
 }
 
 /** `oneOf`: exactly one branch must match; says how many did when it is not one. */
-export function oneOf(branches: Validate[]): Validate {
+export function oneOf(branches: Validate[], types: BranchTypes): Validate {
   return (data, st) => {
     let count = 0;
     for (let i = 0; i < branches.length; i++) {
@@ -38,7 +41,7 @@ export function oneOf(branches: Validate[]): Validate {
     }
     if (count === 1) return true;
     if (st.issues === null) return false;
-    if (count === 0) return reportClosest(st, branches, data);
+    if (count === 0) return reportClosest(st, branches, types, data);
     const matched = branches.flatMap((validate, i) => (passes(validate, data, st) ? [i] : []));
     return report(
       st,
