@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../../internal/sha256.ts';
 
 /** 192 random bits, URL-safe: unguessable, so holding a token is the right to decide one call. */
 export const newToken = (): string => randomBytes(24).toString('base64url');
@@ -11,5 +12,4 @@ export const isToken = (value: unknown): value is string =>
  * What the stores keep of a token: its SHA-256, in hex. Whoever reads the database
  * learns which calls are pending, not how to decide them. Decision 062.
  */
-export const hashToken = (token: string): string =>
-  createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string): string => sha256Hex(token);

@@ -2,7 +2,7 @@
  * The inbox's pages, rendered on the server with {@link html}: every stored or
  * model-written string is escaped on the way in.
  */
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../../internal/sha256.ts';
 import type { ContentPart, ModelMessage } from '../../../task/index.ts';
 import type { AuditEntry, CorruptRun, SessionPendingCall, SessionRun } from '../types.ts';
 import { type Html, html } from './html.ts';
@@ -104,7 +104,7 @@ const callUrl = (ctx: PageContext, runId: string, toolCallId: string) =>
 /** The decision form of one pending call: Approve/Reject, or an answer for a suspension. */
 function decideForm(ctx: PageContext, runId: string, call: SessionPendingCall): Html {
   // Unique per call whatever characters the ids hold, so every label names its own field.
-  const id = `c${createHash('sha256').update(`${runId}\u0000${call.toolCallId}`).digest('hex').slice(0, 16)}`;
+  const id = `c${sha256Hex(`${runId}\u0000${call.toolCallId}`).slice(0, 16)}`;
   const name = ctx.askName
     ? html`<label for="by-${id}">Your name (optional)<input id="by-${id}" name="by" autocomplete="name" maxlength="200"></label>`
     : '';
