@@ -303,14 +303,8 @@ export class TaskRunner {
     const records = this.#setting.records();
     const record = await records.get(run.runId);
     if (!record) return;
-    const served = this.#setting.tool(record.toolName);
-    if (!served) {
-      await this.#finish(record, {
-        status: 'failed',
-        error: `the tool "${record.toolName}" is no longer served`,
-      });
-      return;
-    }
+    const served = await this.#servedOrFail(record);
+    if (!served) return;
     await records.setStatusMessage(record.taskId, undefined); // the question is answered
     delete record.statusMessage;
     const current = run.pending[run.pending.length - 1];
@@ -344,20 +338,26 @@ export class TaskRunner {
     });
   }
 
-  /** Runs the task's tool while this worker holds the task, and records how it ended. */
-  async #execute(
-    record: McpTaskRecord,
-    how: { approved: boolean; resume?: { resume: unknown } },
-  ): Promise<void> {
-    const { taskId } = record;
+  /** The task's tool as served now; the task fails when the server no longer serves it. */
+  async #servedOrFail(record: McpTaskRecord) {
     const served = this.#setting.tool(record.toolName);
     if (!served) {
       await this.#finish(record, {
         status: 'failed',
         error: `the tool "${record.toolName}" is no longer served`,
       });
-      return;
     }
+    return served;
+  }
+
+  /** Runs the task's tool while this worker holds the task, and records how it ended. */
+  async #execute(
+    record: McpTaskRecord,
+    how: { approved: boolean; resume?: { resume: unknown } },
+  ): Promise<void> {
+    const { taskId } = record;
+    const served = await this.#servedOrFail(record);
+    if (!served) return;
     const { tool } = served;
     const args = record.arguments;
     const pendingCall = (kind: PendingCall['kind'], reason?: string, payload?: unknown) => {
