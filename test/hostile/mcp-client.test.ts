@@ -6,6 +6,7 @@
 import { InMemoryTransport, type Tool as McpTool, Server } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { type McpClientWarning, mcpClient } from '../../src/ai/mcp/index.ts';
+import type { Progress } from '../../src/task/index.ts';
 
 const good: McpTool = {
   name: 'good',
@@ -222,5 +223,38 @@ describe('hostile structured output and hints', () => {
     expect(result?.structuredContent).toMatchObject({ a: 1 });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(result?.structuredContent)).toBe(Object.prototype);
+  });
+});
+
+describe('progress a server sends for a direct call', () => {
+  it('well-formed updates for the call reach it, cut to size; the rest are ignored', async () => {
+    const server = new Server({ name: 'raw', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools: [good] }));
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const progressToken = request.params._meta?.progressToken;
+      for (const update of [
+        { progressToken, progress: -1 },
+        { progressToken, progress: 'half' },
+        { progressToken, progress: 1, total: -3, message: 'x'.repeat(10_000) },
+        { progressToken, progress: 2, total: 4, __proto__: { polluted: true } },
+        { progressToken: 'another call', progress: 9 },
+      ]) {
+        await ctx.mcpReq.notify({ method: 'notifications/progress', params: update as never });
+      }
+      return { content: [{ type: 'text', text: 'ok' }] };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = mcpClient({ transport: clientSide });
+    const [tool] = await client.tools();
+    const updates: Progress[] = [];
+    const result = await tool.invoke({}, { progress: (p) => updates.push(p) });
+    expect(result).toEqual({ content: [{ type: 'text', text: 'ok' }] });
+    expect(updates).toEqual([
+      { progress: 1, message: 'x'.repeat(500) },
+      { progress: 2, total: 4 },
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await client.close();
   });
 });

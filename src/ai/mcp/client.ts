@@ -1,6 +1,7 @@
 /**
  * `mcpClient()`: uses any MCP server's tools as fino tools, through the official SDK client.
  */
+import { randomUUID } from 'node:crypto';
 import {
   Client,
   type ElicitRequest,
@@ -14,7 +15,12 @@ import type { Tool } from '../tool/index.ts';
 import { approvalSubject } from './approval-meta.ts';
 import { ApprovedCalls } from './approved-calls.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
-import { runRemoteTask, type TaskRequests, type TaskTiming } from './remote-task.ts';
+import {
+  readServerProgress,
+  runRemoteTask,
+  type TaskRequests,
+  type TaskTiming,
+} from './remote-task.ts';
 import { type RemoteCallRequest, remoteTool } from './remote-tool.ts';
 import { finoJsonSchemaValidator, refusedOutputMessage } from './sdk-validator.ts';
 import { TaskInputs } from './task-inputs.ts';
@@ -197,8 +203,8 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     if (forTask) return forTask;
     return onElicit ? onElicit(request.params) : { action: 'decline' };
   });
-  // Task calls send their own progress token, valid for the task's lifetime; this
-  // client sends no other, so every progress notification is routed here.
+  // Every call sends its own progress token (a task's stays valid for the task's
+  // lifetime); this client sends no other, so every progress notification is routed here.
   const progressListeners = new Map<string, (params: unknown) => void>();
   sdk.setNotificationHandler('notifications/progress', (notification) => {
     progressListeners.get(String(notification.params.progressToken))?.(notification.params);
@@ -229,6 +235,29 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
         timeout: timeout ?? CANCEL_TIMEOUT_MS,
       }),
   };
+  /** A plain `tools/call`; the server's progress for it reaches `ctx.progress()`. */
+  const callDirectly = async (
+    params: { name: string; arguments: Record<string, unknown> },
+    ctx: Parameters<typeof runRemoteTask>[1],
+  ) => {
+    const progressToken = `fino-call:${randomUUID()}`;
+    const stopListening = taskRequests.listenProgress(progressToken, (notification) => {
+      const update = readServerProgress(notification);
+      try {
+        if (update !== undefined) ctx.progress(update);
+      } catch {
+        // A listener's failure is not the call's.
+      }
+    });
+    try {
+      return await sdk.callTool(
+        { ...params, _meta: { progressToken } },
+        { signal: ctx.signal, timeout },
+      );
+    } finally {
+      stopListening();
+    }
+  };
   /** Whether this server takes task calls for tools (`capabilities.tasks.requests.tools.call`). */
   const serverTakesTasks = () => {
     const tasks = sdk.getServerCapabilities()?.tasks as
@@ -250,7 +279,7 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       ) {
         return await runRemoteTask(params, ctx, taskRequests, inputs, timing);
       }
-      return await sdk.callTool(params, { signal: ctx.signal, timeout });
+      return await callDirectly(params, ctx);
     } catch (error) {
       const refused = refusedOutputMessage(params.name, error);
       if (refused === undefined) throw error;

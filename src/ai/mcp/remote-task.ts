@@ -299,19 +299,33 @@ function taskProgress(ctx: TaskCallContext): TaskProgress {
   };
   return {
     fromServer(params) {
-      const progress = ownField(params, 'progress');
-      const total = ownField(params, 'total');
-      const message = ownField(params, 'message');
-      if (typeof progress !== 'number' || !Number.isFinite(progress) || progress < 0) return;
-      latest = { progress };
-      if (typeof total === 'number' && Number.isFinite(total) && total > 0) latest.total = total;
-      report(typeof message === 'string' ? { ...latest, message: message.slice(0, 500) } : latest);
+      const update = readServerProgress(params);
+      if (update === undefined) return;
+      latest = { progress: update.progress };
+      if (update.total !== undefined) latest.total = update.total;
+      report(update);
     },
     status(message) {
       messages++;
       report({ ...(latest ?? { progress: messages }), message });
     },
   };
+}
+
+/**
+ * The `Progress` in a server's `notifications/progress` params: `progress` a finite
+ * number ≥ 0, `total` kept when a finite number > 0, `message` cut to 500 characters;
+ * `undefined` when `progress` is unusable.
+ */
+export function readServerProgress(params: unknown): Progress | undefined {
+  const progress = ownField(params, 'progress');
+  const total = ownField(params, 'total');
+  const message = ownField(params, 'message');
+  if (typeof progress !== 'number' || !Number.isFinite(progress) || progress < 0) return;
+  const update: Progress = { progress };
+  if (typeof total === 'number' && Number.isFinite(total) && total > 0) update.total = total;
+  if (typeof message === 'string') update.message = message.slice(0, 500);
+  return update;
 }
 
 /** Suspends the local call with the server's request, which stays held for a resume. */
