@@ -25,6 +25,8 @@ const MAX_REASON_CHARS = 300;
  * value JSON cannot represent, or one whose properties cannot be read.
  */
 export function normalizeResult(taskName: string, value: unknown, written = ''): ToolResultObject {
+  // The common case, first and small enough to be inlined into the caller.
+  if (typeof value === 'string') return { content: written + value };
   try {
     return normalize(value, written);
   } catch (error) {
@@ -35,7 +37,6 @@ export function normalizeResult(taskName: string, value: unknown, written = ''):
 }
 
 function normalize(value: unknown, written: string): ToolResultObject {
-  if (typeof value === 'string') return { content: written + value };
   if (value === undefined) return { content: written };
   if (typeof value === 'object' && value !== null && 'content' in value) {
     return contentResult(value as Record<string, unknown>, written);

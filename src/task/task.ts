@@ -38,12 +38,13 @@ import type {
   TaskExecution,
   TaskOptions,
   TaskRunOptions,
-  Writer,
 } from './types.ts';
-import { discardingWriter, TextBuffer } from './writers.ts';
+import { discardingWriter } from './writers.ts';
 
 /** Whether `value` is a thenable; false when its `then` cannot be read (normalizeResult reports it). */
 const isThenable = (value: unknown): value is PromiseLike<unknown> => {
+  // A primitive is never awaited as a thenable (`await` does not read its `then`).
+  if (typeof value !== 'object' && typeof value !== 'function') return false;
   try {
     return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
   } catch {
@@ -253,7 +254,10 @@ export class Task<Input = unknown, Output = unknown> {
     options.signal?.throwIfAborted();
     const result = this.#asyncValidation ? await this.#validateAsync(input) : this.#validate(input);
     if (!result.success) throw result.error;
-    return this.#call(result.value as Input, options, options.writer ?? discardingWriter(mode));
+    const writer = options.writer ?? discardingWriter(mode);
+    const signal = options.signal ?? NEVER_ABORTED;
+    const context = new RunContextFromOptions(options, signal, writer);
+    return this.#call(result.value as Input, options, context);
   }
 
   /**
@@ -271,30 +275,85 @@ export class Task<Input = unknown, Output = unknown> {
    * await fail.invoke({}); // → { content: 'disk full', isError: true }
    * ```
    */
-  async invoke(args: unknown, ctx: InvokeContext = NO_CONTEXT): Promise<ToolResultObject> {
-    ctx.signal?.throwIfAborted();
+  invoke(args: unknown, ctx: InvokeContext = NO_CONTEXT): Promise<ToolResultObject> {
+    // Not an `async` function: the common call (synchronous validation and executor) then
+    // costs one settled promise and no suspended frame (decision 087). Whatever is thrown
+    // past the folding below rejects the promise, as an `async` function's throw would.
+    try {
+      ctx.signal?.throwIfAborted();
+      if (this.#asyncValidation) return this.#invokeAfterAsyncValidation(args, ctx);
+      let result: SafeParseResult<unknown>;
+      try {
+        result = this.#validate(args);
+      } catch (error) {
+        return Promise.resolve(this.#validationThrew(error));
+      }
+      return Promise.resolve(this.#settleCall(result, ctx));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** `invoke()` with a validator that may be asynchronous (a foreign Standard Schema). */
+  async #invokeAfterAsyncValidation(args: unknown, ctx: InvokeContext): Promise<ToolResultObject> {
     let result: SafeParseResult<unknown>;
     try {
-      // The synchronous path is not awaited: it is the common case and the hot one.
-      result = this.#asyncValidation ? await this.#validateAsync(args) : this.#validate(args);
+      result = await this.#validateAsync(args);
     } catch (error) {
-      if (this.throwOnError || isControlFlow(error)) throw error;
-      return errorResult(`Invalid arguments for "${this.name}": ${errorMessage(error)}`);
+      return this.#validationThrew(error);
     }
+    return this.#settleCall(result, ctx);
+  }
+
+  /** The result of a validator that threw, or the error itself when it must propagate. */
+  #validationThrew(error: unknown): ToolResultObject {
+    if (this.throwOnError || isControlFlow(error)) throw error;
+    return errorResult(`Invalid arguments for "${this.name}": ${errorMessage(error)}`);
+  }
+
+  /**
+   * The tool result for validated arguments: invalid ones reported, valid ones passed to
+   * the executor. A synchronous executor's value is used as it is, without a promise:
+   * awaiting it would cost a tick.
+   */
+  #settleCall(
+    result: SafeParseResult<unknown>,
+    ctx: InvokeContext,
+  ): ToolResultObject | Promise<ToolResultObject> {
     if (!result.success) {
       if (this.throwOnError) throw result.error;
       return { content: invalidArgumentsText(this.name, result.issues), isError: true };
     }
-    const writer = new TextBuffer();
+    let context: RunContextFromOptions;
+    let output: Output | Promise<Output>;
     try {
-      const output = this.#call(result.value as Input, ctx, writer);
-      // A synchronous executor's value is used as it is: awaiting it would cost a tick.
-      return normalizeResult(this.name, isThenable(output) ? await output : output, writer.text);
+      // No writer: the executor's text goes to a buffer, made only if it asks for one.
+      context = new RunContextFromOptions(ctx, ctx.signal ?? NEVER_ABORTED, undefined);
+      output = this.#call(result.value as Input, ctx, context);
+      if (!isThenable(output)) return normalizeResult(this.name, output, context.written);
     } catch (error) {
-      if (this.throwOnError || isControlFlow(error)) throw error;
-      if (ctx.signal?.aborted && error === ctx.signal.reason) throw error;
-      return errorResult(errorMessage(error));
+      return this.#executorThrew(error, ctx);
     }
+    return this.#settleAsync(output, context, ctx);
+  }
+
+  async #settleAsync(
+    output: PromiseLike<Output>,
+    context: RunContextFromOptions,
+    ctx: InvokeContext,
+  ): Promise<ToolResultObject> {
+    try {
+      return normalizeResult(this.name, await output, context.written);
+    } catch (error) {
+      return this.#executorThrew(error, ctx);
+    }
+  }
+
+  /** The result of an executor (or its result) that threw, or the error when it must propagate. */
+  #executorThrew(error: unknown, ctx: InvokeContext): ToolResultObject {
+    if (this.throwOnError || isControlFlow(error)) throw error;
+    if (ctx.signal?.aborted && error === ctx.signal.reason) throw error;
+    return errorResult(errorMessage(error));
   }
 
   /**
@@ -435,19 +494,20 @@ export class Task<Input = unknown, Output = unknown> {
     return this.#validator!.safeParseAsync(value);
   }
 
-  #call(input: Input, options: TaskRunOptions, writer: Writer): Output | Promise<Output> {
-    const signal = options.signal ?? NEVER_ABORTED;
+  #call(
+    input: Input,
+    options: TaskRunOptions,
+    context: RunContextFromOptions,
+  ): Output | Promise<Output> {
     if (this.#isolation) {
-      const context = new RunContextFromOptions(options, signal, writer);
       const call = { name: this.name, timeoutMs: this.timeoutMs, isolation: this.#isolation };
       return runIsolated({ ...call, input, options, context }) as Promise<Output>;
     }
-    if (this.timeoutMs === undefined) {
-      return this.#execute(input, new RunContextFromOptions(options, signal, writer));
-    }
-    return withDeadline(this.name, this.timeoutMs, signal, (child) =>
-      this.#execute(input, new RunContextFromOptions(options, child, writer)),
-    );
+    if (this.timeoutMs === undefined) return this.#execute(input, context);
+    return withDeadline(this.name, this.timeoutMs, context.signal, (child) => {
+      context.signal = child;
+      return this.#execute(input, context);
+    });
   }
 }
 Object.defineProperty(Task.prototype, TASK_BRAND, { value: true });

@@ -1,5 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isTask, SuspendSignal, Task, task, UsageError } from '../../src/task/index.ts';
+import {
+  isTask,
+  SuspendSignal,
+  Task,
+  type TaskRunContext,
+  task,
+  UsageError,
+} from '../../src/task/index.ts';
 import { v } from '../../src/validate/index.ts';
 
 const greet = task({
@@ -245,6 +252,62 @@ describe('Task.invoke', () => {
     expect(ctx.signal.aborted).toBe(false);
     expect(ctx.cwd).toBe(process.cwd());
     expect(ctx.env).toBe(process.env);
+  });
+
+  it('gives each call its own messages and writer, which the executor may replace', async () => {
+    const contexts: TaskRunContext[] = [];
+    const kept: string[] = [];
+    const t = task({
+      name: 'own',
+      run: (_input, ctx) => {
+        contexts.push(ctx);
+        ctx.messages.push({ role: 'user', content: 'mine' });
+        if (ctx.writer.mode === 'text') ctx.writer.writeText('before; ');
+        ctx.messages = [];
+        ctx.writer = { mode: 'text', writeText: (text) => kept.push(text) };
+        if (ctx.writer.mode === 'text') ctx.writer.writeText('elsewhere');
+        return 'done';
+      },
+    });
+    expect(await t.invoke({})).toEqual({ content: 'before; done' });
+    expect(await t.invoke({})).toEqual({ content: 'before; done' });
+    expect(kept).toEqual(['elsewhere', 'elsewhere']);
+    expect(contexts[0].messages).toEqual([]);
+    expect(contexts[0].messages).not.toBe(contexts[1].messages);
+    expect(contexts[0].writer).not.toBe(contexts[1].writer);
+  });
+
+  it('reports a failure by a rejected promise, never a synchronous throw', async () => {
+    const strict = task({
+      name: 'strict',
+      inputSchema: v.object({ n: v.number() }),
+      throwOnError: true,
+      run: () => '',
+    });
+    const calls = [
+      () => greet.invoke({ name: 'Ada' }, { signal: AbortSignal.abort() }),
+      () => greet.invoke({ name: 'Ada' }, null as never),
+      () => strict.invoke({ n: 'x' }),
+      () =>
+        task({
+          name: 'boom',
+          throwOnError: true,
+          run: () => {
+            throw new Error('boom');
+          },
+        }).invoke({}),
+    ];
+    for (const call of calls) {
+      let promise: Promise<unknown> | undefined;
+      expect(() => {
+        promise = call();
+      }).not.toThrow();
+      expect(promise).toBeInstanceOf(Promise);
+      await expect(promise).rejects.toBeDefined();
+    }
+    const settled = greet.invoke({ name: 'Ada' });
+    expect(settled).toBeInstanceOf(Promise);
+    expect(await settled).toEqual({ content: 'Hello, Ada!' });
   });
 
   it('lets a plain task suspend: ctx.suspend() throws a SuspendSignal that propagates', async () => {
