@@ -18,11 +18,13 @@
  *
  * Claiming (decision 089) is one transaction of two statements: the lease `UPDATE … WHERE
  * run_id = (SELECT … FOR UPDATE SKIP LOCKED) AND <claimable> RETURNING *`, which locks,
- * re-checks and leases the row at once, then the read of its current pending rows. The
- * pending rows are not joined into the `UPDATE`: one PostgreSQL statement reads under
- * one snapshot, taken before the lock, and would miss a decision committed while it
- * waited; the second statement's snapshot is taken under the lock. The run is decoded
- * before the commit, so an unreadable run's lease is rolled back and its row left as it was.
+ * re-checks and leases the row at once, then the read of its current pending rows, whose
+ * snapshot (PostgreSQL) is taken once the row is locked. Joined into the `UPDATE`, they
+ * would be read under the snapshot taken before the lock: right today only because
+ * nothing changes a run's pending rows and leaves it claimable (decisions are taken on
+ * `suspended` runs, `finish` needs the lease), an invariant of other files the claim
+ * does not lean on for one round trip. The run is decoded before the commit, so an
+ * unreadable run's lease is rolled back and its row left as it was.
  */
 import type { RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
@@ -67,7 +69,7 @@ export const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
  * Leases to `owner` the claimable run that `which` (a condition on `run_id`) selects, in
  * one `UPDATE … RETURNING *` that checks the run is claimable again as it takes the row's
  * lock, then reads its current pending rows in a second statement — so, in PostgreSQL,
- * under a snapshot taken after the lock: a decision committed just before is seen. The
+ * under a snapshot taken after the lock (see the header). The
  * run is decoded inside `tx`: when it cannot be read, `CORRUPT_RUN` rolls the lease back
  * and the row stays untouched. `undefined` when no run is claimable.
  */
