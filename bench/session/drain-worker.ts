@@ -49,7 +49,7 @@ const label = (sql: string): string => {
     .trim()
     .split(/\s+/);
   const table = words.find((w) => w.startsWith('fino_')) ?? '';
-  return `${words[0]}${words[0] === 'SELECT' && /SKIP LOCKED/.test(sql) ? ' … SKIP LOCKED' : ''} ${table}`.trim();
+  return `${words[0]}${/SKIP LOCKED/.test(sql) ? ' … SKIP LOCKED' : ''} ${table}`.trim();
 };
 
 /** Sends a statement, counting it and the time it took while the drain is measured. */

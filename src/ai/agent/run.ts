@@ -28,7 +28,10 @@ export interface Run {
   /** Whether model turns are streamed (and their text deltas emitted). */
   streaming: boolean;
   emit(event: AgentEvent): void;
-  /** Calls `onCheckpoint` with a copy of `state` and why, one call at a time, in order. */
+  /**
+   * Calls `onCheckpoint` with a copy of `state` (or the state itself, with
+   * `checkpointCopy: false`) and why, one call at a time, in order.
+   */
   checkpoint(state: RunState, reason: CheckpointReason): Promise<void>;
   /** The state the run works on, once known: an aborted run pairs its open calls in it. */
   active?: RunState;
@@ -74,7 +77,7 @@ export async function withRun<T>(
     emit: hooked.emit,
     checkpoint(state, reason) {
       if (!options.onCheckpoint) return chain;
-      chain = chain.then(() => options.onCheckpoint!(structuredClone(state), { reason }));
+      chain = chain.then(() => options.onCheckpoint!(checkpointed(state, options), { reason }));
       return chain;
     },
   };
@@ -112,7 +115,7 @@ async function pairAborted(
   closeAbortedTurn(state);
   await chain.catch(() => {});
   try {
-    await options.onCheckpoint?.(structuredClone(state), { reason: 'aborted' });
+    await options.onCheckpoint?.(checkpointed(state, options), { reason: 'aborted' });
   } catch {
     // the abort is what the caller sees; `error.state` carries the paired state
   }
@@ -128,6 +131,10 @@ async function pairAborted(
     }
   }
 }
+
+/** The state `onCheckpoint` is given: a copy, unless the caller reads it at once (`checkpointCopy: false`). */
+const checkpointed = (state: RunState, options: AgentRunOptions): RunState =>
+  options.checkpointCopy === false ? state : structuredClone(state);
 
 function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
   if (options === null || typeof options !== 'object') {
@@ -152,6 +159,12 @@ function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
     throw new AgentError(
       'INVALID_ARGUMENT',
       `run options.onCheckpoint: expected a function, received ${describe(options.onCheckpoint)}`,
+    );
+  }
+  if (options.checkpointCopy !== undefined && typeof options.checkpointCopy !== 'boolean') {
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `run options.checkpointCopy: expected a boolean, received ${describe(options.checkpointCopy)}`,
     );
   }
   checkHooks(options);

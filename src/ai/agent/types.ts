@@ -164,7 +164,8 @@ export interface AgentRunOptions extends RunHooks {
   /** The run's id; generated once when absent, then kept in the state. Ignored when resuming. */
   runId?: string;
   /**
-   * Called and awaited with a fresh copy of the state after each model turn is appended
+   * Called and awaited with a fresh copy of the state (the state itself with
+   * `checkpointCopy: false`) after each model turn is appended
    * and after each tool result (before the next tool call starts or the next model
    * request), so a store can persist every completed result before more side effects.
    * `info.reason` says which point it is, so a store that keeps what it needs elsewhere
@@ -172,6 +173,27 @@ export interface AgentRunOptions extends RunHooks {
    * When it throws, the run stops with that error.
    */
   onCheckpoint?(state: RunState, info: CheckpointInfo): void | Promise<void>;
+  /**
+   * Whether `onCheckpoint` receives a copy of the state (default `true`). With `false`
+   * it receives the run's live state, which the run goes on changing as soon as the hook
+   * returns or first awaits: for a hook that serialises the state before either and keeps
+   * no reference to it, this saves a deep copy per checkpoint (decision 089).
+   *
+   * @example
+   * ```ts
+   * import type { AgentRunOptions } from 'fino:ai/agent';
+   *
+   * const saved: string[] = [];
+   * const options: AgentRunOptions = {
+   *   checkpointCopy: false,
+   *   onCheckpoint: (state) => {
+   *     saved.push(JSON.stringify(state)); // read at once, not kept
+   *   },
+   * };
+   * console.log(options.checkpointCopy); // false
+   * ```
+   */
+  checkpointCopy?: boolean;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AgentRunOptions, CheckpointReason, Decisions, RunResult } from '..
 import { SessionError } from './errors.ts';
 import { progressWriter } from './progress-writer.ts';
 import { currentView, toView } from './run-view.ts';
+import { sqlAccessOf } from './sql-access.ts';
 import { newToken } from './tokens.ts';
 import type { Outcome, SessionAgent, SessionRun, Store, StoredRun } from './types.ts';
 
@@ -65,11 +66,15 @@ export async function driveHeldRun(
   }, leaseMs / 3);
   heartbeat.unref();
   const progress = progressWriter((update) => store.progress(runId, owner, update));
+  // fino's SQL stores serialise a checkpoint's state before they first await, and keep
+  // no reference to it: they are given the agent's live state, not a copy (decision 089).
+  const checkpointCopy = sqlAccessOf(store) === undefined;
   let outcome: Outcome;
   try {
     const result = await invoke({
       runId,
       signal: controller.signal,
+      checkpointCopy,
       onProgress: (event) =>
         progress.report({
           toolCallId: event.toolCallId,

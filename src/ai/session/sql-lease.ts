@@ -15,6 +15,16 @@
  * the next run skips rows another transaction holds (`SKIP LOCKED`) so that workers do
  * not queue behind each other. SQLite locks the whole database per write transaction
  * (`BEGIN IMMEDIATE`), which trivially keeps this order.
+ *
+ * Claiming (decision 089) is one transaction of two statements: the lease `UPDATE … WHERE
+ * run_id = (SELECT … FOR UPDATE SKIP LOCKED) AND <claimable> RETURNING *`, which locks,
+ * re-checks and leases the row at once, then the read of its current pending rows, whose
+ * snapshot (PostgreSQL) is taken once the row is locked. Joined into the `UPDATE`, they
+ * would be read under the snapshot taken before the lock: right today only because
+ * nothing changes a run's pending rows and leaves it claimable (decisions are taken on
+ * `suspended` runs, `finish` needs the lease), an invariant of other files the claim
+ * does not lean on for one round trip. The run is decoded before the commit, so an
+ * unreadable run's lease is rolled back and its row left as it was.
  */
 import type { RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
@@ -55,6 +65,32 @@ export const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
   updatedAt: Number(taken.updated_at),
 });
 
+/**
+ * Leases to `owner` the claimable run that `which` (a condition on `run_id`) selects, in
+ * one `UPDATE … RETURNING *` that checks the run is claimable again as it takes the row's
+ * lock, then reads its current pending rows in a second statement — so, in PostgreSQL,
+ * under a snapshot taken after the lock (see the header). The
+ * run is decoded inside `tx`: when it cannot be read, `CORRUPT_RUN` rolls the lease back
+ * and the row stays untouched. `undefined` when no run is claimable.
+ */
+async function leaseRun(
+  driver: SqlDriver,
+  tx: SqlExecutor,
+  which: string,
+  params: readonly unknown[],
+  owner: string,
+  leaseMs: number,
+  retryErrors: boolean,
+): Promise<StoredRun | undefined> {
+  const { table: t, nowMs: now } = driver;
+  const [row] = await tx.query<RunRow>(
+    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+     WHERE ${which} AND ${claimable(driver, retryErrors)} RETURNING *`,
+    [owner, leaseLength(leaseMs), ...params],
+  );
+  return row && loadRun(tx, t, row);
+}
+
 /** Leases `runId` to `owner` when it is claimable; `undefined` when it is not. */
 export function claimRun(
   driver: SqlDriver,
@@ -63,49 +99,40 @@ export function claimRun(
   leaseMs: number,
   retryErrors: boolean,
 ): Promise<StoredRun | undefined> {
-  const t = driver.table;
-  return driver.transaction(async (tx) => {
-    const [row] = await tx.query<RunRow>(
-      `SELECT * FROM ${t('runs')} WHERE run_id = ? AND ${claimable(driver, retryErrors)}${driver.forUpdate}`,
-      [runId],
-    );
-    if (!row) return undefined;
-    return leased(await loadRun(tx, t, row), await takeLease(driver, tx, runId, owner, leaseMs));
-  });
+  return driver.transaction((tx) =>
+    leaseRun(driver, tx, 'run_id = ?', [runId], owner, leaseMs, retryErrors),
+  );
 }
 
 /**
  * Leases the oldest claimable run not in `exclude` (and not locked by another worker) to
- * `owner`; unreadable candidates are skipped, left untouched, and returned in `corrupt`.
+ * `owner`; unreadable candidates are skipped, left untouched (their lease rolled back),
+ * and returned in `corrupt`.
  */
-export function claimNextRun(
+export async function claimNextRun(
   driver: SqlDriver,
   owner: string,
   leaseMs: number,
   exclude: readonly string[],
 ): Promise<{ run?: StoredRun; corrupt: SessionError[] }> {
   const t = driver.table;
-  return driver.transaction(async (tx) => {
-    const corrupt: SessionError[] = [];
-    const skip = [...exclude];
-    for (;;) {
-      const notIn = skip.length > 0 ? ` AND run_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
-      const [row] = await tx.query<RunRow>(
-        `SELECT * FROM ${t('runs')} WHERE ${claimable(driver, false)}${notIn}
-         ORDER BY updated_at, run_id LIMIT 1${driver.forUpdateSkipLocked}`,
-        skip,
+  const corrupt: SessionError[] = [];
+  const skip = [...exclude];
+  for (;;) {
+    const notIn = skip.length > 0 ? ` AND run_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
+    const oldest = `run_id = (SELECT run_id FROM ${t('runs')} WHERE ${claimable(driver, false)}${notIn}
+       ORDER BY updated_at, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
+    try {
+      const run = await driver.transaction((tx) =>
+        leaseRun(driver, tx, oldest, skip, owner, leaseMs, false),
       );
-      if (!row) return { corrupt };
-      let run: StoredRun;
-      try {
-        run = await loadRun(tx, t, row);
-      } catch (error) {
-        if (!(error instanceof SessionError)) throw error;
-        corrupt.push(error);
-        skip.push(row.run_id);
-        continue;
+      return run ? { run, corrupt } : { corrupt };
+    } catch (error) {
+      if (!(error instanceof SessionError && error.code === 'CORRUPT_RUN' && error.runId)) {
+        throw error;
       }
-      return { run: leased(run, await takeLease(driver, tx, row.run_id, owner, leaseMs)), corrupt };
+      corrupt.push(error);
+      skip.push(error.runId);
     }
-  });
+  }
 }

@@ -24,6 +24,10 @@ import { currentPendingSql, FINISHED, leaseLength, loadRun, toJson } from './sql
 import { hashToken } from './tokens.ts';
 import type { Actor, AuditEntry, ListFilter, Outcome, Store } from './types.ts';
 
+/** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */
+const ALL_BUT_STATE =
+  'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at';
+
 /** A {@link Store} over any SQL database the driver speaks; schema migrated on first use. */
 export function sqlStore(driver: SqlDriver): Store {
   const t = driver.table;
@@ -98,11 +102,13 @@ export function sqlStore(driver: SqlDriver): Store {
     },
 
     async checkpoint(runId, owner, state: RunState, leaseMs) {
+      // Serialised before the first await: the session passes the agent's live state (decision 089).
+      const json = toJson(state, 'state');
       await schema();
       const rows = await driver.query(
         `UPDATE ${t('runs')} SET state = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
          WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
-        [toJson(state, 'state'), leaseLength(leaseMs), runId, owner],
+        [json, leaseLength(leaseMs), runId, owner],
       );
       return rows.length === 1;
     },
@@ -143,7 +149,7 @@ export function sqlStore(driver: SqlDriver): Store {
         db.query<RunRow>(
           `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, round = round + ?,
              progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
-           WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING *`,
+           WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING ${state === null ? '*' : ALL_BUT_STATE}`,
           [
             outcome.status,
             state,
@@ -154,9 +160,16 @@ export function sqlStore(driver: SqlDriver): Store {
             owner,
           ],
         );
+      // The state just written is not read back and parsed again: the run carries the caller's (decision 089).
+      const ended = (row: RunRow, rows: readonly PendingRow[]) =>
+        'state' in outcome
+          ? { ...decodeRun({ ...row, state: null }, rows), state: outcome.state }
+          : decodeRun(row, rows);
       if (outcome.status !== 'suspended') {
         const [row] = await end(driver);
-        return row && loadRun(driver, t, row);
+        if (!row) return undefined;
+        // A done run has no current pending calls (see sql-rows.ts); `error` and `ready` keep theirs.
+        return outcome.status === 'done' ? ended(row, []) : loadRun(driver, t, row);
       }
       // A new round: the run's row and its pending rows change together (see sql-rows.ts).
       return driver.transaction(async (tx) => {
@@ -178,7 +191,7 @@ export function sqlStore(driver: SqlDriver): Store {
           );
           rows.push({ ...inserted, decision: null });
         }
-        const run = decodeRun(row, rows);
+        const run = ended(row, rows);
         // The tokens themselves are handed out this once: the store keeps only their hashes.
         for (const [position, p] of run.pending.entries()) p.token = pending[position].token;
         return run;

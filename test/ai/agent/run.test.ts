@@ -68,6 +68,36 @@ describe('onCheckpoint', () => {
   });
 });
 
+describe('checkpointCopy', () => {
+  it('false passes the live state, serialised by the hook as it is at each checkpoint', async () => {
+    const seen: RunState[] = [];
+    const saved: string[] = [];
+    const result = await agent({
+      model: threeCalls(),
+      tools: [echoTool()],
+      toolConcurrency: 1,
+    }).generate('go', {
+      checkpointCopy: false,
+      onCheckpoint: (state) => {
+        seen.push(state);
+        saved.push(JSON.stringify(settledIds(state)));
+      },
+    });
+    expect(seen.every((state) => state === seen[0])).toBe(true);
+    expect(seen[0]).toBe(result.state);
+    expect(saved).toEqual(['[]', '["c1"]', '["c1","c2"]', '["c1","c2","c3"]', 'null', 'null']);
+  });
+
+  it('must be a boolean', async () => {
+    const run = agent({ model: threeCalls(), tools: [echoTool()] }).generate('go', {
+      checkpointCopy: 'no' as unknown as boolean,
+    });
+    await expect(run).rejects.toThrow(
+      'run options.checkpointCopy: expected a boolean, received string',
+    );
+  });
+});
+
 describe('onCheckpoint reasons', () => {
   it('say at which point each checkpoint is taken, in generate, resume and abort', async () => {
     const reasons: string[] = [];

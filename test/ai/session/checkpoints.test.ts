@@ -86,3 +86,44 @@ describe('session checkpoints', () => {
     expect(keys).toEqual(['run-retry:call_refund', 'run-retry:call_refund']);
   });
 });
+
+describe('the state a checkpoint is given (decision 089)', () => {
+  /** Runs one approved refund to its end, logging the states `store.checkpoint` is given and the JSON it stored. */
+  async function approvedRun(store: Store) {
+    const given: RunState[] = [];
+    const stored: string[] = [];
+    const checkpoint = store.checkpoint.bind(store);
+    store.checkpoint = async (runId, owner, state, leaseMs) => {
+      given.push(state);
+      const held = await checkpoint(runId, owner, state, leaseMs);
+      stored.push(JSON.stringify((await store.get(runId))?.state));
+      return held;
+    };
+    const runs = session({ store, agent: refundAgent([]) });
+    const run = await runs.start('Refund o-1');
+    if (run.status !== 'suspended') throw new Error(`expected suspended, got ${run.status}`);
+    given.length = 0;
+    stored.length = 0;
+    const done = await runs.approve(run.pending[0].token!);
+    return { given, stored, done };
+  }
+
+  it("is the agent's live state for fino's SQL stores, serialised before the run goes on", async () => {
+    const { given, stored, done } = await approvedRun(memoryStore());
+    expect(given).toHaveLength(1);
+    expect(given[0]).toBe(done.state); // not a copy: the same object the run finished with
+    // ...yet what was stored is the state as it was at the checkpoint: the turn still open.
+    expect(JSON.parse(stored[0]).turn.results.map((r: { content: string }) => r.content)).toEqual([
+      'refunded o-1',
+    ]);
+    expect(done.state?.turn).toBeUndefined();
+  });
+
+  it('is a copy for any other store, which may keep it', async () => {
+    const inner = memoryStore();
+    const { given, done } = await approvedRun({ ...inner });
+    expect(given).toHaveLength(1);
+    expect(given[0]).not.toBe(done.state);
+    expect(given[0].turn?.results).toHaveLength(1);
+  });
+});
