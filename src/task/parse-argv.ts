@@ -132,8 +132,13 @@ export function parseArgv(
       continue;
     }
     if (key === undefined) {
+      // A value that starts with "-" (a session token can) reads as an option unless "--" ends the options.
+      const hint =
+        positionals.length > 0 && !arg.startsWith('--')
+          ? `; if ${excerpt(arg, 100)} is the <${kebabCase(positionals[0])}> argument, put -- before it`
+          : '';
       throw new UsageError(
-        `unknown option ${excerpt(name, 100)}; expected one of ${known.join(', ')}`,
+        `unknown option ${excerpt(name, 100)}; expected one of ${known.join(', ')}${hint}`,
       );
     }
     const option = options[key];

@@ -30,6 +30,17 @@ const serve = task({
   run: (input) => JSON.stringify(input),
 });
 
+describe('a positional value that starts with "-"', () => {
+  it('is taken after "--", and without it the error says to put -- before it', () => {
+    expect(serve.parse(['--port', '1', '--', '-dash-folder']).input).toMatchObject({
+      dir: '-dash-folder',
+    });
+    expect(usageError(() => serve.parse(['-dash-folder'])).message).toBe(
+      'unknown option -dash-folder; expected one of --port, --mode, --help; if -dash-folder is the <dir> argument, put -- before it',
+    );
+  });
+});
+
 describe('a cli spec with positionals and no options', () => {
   it('derives the options from the schema and fills the positionals in order', () => {
     expect(serve.parse(['public', '--port', '3000']).input).toEqual({

@@ -1,8 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../../internal/sha256.ts';
 
-/** 192 random bits, URL-safe: unguessable, so holding a token is the right to decide one call. */
-export const newToken = (): string => randomBytes(24).toString('base64url');
+/**
+ * 192 random bits, URL-safe: unguessable, so holding a token is the right to decide one
+ * call. Never starts with "-", so `fino sessions approve <token>` cannot read it as an
+ * option (one token in 64 would otherwise; redrawing them costs under 0.03 bits).
+ */
+export function newToken(): string {
+  let token: string;
+  do token = randomBytes(24).toString('base64url');
+  while (token.startsWith('-'));
+  return token;
+}
 
 /** Whether a value has the shape of a token (anything else cannot match one). */
 export const isToken = (value: unknown): value is string =>
