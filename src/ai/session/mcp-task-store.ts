@@ -27,14 +27,12 @@ export interface McpTaskRecord {
   run: StoredRun;
 }
 
-/** What creating a task records. */
-export interface NewMcpTask {
-  taskId: string;
-  ownerKey: string;
-  sessionId?: string;
-  toolName: string;
-  arguments: unknown;
-  ttlMs: number;
+/** What creating a task records: the record's own fields, and who runs it first. */
+export interface NewMcpTask
+  extends Pick<
+    McpTaskRecord,
+    'taskId' | 'ownerKey' | 'sessionId' | 'toolName' | 'arguments' | 'ttlMs'
+  > {
   /** The worker that runs it first, and for how long its lease holds. */
   worker: string;
   leaseMs: number;
