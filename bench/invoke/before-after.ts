@@ -12,7 +12,7 @@
 import { Ajv } from 'ajv';
 import { tool as now } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
-import { load, timeBatched } from '../validate/batched.ts';
+import { load, ratioTable, timeBatched } from '../validate/batched.ts';
 
 const before: typeof now = (
   await import(new URL('../../.fino/before/src/ai/tool/index.ts', import.meta.url).href)
@@ -40,20 +40,13 @@ for (const answer of [syncFloor(args), await old.invoke(args), await fresh.invok
   if (answer.content !== '5') throw new Error(`a peer answered ${JSON.stringify(answer)}`);
 
 const loadBefore = load();
-const rows = timeBatched({
+const rows = await timeBatched({
   'sync floor': () => syncFloor(args),
   'invoke() before': () => old.invoke(args),
   'invoke() now': () => fresh.invoke(args),
 });
-const [sync] = rows;
 console.log(
   `\ninvoke() before and after, in batches (${process.env.BENCH_CLOCK === 'cpu' ? 'CPU' : 'wall'} clock), ns per call:\n\n` +
-    '| peer | median (min–max) | × sync floor |\n|---|---:|---:|\n' +
-    rows
-      .map(
-        (row) =>
-          `| ${row.name} | ${row.median.toFixed(0)} (${row.min.toFixed(0)}–${row.max.toFixed(0)}) | ${(row.median / sync.median).toFixed(2)}× |`,
-      )
-      .join('\n') +
+    ratioTable(rows) +
     `\n\nload average ${loadBefore} → ${load()}`,
 );

@@ -27,7 +27,7 @@ import { z } from 'zod';
 import { tool } from '../../src/ai/tool/index.ts';
 import { compile, v } from '../../src/validate/index.ts';
 import { compare } from '../harness.ts';
-import { load, timeBatched } from '../validate/batched.ts';
+import { load, ratioTable, timeBatched } from '../validate/batched.ts';
 
 const add = ({ a, b }: { a: number; b: number }) => String(a + b);
 const args = { a: 2, b: 3 };
@@ -125,21 +125,14 @@ const finoFloor = (input: unknown) => {
 for (const answer of [syncFloor(args), await asyncFloor(args), finoFloor(args)])
   if (answer.content !== '5') throw new Error(`a floor answered ${JSON.stringify(answer)}`);
 const loadBefore = load();
-const rows = timeBatched({
+const rows = await timeBatched({
   'sync floor': () => syncFloor(args),
   'async floor': () => asyncFloor(args),
   'sync floor, fino validator': () => finoFloor(args),
   'fino invoke()': () => finoTool.invoke(args),
 });
-const [sync] = rows;
 console.log(
   `\ninvoke() against a synchronous floor, in batches (${process.env.BENCH_CLOCK === 'cpu' ? 'CPU' : 'wall'} clock), ns per call:\n\n` +
-    '| peer | median (min–max) | × sync floor |\n|---|---:|---:|\n' +
-    rows
-      .map(
-        (row) =>
-          `| ${row.name} | ${row.median.toFixed(0)} (${row.min.toFixed(0)}–${row.max.toFixed(0)}) | ${(row.median / sync.median).toFixed(2)}× |`,
-      )
-      .join('\n') +
+    ratioTable(rows) +
     `\n\ntarget ≤ 1.3×; load average ${loadBefore} → ${load()}`,
 );

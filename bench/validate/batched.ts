@@ -10,6 +10,11 @@
  * the time the process waited for a core. Run CPU-clock measurements with
  * `node --single-threaded`, so that V8's background compiler and GC threads, whose time
  * the process's CPU time also counts, do their work on the measured thread instead.
+ *
+ * A peer that returns a promise (`invoke()`) is not awaited call by call, as a caller
+ * running them concurrently would not; but the work its promises schedule runs inside
+ * the batch: the clock stops only after the batch's last promise has settled, and with
+ * it every earlier call's (identical calls settle in order; one microtask hop per batch).
  */
 import { loadavg } from 'node:os';
 
@@ -38,11 +43,24 @@ function now(): number {
   return (user + system) * 1000;
 }
 
+const isThenable = (value: unknown): boolean =>
+  value !== null &&
+  (typeof value === 'object' || typeof value === 'function') &&
+  typeof (value as { then?: unknown }).then === 'function';
+
+/** Runs `run` `n` times; returns the ns taken, including the microtasks the calls left queued. */
+async function timeBatch(run: () => unknown, n: number): Promise<number> {
+  const start = now();
+  for (let i = 0; i < n; i++) sink = run();
+  if (isThenable(sink)) await sink;
+  return now() - start;
+}
+
 /** Times `peers` interleaved in batches; returns ns per call per peer. */
-export function timeBatched(
+export async function timeBatched(
   peers: Record<string, () => unknown>,
   { samples = Number(process.env.BENCH_SAMPLES ?? 15), batchMs = 20 } = {},
-): BatchedResult[] {
+): Promise<BatchedResult[]> {
   const names = Object.keys(peers);
   const batch: Record<string, number> = {};
   for (const name of names) {
@@ -50,12 +68,11 @@ export function timeBatched(
     // Warm up: 20,000 calls or 300 ms, whichever comes first.
     const warmEnd = performance.now() + 300;
     for (let i = 0; i < 20_000 && performance.now() < warmEnd; i++) sink = run();
+    if (isThenable(sink)) await sink;
     // Size each peer's batch to take about `batchMs`.
     let n = 1;
     for (;;) {
-      const start = now();
-      for (let i = 0; i < n; i++) sink = run();
-      const ms = (now() - start) / 1e6;
+      const ms = (await timeBatch(run, n)) / 1e6;
       if (ms >= batchMs / 4 || n > 1e8) {
         batch[name] = Math.max(1, Math.round((n * batchMs) / Math.max(ms, 0.001)));
         break;
@@ -66,11 +83,8 @@ export function timeBatched(
   const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   for (let s = 0; s < samples; s++) {
     for (const name of names) {
-      const run = peers[name];
       const n = batch[name];
-      const start = now();
-      for (let i = 0; i < n; i++) sink = run();
-      times[name].push((now() - start) / n);
+      times[name].push((await timeBatch(peers[name], n)) / n);
     }
   }
   void sink;
@@ -80,6 +94,19 @@ export function timeBatched(
     min: Math.min(...times[name]),
     max: Math.max(...times[name]),
   }));
+}
+
+/** Markdown rows of `rows` as ns per call, median (min–max), and the ratio to the first row. */
+export function ratioTable(rows: readonly BatchedResult[]): string {
+  const [base] = rows;
+  return [
+    `| peer | median (min–max) | × ${base.name} |`,
+    '|---|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${row.median.toFixed(0)} (${row.min.toFixed(0)}–${row.max.toFixed(0)}) | ${(row.median / base.median).toFixed(2)}× |`,
+    ),
+  ].join('\n');
 }
 
 /** The 1-minute load average, printed beside every table. */

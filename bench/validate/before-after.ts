@@ -42,7 +42,7 @@ for (const { name, schema, valid, invalid } of REAL_WORLD) {
   }
   peers['safeParse before'] = () => old.safeParse(data).success;
   peers['safeParse now'] = () => fresh.safeParse(data).success;
-  const [base, ...rest] = timeBatched(peers);
+  const [base, ...rest] = await timeBatched(peers);
   const cells = rest.map((result) => {
     const ratio = result.median / base.median;
     ratios[result.name] ??= [];

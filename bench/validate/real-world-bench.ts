@@ -34,12 +34,12 @@ for (const { name, schema, valid, invalid } of REAL_WORLD) {
     throw new Error(`${name}: the valid arguments do not pass`);
   if (fino.safeParse(invalid).success || fino.is(invalid) || ajvAll(invalid))
     throw new Error(`${name}: the invalid arguments pass`);
-  const v = timeBatched({
+  const v = await timeBatched({
     ajv: () => ajvFast(valid),
     safeParse: () => fino.safeParse(valid).success,
     is: () => fino.is(valid),
   });
-  const i = timeBatched({
+  const i = await timeBatched({
     ajvAll: () => ajvAll(invalid),
     safeParse: () => fino.safeParse(invalid).success,
   });
@@ -78,7 +78,7 @@ console.log(`load average (1 min): ${startLoad} at start, ${load()} at end`);
   // schema object, so both peers get new clones per batch (the cloning is timed for both).
   const compiler = new Ajv2020({ strict: false });
   const take = () => REAL_WORLD.map((c) => structuredClone(c.schema));
-  const [ajv, fino] = timeBatched(
+  const [ajv, fino] = await timeBatched(
     {
       ajv: () => {
         for (const schema of take()) compiler.compile(schema);
