@@ -238,3 +238,39 @@ describe('another client’s tasks', () => {
     await mallory.close();
   });
 });
+
+describe('a store that fails while a task runs', () => {
+  it('leaves no unhandled rejection: the server process survives', async () => {
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    const failing = memoryStore();
+    const closer = tool({
+      name: 'closer',
+      description: 'Closes its own task store, so recording its result fails.',
+      parameters: v.object({}),
+      execution: 'task',
+      execute: async () => {
+        await failing.close();
+        return 'done';
+      },
+    });
+    const own = mcpServer({ name: 'failing', version: '1.0.0', tools: [closer], store: failing });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await own.connect(serverSide);
+    const client = new Client({ name: 'caller', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      const created: any = await client.request(
+        { method: 'tools/call', params: { name: 'closer', arguments: {}, task: {} } } as never,
+        specTypeSchemas.CreateTaskResult as never,
+      );
+      expect(created.task.status).toBe('working');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(rejections).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await client.close();
+    }
+  });
+});

@@ -14,6 +14,7 @@ import type {
   ListTasksResult,
   Task,
 } from '@modelcontextprotocol/server';
+import { controlFlowName, errorMessage } from '../../../internal/thrown-value.ts';
 import type { AnyTask, InvokeContext, Progress } from '../../../task/index.ts';
 import { argsHash, type Decision, type PendingCall } from '../../agent/index.ts';
 import {
@@ -148,7 +149,9 @@ export class TaskRunner {
     this.#channels.set(taskId, channel);
     const record = await records.get(taskId);
     if (!record) throw new Error(`task ${taskId} vanished right after it was created`);
-    void this.#execute(record, { approved: false });
+    // A store failure while recording the outcome leaves the task leased: the poller takes
+    // it over after the lease, under the restart rule (decision 096).
+    void this.#execute(record, { approved: false }).catch(() => undefined);
     const result: CreateTaskResult = { task: toTask(record, this.#setting.pollIntervalMs) };
     created.add(result);
     return result;
@@ -423,8 +426,7 @@ export class TaskRunner {
     } catch (error) {
       await progress.flush();
       if (controller.signal.aborted) return;
-      const name = (error as Error | undefined)?.name;
-      if (name === 'SuspendSignal') {
+      if (controlFlowName(error) === 'SuspendSignal') {
         const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
         await this.#finish(record, {
           status: 'input_required',
@@ -433,7 +435,7 @@ export class TaskRunner {
         });
         return;
       }
-      const failure = `Tool "${tool.name}" failed: ${(error as Error)?.message ?? String(error)}`;
+      const failure = `Tool "${tool.name}" failed: ${errorMessage(error)}`;
       await this.#finish(record, { status: 'completed', result: errorResult(failure) });
     } finally {
       clearInterval(heartbeat);
