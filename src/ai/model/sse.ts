@@ -88,7 +88,7 @@ export async function* parseServerSentEvents(
   const lineOf = (tail: Uint8Array): ServerSentEvent | undefined => {
     const bytes = pendingBytes + tail.length;
     let text: string;
-    if (pending.length === 0) text = decoder.decode(tail);
+    if (pending.length === 0) text = tail.length === 0 ? '' : decoder.decode(tail);
     else {
       const whole = new Uint8Array(bytes);
       let offset = 0;
