@@ -40,7 +40,7 @@ export function unknownKeyMessage(
 
 /**
  * The known name nearest to `name` (quoted), when it is near enough to be a slip: the
- * same name in another case, a known name it begins (3 characters at least), or within 1 edit for names up to 4 characters, 2 up to 8,
+ * same name in another case, the start of a known name missing at most 2 characters, or within 1 edit for names up to 4 characters, 2 up to 8,
  * 3 beyond (an edit adds, removes or changes a character, or swaps two neighbours).
  */
 export function closestName(name: string, known: readonly string[]): string | undefined {
@@ -48,16 +48,16 @@ export function closestName(name: string, known: readonly string[]): string | un
   const lower = name.toLowerCase();
   const sameCase = known.find((candidate) => candidate.toLowerCase() === lower);
   if (sameCase !== undefined) return showValue(sameCase);
-  // A name cut short (`idle` for `idleMs`, `timeout` for `timeouts`).
-  const longer = known.filter((candidate) => candidate.toLowerCase().startsWith(lower));
-  if (name.length >= 3 && longer.length > 0) {
-    return showValue(longer.reduce((a, b) => (b.length < a.length ? b : a)));
-  }
   const allowed = name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3;
   let best: string | undefined;
   let bestDistance = allowed + 1;
   for (const candidate of known) {
-    const distance = editDistance(lower, candidate.toLowerCase());
+    const other = candidate.toLowerCase();
+    // A unit suffix left out (`idle` for `idleMs`) counts as a slip at any length.
+    const cut = other.startsWith(lower) && other.length - lower.length <= 2;
+    const distance = cut
+      ? Math.min(allowed, other.length - lower.length)
+      : editDistance(lower, other);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

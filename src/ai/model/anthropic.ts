@@ -4,9 +4,14 @@ import { checkRequest } from './check-request.ts';
 import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
-import { apiKey, requireModelName } from './provider-config.ts';
+import { apiKey, checkProviderOptions, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
-import { type EventStream, type TransportOptions, transport } from './transport.ts';
+import {
+  type EventStream,
+  TRANSPORT_OPTIONS,
+  type TransportOptions,
+  transport,
+} from './transport.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
   ContentPart,
@@ -46,6 +51,16 @@ export interface AnthropicOptions extends TransportOptions {
 
 const PROVIDER = 'anthropic';
 const REQUEST_ID = 'request-id';
+const KNOWN_OPTIONS: Record<keyof AnthropicOptions, true> = {
+  ...TRANSPORT_OPTIONS,
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  maxTokens: true,
+  version: true,
+  headers: true,
+  cacheControl: true,
+};
 /** How many times one turn paused by the API (`pause_turn`) is continued before giving up. */
 const MAX_PAUSE_CONTINUATIONS = 8;
 
@@ -66,6 +81,10 @@ const MAX_PAUSE_CONTINUATIONS = 8;
  * ```
  */
 export function anthropic(options: AnthropicOptions): Model {
+  checkProviderOptions(PROVIDER, options, KNOWN_OPTIONS, {
+    anthropicVersion: '"version"',
+    betas: '"headers" ({ headers: { \'anthropic-beta\': … } })',
+  });
   requireModelName(PROVIDER, options);
   const http = transport({ provider: PROVIDER, requestIdHeader: REQUEST_ID }, options);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');

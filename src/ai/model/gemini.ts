@@ -6,8 +6,13 @@ import { GeminiTurn, usageFrom } from './gemini-turn.ts';
 import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
-import { requireModelName } from './provider-config.ts';
-import { type EventStream, type TransportOptions, transport } from './transport.ts';
+import { checkProviderOptions, requireModelName } from './provider-config.ts';
+import {
+  type EventStream,
+  TRANSPORT_OPTIONS,
+  type TransportOptions,
+  transport,
+} from './transport.ts';
 import type {
   GenerateRequest,
   GenerateResult,
@@ -31,6 +36,15 @@ export interface GeminiOptions extends TransportOptions {
 }
 
 const PROVIDER = GEMINI;
+const KNOWN_OPTIONS: Record<keyof GeminiOptions, true> = {
+  ...TRANSPORT_OPTIONS,
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  headers: true,
+};
+const IN_PROVIDER_OPTIONS = (name: string) =>
+  `the request option providerOptions ({ providerOptions: { gemini: { ${name} } } })`;
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** Google documents no request id header; gateways in front of it commonly set this one. */
 const REQUEST_ID = 'x-request-id';
@@ -55,6 +69,11 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * ```
  */
 export function gemini(options: GeminiOptions): Model {
+  checkProviderOptions(PROVIDER, options, KNOWN_OPTIONS, {
+    safetySettings: IN_PROVIDER_OPTIONS('safetySettings'),
+    generationConfig: IN_PROVIDER_OPTIONS('generationConfig'),
+    cachedContent: IN_PROVIDER_OPTIONS('cachedContent'),
+  });
   requireModelName(PROVIDER, options);
   const http = transport(
     { provider: PROVIDER, requestIdHeader: REQUEST_ID, eventNoun: 'chunk' },

@@ -5,11 +5,12 @@ import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
 import { toOpenAITool } from './openai-tool.ts';
-import { apiKey, requireModelName } from './provider-config.ts';
+import { apiKey, checkProviderOptions, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
 import {
   type EventStream,
   type ProviderRequest,
+  TRANSPORT_OPTIONS,
   type TransportOptions,
   transport,
 } from './transport.ts';
@@ -54,6 +55,16 @@ export interface OpenAIOptions extends TransportOptions {
 const PROVIDER = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const REQUEST_ID = 'x-request-id';
+const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
+  ...TRANSPORT_OPTIONS,
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  strict: true,
+  headers: true,
+  maxTokensField: true,
+  reasoningEffort: true,
+};
 
 /**
  * A {@link Model} over the OpenAI Chat Completions API — so also Ollama, vLLM, llama.cpp
@@ -71,6 +82,9 @@ const REQUEST_ID = 'x-request-id';
  * ```
  */
 export function openai(options: OpenAIOptions): Model {
+  checkProviderOptions(PROVIDER, options, KNOWN_OPTIONS, {
+    organization: '"headers" ({ headers: { \'OpenAI-Organization\': … } })',
+  });
   requireModelName(PROVIDER, options);
   const http = transport(
     { provider: PROVIDER, requestIdHeader: REQUEST_ID, endMarker: '[DONE]' },

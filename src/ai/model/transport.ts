@@ -37,6 +37,16 @@ export interface TransportOptions extends RetryOptions {
   maxBodyBytes?: number;
 }
 
+/** Every key of {@link TransportOptions}, for the providers' option checks. */
+export const TRANSPORT_OPTIONS: Readonly<Record<keyof TransportOptions, true>> = {
+  maxRetries: true,
+  initialRetryDelayMs: true,
+  maxRetryDelayMs: true,
+  timeouts: true,
+  maxEventBytes: true,
+  maxBodyBytes: true,
+};
+
 /** What a provider's wire format tells the transport. */
 export interface WireFormat {
   /** `openai`, `anthropic`, … — named in every error. */
