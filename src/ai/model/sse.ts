@@ -87,21 +87,20 @@ export async function* parseServerSentEvents(
   /** Ends the pending line with `tail` (a part of the current chunk). */
   const lineOf = (tail: Uint8Array): ServerSentEvent | undefined => {
     const bytes = pendingBytes + tail.length;
-    let text: string;
-    if (pending.length === 0) text = tail.length === 0 ? '' : decoder.decode(tail);
-    else {
-      const whole = new Uint8Array(bytes);
+    let whole = tail;
+    if (pending.length > 0) {
+      whole = new Uint8Array(bytes);
       let offset = 0;
       for (const piece of pending) {
         whole.set(piece, offset);
         offset += piece.length;
       }
       whole.set(tail, offset);
-      text = decoder.decode(whole);
     }
+    // Let the pieces go before decoding: a long line is held twice at most, not three times.
     pending = [];
     pendingBytes = 0;
-    return endLine(bytes, text);
+    return endLine(bytes, whole.length === 0 ? '' : decoder.decode(whole));
   };
 
   for await (const chunk of body) {

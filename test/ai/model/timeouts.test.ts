@@ -3,6 +3,7 @@
  * answers headers and then only keep-alives, or that sends its tokens too slowly, ends
  * in a clear ModelError (retried while nothing was delivered) — never a run held forever.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   anthropic,
@@ -213,5 +214,31 @@ describe('the timeouts option', () => {
       'anthropic(options).timeouts: expected an object { firstByteMs?, idleMs?, responseMs? }, received number 5',
     );
     expect(() => openai({ model: 'm', timeouts: { responseMs: Infinity } })).not.toThrow();
+  });
+});
+
+describe('one signal for many requests', () => {
+  it('leaves no listener behind on the caller’s signal, whatever way a request ends', async () => {
+    const ok = JSON.stringify({
+      choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    });
+    server = await scriptedServer((res, req) => {
+      if (req.headers['x-mode'] === 'stream') {
+        res.writeHead(200, SSE_HEADERS);
+        res.end(`${chunk('a')}${chunk('b', 'stop')}data: [DONE]\n\n`);
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(ok);
+      }
+    });
+    const signal = new AbortController().signal;
+    const model = openai({ model: 'm', baseURL: server.url });
+    const streaming = openai({ model: 'm', baseURL: server.url, headers: { 'x-mode': 'stream' } });
+    for (let i = 0; i < 5; i++) {
+      await model.generate({ ...ask, signal });
+      await collect(streaming.stream({ ...ask, signal }));
+      for await (const _ of streaming.stream({ ...ask, signal })) break;
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
