@@ -34,8 +34,8 @@ async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[
   return events;
 }
 
+/** Every connection that reached the server was closed by the client (none left open). */
 async function allClosed(server: ScriptedServer): Promise<void> {
-  expect(server.count).toBeGreaterThan(0);
   await Promise.all(Array.from({ length: server.count }, (_, n) => server.closed(n)));
 }
 
@@ -69,8 +69,8 @@ describe('a provider that never answers', () => {
         `^${name}: no complete answer from http://127\\.0\\.0\\.1:\\d+/\\S+ within 100 ms after 1 retry; the limit is timeouts\\.responseMs: raise it with ${name}\\(\\{ timeouts: \\{ responseMs \\} \\}\\)$`,
       ),
     );
-    // The retry is in the message ("after 1 retry"): the second attempt may time out before
-    // its request reaches a loaded server. Every connection that arrived was closed.
+    // The retry is in the message ("after 1 retry"), not in the server's count: on a loaded
+    // machine an attempt may time out before its request reaches the server.
     await allClosed(server);
   });
 
@@ -87,7 +87,7 @@ describe('a provider that never answers', () => {
         code: 'timeout',
       });
       expect(String((errorOf(events) as Error).message)).toContain('within 100 ms after 1 retry');
-      expect(server.count).toBe(2);
+      await allClosed(server);
     },
   );
 
@@ -183,9 +183,9 @@ describe('slow tokens', () => {
       setTimeout(() => {
         res.end(`${chunk('b', 'stop')}data: [DONE]\n\n`);
         secondWritten();
-      }, 400);
+      }, 1_000);
     });
-    const model = openai({ model: 'm', baseURL: server.url, timeouts: { idleMs: 200 } });
+    const model = openai({ model: 'm', baseURL: server.url, timeouts: { idleMs: 500 } });
     const types: string[] = [];
     for await (const event of model.stream(ask)) {
       types.push(event.type);
