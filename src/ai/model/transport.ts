@@ -6,6 +6,7 @@
  */
 import { abortError } from '../../internal/abort-error.ts';
 import { describeValue } from '../../internal/describe-value.ts';
+import { Attempt, Transient } from './attempt.ts';
 import {
   backoff,
   errorFromResponse,
@@ -19,7 +20,7 @@ import {
 } from './http.ts';
 import { ModelError } from './model-error.ts';
 import { DEFAULT_MAX_EVENT_BYTES, parseServerSentEvents, responseChunks } from './sse.ts';
-import { showMs, type TimeoutOptions, timeoutsOf } from './timeouts.ts';
+import { type TimeoutOptions, timeoutsOf } from './timeouts.ts';
 
 /** The transport settings every HTTP provider accepts beside its own. */
 export interface TransportOptions extends RetryOptions {
@@ -138,17 +139,6 @@ interface Settings {
   maxBodyBytes: number;
 }
 
-/** A failure worth another attempt, and the error to throw when none is left. */
-class Transient {
-  constructor(
-    readonly final: (retries: number) => Promise<ModelError> | ModelError,
-    /** The server's requested wait, when it gave one. */
-    readonly hintedMs?: number,
-    /** Releases what the failed attempt holds before the next one. */
-    readonly discard?: () => Promise<void>,
-  ) {}
-}
-
 /**
  * Runs `run` until it succeeds, retrying {@link Transient} failures with backoff (the
  * server's `retry-after` wins, capped at `maxRetryDelayMs`). An abort, at any point,
@@ -162,7 +152,7 @@ async function withRetries<T>(
   const { signal } = request;
   for (let retries = 0; ; retries++) {
     if (signal?.aborted) throw abortError(signal);
-    const attempt = new Attempt(settings, request, retries);
+    const attempt = new Attempt(settings.wire.provider, settings.timeouts, request, retries);
     let failure: unknown;
     try {
       return await run(attempt);
@@ -342,104 +332,5 @@ async function* replay<T>(first: IteratorResult<T>, rest: AsyncGenerator<T>): As
     yield* rest;
   } finally {
     await rest.return(undefined);
-  }
-}
-
-/**
- * One attempt of a request: its own abort signal (following the caller's), the one
- * timer running at a time, and what a failure during it means.
- */
-class Attempt {
-  private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  /** The timeout that fired, with the wait it allowed. */
-  private expired: { name: keyof TimeoutOptions; ms: number } | undefined;
-  private readonly unlink: () => void;
-
-  constructor(
-    private readonly settings: Settings,
-    private readonly request: ProviderRequest,
-    readonly retries: number,
-  ) {
-    const caller = request.signal;
-    if (caller === undefined) this.unlink = () => undefined;
-    else {
-      const follow = () => this.controller.abort(caller.reason);
-      caller.addEventListener('abort', follow, { once: true });
-      this.unlink = () => caller.removeEventListener('abort', follow);
-    }
-  }
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  /** Starts the `name` timer (replacing any other), which aborts the attempt after `ms`. */
-  arm(name: keyof TimeoutOptions, ms: number): void {
-    this.disarm();
-    if (ms === Infinity) return;
-    const allowed = this.settings.timeouts[name];
-    this.timer = setTimeout(
-      () => {
-        this.expired = { name, ms: allowed };
-        this.controller.abort(new DOMException(`${name} expired`, 'TimeoutError'));
-      },
-      Math.max(0, ms),
-    );
-  }
-
-  disarm(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  /** The attempt is over: no timer, and the caller's signal no longer followed. */
-  end(): void {
-    this.disarm();
-    this.unlink();
-  }
-
-  /** Awaits `work`, turning a failure into what it means (see {@link failure}). */
-  async read<T>(work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } catch (error) {
-      throw this.failure(error);
-    }
-  }
-
-  /**
-   * What `error`, raised during this attempt, means: the caller's abort (an `AbortError`),
-   * one of the timeouts (a retryable {@link ModelError}, as a {@link Transient} while
-   * nothing has been delivered), or itself.
-   */
-  failure(error: unknown): unknown {
-    if (error instanceof Transient || error instanceof ModelError) return error;
-    const caller = this.request.signal;
-    if (caller?.aborted) return abortError(caller);
-    if (this.expired === undefined) return error;
-    if (this.noRetry) return this.timeoutError();
-    return new Transient((retries) => this.timeoutError(retries));
-  }
-
-  /**
-   * Set once no retry may follow (the stream's first event was handed over, or the final
-   * error is being read): a timeout is then reported as it is.
-   */
-  noRetry = false;
-
-  private timeoutError(retries = this.retries): ModelError {
-    const { provider } = this.settings.wire;
-    const { name, ms } = this.expired!;
-    const what =
-      name === 'firstByteMs'
-        ? `no answer from ${this.request.url} within ${showMs(ms)}`
-        : name === 'responseMs'
-          ? `no complete answer from ${this.request.url} within ${showMs(ms)}`
-          : `the stream from ${this.request.url} sent nothing for ${showMs(ms)} (keep-alive comments and pings do not count)`;
-    return new ModelError(
-      `${provider}: ${what}${retriesNote(retries)}; the limit is timeouts.${name}: raise it with ${provider}({ timeouts: { ${name} } })`,
-      { provider, code: 'timeout', retryable: true },
-    );
   }
 }
