@@ -239,6 +239,103 @@ describe('another client’s tasks', () => {
   });
 });
 
+describe('two users of one client application', () => {
+  let http: HttpServer;
+  let url: string;
+  let handle: ReturnType<McpToolServer['handler']>;
+  beforeEach(async () => {
+    handle = server.handler();
+    http = createServer((req, res) => {
+      // An OAuth check in front of the endpoint: every token was issued to the same
+      // application ("app", or the one in x-client); x-sub is the token's subject, if any.
+      const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+      const sub = req.headers['x-sub'];
+      (req as IncomingMessage & { auth?: unknown }).auth = {
+        token,
+        clientId: String(req.headers['x-client'] ?? 'app'),
+        scopes: [],
+        ...(sub === undefined ? {} : { extra: { sub: String(sub) } }),
+      };
+      void handle(req, res);
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  });
+  afterEach(async () => {
+    await handle.close();
+    await new Promise<void>((resolve) => {
+      http.close(() => resolve());
+      http.closeAllConnections();
+    });
+  });
+
+  const user = async (headers: Record<string, string>) => {
+    const client = new Client({ name: 'app', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+    );
+    const send: Send = (method, params) =>
+      client.request({ method, params } as never, schemaOf[method] as never) as Promise<any>;
+    return { send, close: () => client.close() };
+  };
+
+  const cannotSee = async (owner: { send: Send }, other: { send: Send }) => {
+    const { task } = await owner.send('tools/call', {
+      name: 'quick',
+      arguments: { text: 'mine' },
+      task: {},
+    });
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+      const error: any = await other.send(method, { taskId: task.taskId }).catch((e) => e);
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(/Unknown task/);
+    }
+    const listed = async (who: { send: Send }) =>
+      (await who.send('tasks/list', {})).tasks.map((t: any) => t.taskId);
+    expect(await listed(other)).not.toContain(task.taskId);
+    expect((await owner.send('tasks/result', { taskId: task.taskId })).content[0].text).toBe(
+      'ok mine',
+    );
+    expect(await listed(owner)).toContain(task.taskId);
+  };
+
+  it('cannot list or read each other’s tasks: each token is its own owner', async () => {
+    const ana = await user({ authorization: 'Bearer token-of-ana' });
+    const bob = await user({ authorization: 'Bearer token-of-bob' });
+    await cannotSee(ana, bob);
+    await cannotSee(bob, ana);
+    await ana.close();
+    await bob.close();
+  });
+
+  it('tells subjects apart by their own parts (app + "x:y" is not app:x + "y")', async () => {
+    const first = await user({ authorization: 'Bearer shared', 'x-sub': 'x:y' });
+    const second = await user({
+      authorization: 'Bearer shared',
+      'x-client': 'app:x',
+      'x-sub': 'y',
+    });
+    await cannotSee(first, second);
+    await first.close();
+    await second.close();
+  });
+
+  it('lets one subject read its tasks with a new token (a refreshed login)', async () => {
+    const before = await user({ authorization: 'Bearer old', 'x-sub': 'ana' });
+    const { task } = await before.send('tools/call', {
+      name: 'quick',
+      arguments: { text: 'kept' },
+      task: {},
+    });
+    await before.close();
+    const after = await user({ authorization: 'Bearer new', 'x-sub': 'ana' });
+    expect((await after.send('tasks/result', { taskId: task.taskId })).content[0].text).toBe(
+      'ok kept',
+    );
+    await after.close();
+  });
+});
+
 describe('a store that fails while a task runs', () => {
   it('leaves no unhandled rejection: the server process survives', async () => {
     const rejections: unknown[] = [];
