@@ -13,7 +13,7 @@
  */
 import { parseArgs } from 'node:util';
 import { mcpServer } from '../src/ai/mcp/index.ts';
-import { EXIT, processIo, reportError, reportProblem } from '../src/cli/index.ts';
+import { EXIT, listenProblem, processIo, reportError, reportProblem } from '../src/cli/index.ts';
 import { configSnippets } from './workspace/config-snippet.ts';
 import { workspaceFolder } from './workspace/folder.ts';
 import { workspaceTools } from './workspace/tools.ts';
@@ -79,7 +79,11 @@ async function serve(): Promise<number> {
       instructions: `Tools over the files of ${root}. Paths are relative to that folder.`,
       tools: await workspaceTools(root),
     });
-    const http = await server.listen({ host: values.host, port, token: values.token });
+    const http = await server
+      .listen({ host: values.host, port, token: values.token })
+      .catch((error: unknown) => {
+        throw listenProblem(error, (other) => `--port ${other}`);
+      });
 
     console.log(`Serving the workspace ${root}`);
     console.log(`MCP endpoint (Streamable HTTP): ${http.url}`);

@@ -67,7 +67,11 @@ describe('npm start', { timeout: 60_000 }, () => {
     try {
       const result = await start(['--dir', root, '--port', String(port)]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(new RegExp(`^fino: .*\\b${port}\\b.*in use`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^fino: listen: 127\\.0\\.0\\.1:${port} is already in use; choose another port with --port ${port + 1} \\(--port 0 picks a free one\\)\n`,
+        ),
+      );
       expect(result.stderr).not.toMatch(/\n\s+at /);
     } finally {
       busy.close();
