@@ -79,9 +79,7 @@ export function ownerKeyOf(auth: AuthInfo | undefined): string {
   if (!auth) return 'anonymous';
   const sub = auth.extra?.sub;
   const principal =
-    typeof sub === 'string' && sub !== ''
-      ? ['sub', sub]
-      : ['token', sha256Hex(String(auth.token))];
+    typeof sub === 'string' && sub !== '' ? ['sub', sub] : ['token', sha256Hex(String(auth.token))];
   return `auth:${JSON.stringify([String(auth.clientId), ...principal])}`;
 }
 
