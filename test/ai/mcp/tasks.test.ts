@@ -205,7 +205,11 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks over HTTP, %s client', (kind) => {
   it('continues a task approved through the session (fino sessions approve), client not asked', async () => {
     const client = await connect(kind); // declares no elicitation: it cannot answer
     const { task } = await client.callAsTask('deploy', { env: 'staging' });
-    await pollTask(client, task.taskId, (t) => t.status === 'input_required');
+    const waiting = await pollTask(client, task.taskId, (t) => t.status === 'input_required');
+    // The status message names the ways to approve without this client.
+    expect(waiting.statusMessage).toContain(
+      `with "fino sessions approve --db <the server's task store> ${task.taskId} call", or in the inbox (fino sessions serve --db <the server's task store>).`,
+    );
     const decided = await session({ store }).approve(
       { runId: task.taskId, toolCallId: 'call' },
       { by: 'ana', note: 'release day' },

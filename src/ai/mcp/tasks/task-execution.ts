@@ -6,6 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { controlFlowName, errorMessage } from '../../../internal/thrown-value.ts';
 import type { AnyTask, InvokeContext } from '../../../task/index.ts';
 import { argsHash, type PendingCall } from '../../agent/index.ts';
+import { taskApprovalHint } from '../approval-hint.ts';
 import { type ApprovalMode, approvalQuestion, checkedResult } from '../call-tool.ts';
 import { errorResult } from '../content.ts';
 import type { ProgressNotifier } from '../progress-notifier.ts';
@@ -49,15 +50,16 @@ export function pendingCall(
 }
 
 /**
- * What a task whose tool needs approval becomes before it runs: waiting for the approval,
- * or refused (`approval: 'deny'`); `undefined` when it may run.
+ * What a task whose tool needs approval becomes before it runs: waiting for the approval
+ * (its status message says where else it can be given; `db` names the task store), or
+ * refused (`approval: 'deny'`); `undefined` when it may run.
  */
 export function approvalGate(
   tool: AnyTask,
   args: unknown,
-  approval: ApprovalMode,
-  approved: boolean,
+  how: { approval: ApprovalMode; approved: boolean; taskId: string; db: string },
 ): TaskOutcome | undefined {
+  const { approval, approved } = how;
   if (approved || approval === 'client' || !tool.requiresApproval) return undefined;
   if (approval === 'deny') {
     const refused = `Tool "${tool.name}" requires approval, and this server refuses such calls (approval: 'deny'). It was not executed.`;
@@ -66,7 +68,7 @@ export function approvalGate(
   return {
     status: 'input_required',
     call: pendingCall(tool, args, 'approval'),
-    message: `Waiting for approval: ${approvalQuestion(tool, args)}`,
+    message: `Waiting for approval: ${approvalQuestion(tool, args)} ${taskApprovalHint(how.taskId, how.db)}`,
   };
 }
 

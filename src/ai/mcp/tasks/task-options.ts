@@ -68,6 +68,7 @@ export function taskSetting(options: { store?: Store; tasks?: McpServerTaskOptio
     maxRunningPerOwner: checkLimit('maxRunningPerOwner', tasks.maxRunningPerOwner),
     maxQueued: checkLimit('maxQueued', tasks.maxQueued),
     maxStoredPerOwner: checkLimit('maxStoredPerOwner', tasks.maxStoredPerOwner),
+    storeName: store === undefined ? DEFAULT_MCP_TASKS_PATH : "<the server's task store>",
     records: () => {
       records ??= mcpTaskStore(store ?? sqliteStore(DEFAULT_MCP_TASKS_PATH));
       return records;

@@ -66,6 +66,8 @@ export interface TaskRunnerSetting extends TaskSlotLimits {
   pollIntervalMs: number;
   /** The most tasks one owner keeps stored (until they expire). */
   maxStoredPerOwner: number;
+  /** The task store as `fino sessions --db` names it. */
+  storeName: string;
 }
 
 /** Where a task created here tells its client about itself, while that client is connected. */
@@ -375,7 +377,12 @@ export class TaskRunner {
   ): Promise<void> {
     const served = await this.#servedOrFail(record);
     if (!served) return;
-    const gate = approvalGate(served.tool, record.arguments, this.#setting.approval, how.approved);
+    const gate = approvalGate(served.tool, record.arguments, {
+      approval: this.#setting.approval,
+      approved: how.approved,
+      taskId: record.taskId,
+      db: this.#setting.storeName,
+    });
     if (gate) {
       await this.#finish(record, gate);
       return;
