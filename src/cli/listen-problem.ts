@@ -16,7 +16,7 @@
  * const busy = new Error('listen: 127.0.0.1:3000 is already in use', {
  *   cause: Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' }),
  * });
- * console.log(listenProblem(busy, (port) => `--port ${port}`).message);
+ * console.log((listenProblem(busy, (port) => `--port ${port}`) as Error).message);
  * // listen: 127.0.0.1:3000 is already in use; choose another port with --port 3001 (--port 0 picks a free one)
  * ```
  */
