@@ -62,6 +62,42 @@ async function inMemoryClient(): Promise<{ send: Send; close(): Promise<void> }>
   };
 }
 
+interface AuthEndpoint {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The server over HTTP behind a stand-in for a bearer-token check: `authOf` names the principal. */
+async function serveWithAuth(authOf: (req: IncomingMessage) => unknown): Promise<AuthEndpoint> {
+  const handle = server.handler();
+  const http: HttpServer = createServer((req, res) => {
+    (req as IncomingMessage & { auth?: unknown }).auth = authOf(req);
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    close: async () => {
+      await handle.close();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** An SDK client over HTTP sending `headers` with every request. */
+async function connectAs(url: string, headers: Record<string, string>) {
+  const client = new Client({ name: 'app', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
+  const send: Send = (method, params) =>
+    client.request({ method, params } as never, schemaOf[method] as never) as Promise<any>;
+  return { send, close: () => client.close() };
+}
+
 describe('task ids', () => {
   it.each([
     ['an unknown id', 'task_00000000000000000000000000000000', /Unknown task/],
@@ -177,43 +213,16 @@ it('refuses a store that is not a fino session store', () => {
 });
 
 describe('another client’s tasks', () => {
-  let http: HttpServer;
-  let url: string;
-  let handle: ReturnType<McpToolServer['handler']>;
+  let endpoint: AuthEndpoint;
   beforeEach(async () => {
-    handle = server.handler();
-    http = createServer((req, res) => {
-      // What a bearer-token check in front of the endpoint does: it names the client.
-      const clientId = req.headers['x-client'];
-      (req as IncomingMessage & { auth?: unknown }).auth = {
-        token: String(clientId),
-        clientId: String(clientId),
-        scopes: [],
-      };
-      void handle(req, res);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  });
-  afterEach(async () => {
-    await handle.close();
-    await new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      http.closeAllConnections();
+    // What a bearer-token check in front of the endpoint does: it names the client.
+    endpoint = await serveWithAuth((req) => {
+      const clientId = String(req.headers['x-client']);
+      return { token: clientId, clientId, scopes: [] };
     });
   });
-
-  const as = async (clientId: string) => {
-    const client = new Client({ name: clientId, version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { 'x-client': clientId } },
-      }),
-    );
-    const send: Send = (method, params) =>
-      client.request({ method, params } as never, schemaOf[method] as never) as Promise<any>;
-    return { send, close: () => client.close() };
-  };
+  afterEach(() => endpoint.close());
+  const as = (clientId: string) => connectAs(endpoint.url, { 'x-client': clientId });
 
   it('reads as an unknown task, and is not listed', async () => {
     const alice = await as('alice');
@@ -240,44 +249,22 @@ describe('another client’s tasks', () => {
 });
 
 describe('two users of one client application', () => {
-  let http: HttpServer;
-  let url: string;
-  let handle: ReturnType<McpToolServer['handler']>;
+  let endpoint: AuthEndpoint;
   beforeEach(async () => {
-    handle = server.handler();
-    http = createServer((req, res) => {
-      // An OAuth check in front of the endpoint: every token was issued to the same
-      // application ("app", or the one in x-client); x-sub is the token's subject, if any.
-      const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+    // An OAuth check in front of the endpoint: every token was issued to the same
+    // application ("app", or the one in x-client); x-sub is the token's subject, if any.
+    endpoint = await serveWithAuth((req) => {
       const sub = req.headers['x-sub'];
-      (req as IncomingMessage & { auth?: unknown }).auth = {
-        token,
+      return {
+        token: (req.headers.authorization ?? '').replace(/^Bearer /, ''),
         clientId: String(req.headers['x-client'] ?? 'app'),
         scopes: [],
         ...(sub === undefined ? {} : { extra: { sub: String(sub) } }),
       };
-      void handle(req, res);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  });
-  afterEach(async () => {
-    await handle.close();
-    await new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      http.closeAllConnections();
     });
   });
-
-  const user = async (headers: Record<string, string>) => {
-    const client = new Client({ name: 'app', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
-    );
-    const send: Send = (method, params) =>
-      client.request({ method, params } as never, schemaOf[method] as never) as Promise<any>;
-    return { send, close: () => client.close() };
-  };
+  afterEach(() => endpoint.close());
+  const user = (headers: Record<string, string>) => connectAs(endpoint.url, headers);
 
   const cannotSee = async (owner: { send: Send }, other: { send: Send }) => {
     const { task } = await owner.send('tools/call', {
