@@ -8,13 +8,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import {
-  type CallToolResult,
-  type CreateTaskResult,
-  type ListTasksResult,
-  ProtocolError,
-  ProtocolErrorCode,
-  type Task,
+import type {
+  CallToolResult,
+  CreateTaskResult,
+  ListTasksResult,
+  Task,
 } from '@modelcontextprotocol/server';
 import type { Decision } from '../../agent/index.ts';
 import {
@@ -34,8 +32,11 @@ import {
   type TaskTool,
 } from './task-execution.ts';
 import { TaskLeases } from './task-leases.ts';
+import { TaskPoller } from './task-poller.ts';
 import { taskProgress } from './task-progress.ts';
 import { type Asker, decisionFrom, rejectionFrom, taskQuestion } from './task-questions.ts';
+import { StoredTaskQuota } from './task-quota.ts';
+import { QUEUED_MESSAGE, resumption } from './task-resumption.ts';
 import { type QueuedTask, type TaskSlotLimits, TaskSlots } from './task-slots.ts';
 import { TaskWaiters } from './task-waiters.ts';
 import {
@@ -47,12 +48,11 @@ import {
   taskStatus,
   taskTtl,
   terminalTask,
+  tooManyTasks,
   toTask,
   unknownTask,
 } from './task-wire.ts';
 
-export { TASK_CALL_ID, type TaskTool } from './task-execution.ts';
-export type { Asker } from './task-questions.ts';
 
 /** How the runner works; durations and limits already checked. */
 export interface TaskRunnerSetting extends TaskSlotLimits {
@@ -77,13 +77,6 @@ export interface TaskChannel {
 }
 
 const PAGE_SIZE = 50;
-/** The poller drops expired tasks every this many rounds. */
-const SWEEP_EVERY_TICKS = 60;
-/**
- * The status message of a task waiting for a running slot. A task whose server died with
- * this message had not started, so it is started, not treated as interrupted.
- */
-const QUEUED = 'Queued, not started yet: waiting for a free slot';
 
 /** Results this runner creates, which `tools/call` may return instead of a `CallToolResult`. */
 const created = new WeakSet<object>();
@@ -105,31 +98,31 @@ export class TaskRunner {
   readonly #channels = new Map<string, TaskChannel>();
   /** Tasks whose question is being put to a client right now. */
   readonly #asking = new Set<string>();
-  /** Tasks being created now, by owner: counted against the owner's stored limit. */
-  readonly #creating = new Map<string, number>();
-  #timer: NodeJS.Timeout | undefined;
-  #ticking = false;
-  #ticks = 0;
+  readonly #quota: StoredTaskQuota;
+  readonly #poller: TaskPoller;
 
   constructor(setting: TaskRunnerSetting) {
     this.#setting = setting;
     this.#slots = new TaskSlots(setting);
     this.#leases = new TaskLeases(() => setting.records().runs, this.worker, setting.leaseMs);
     this.#waiters = new TaskWaiters(setting.pollIntervalMs);
+    this.#quota = new StoredTaskQuota(setting.maxStoredPerOwner);
+    this.#poller = new TaskPoller({
+      ...setting,
+      worker: this.worker,
+      isHere: (taskId) => this.#running.has(taskId),
+      resume: (run, interrupted) => this.#continue(run, interrupted),
+    });
   }
 
   /** Starts the poller that continues orphaned and decided tasks and drops expired ones. */
   activate(): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => void this.#tick(), this.#setting.pollIntervalMs);
-    this.#timer.unref();
-    void this.#tick();
+    this.#poller.activate();
   }
 
   /** Stops the poller. Tasks running here go on; unfinished ones are taken over after a restart. */
   close(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#poller.close();
   }
 
   /**
@@ -146,37 +139,27 @@ export class TaskRunner {
     const ttlMs = taskTtl(taskParam, this.#setting.maxTtlMs);
     const { ownerKey } = owner;
     if (this.#slots.full) {
-      throw tooMany(
+      throw tooManyTasks(
         `this server already has ${this.#slots.queued} tasks waiting to run (tasks.maxQueued); try again later`,
       );
     }
     const records = this.#setting.records();
     const taskId = `task_${randomBytes(16).toString('hex')}`;
-    const creating = (this.#creating.get(ownerKey) ?? 0) + 1;
-    this.#creating.set(ownerKey, creating);
-    try {
-      const stored = await records.count(ownerKey);
-      const { maxStoredPerOwner } = this.#setting;
-      if (stored + creating > maxStoredPerOwner) {
-        throw tooMany(
-          `this client keeps ${maxStoredPerOwner} tasks, the most allowed (tasks.maxStoredPerOwner); finished tasks are deleted when their ttl ends`,
-        );
-      }
-      await records.create({
-        taskId,
-        ownerKey,
-        sessionId: owner.sessionId,
-        toolName: served.tool.name,
-        arguments: args,
-        ttlMs,
-        worker: this.worker,
-        leaseMs: this.#setting.leaseMs,
-      });
-    } finally {
-      const left = (this.#creating.get(ownerKey) ?? 1) - 1;
-      if (left === 0) this.#creating.delete(ownerKey);
-      else this.#creating.set(ownerKey, left);
-    }
+    await this.#quota.create(
+      ownerKey,
+      () => records.count(ownerKey),
+      () =>
+        records.create({
+          taskId,
+          ownerKey,
+          sessionId: owner.sessionId,
+          toolName: served.tool.name,
+          arguments: args,
+          ttlMs,
+          worker: this.worker,
+          leaseMs: this.#setting.leaseMs,
+        }),
+    );
     this.activate();
     this.#channels.set(taskId, channel);
     const record = await records.get(taskId);
@@ -323,36 +306,19 @@ export class TaskRunner {
     if (!record) return;
     const served = await this.#servedOrFail(record);
     if (!served) return;
-    // A task still queued when its server died never started: it is started now.
-    const started = interrupted && !record.statusMessage?.startsWith(QUEUED);
+    const next = resumption(
+      run,
+      {
+        toolName: record.toolName,
+        statusMessage: record.statusMessage,
+        idempotent: served.tool.idempotent === true,
+      },
+      interrupted,
+    );
     await records.setStatusMessage(record.taskId, undefined); // the question is answered
     delete record.statusMessage;
-    const current = run.pending[run.pending.length - 1];
-    const decision = current?.decision;
-    const approved =
-      current?.call.kind === 'suspend' || (decision !== undefined && 'approve' in decision);
-    const resume = decision !== undefined && 'resume' in decision ? decision : undefined;
-    if (started) {
-      if (served.tool.idempotent !== true) {
-        await this.#finish(record, {
-          status: 'failed',
-          error:
-            'interrupted by a server restart; it may have partly run, and it is not declared idempotent, so it was not run again',
-        });
-        return;
-      }
-      await this.#execute(record, { approved, resume });
-      return;
-    }
-    if (decision !== undefined && 'reject' in decision) {
-      const what =
-        current.call.kind === 'approval'
-          ? `The call to "${record.toolName}" was rejected (${decision.reject}). It was not executed.`
-          : `"${record.toolName}" stopped: ${decision.reject}`;
-      await this.#finish(record, { status: 'completed', result: errorResult(what) });
-      return;
-    }
-    await this.#execute(record, { approved, resume });
+    if ('finish' in next) await this.#finish(record, next.finish);
+    else await this.#execute(record, next.execute);
   }
 
   /** The task's tool as served now; the task fails when the server no longer serves it. */
@@ -435,7 +401,7 @@ export class TaskRunner {
       const { maxRunningPerOwner, maxRunning } = this.#setting;
       marked = this.#setStatus(
         record.taskId,
-        `${QUEUED} (at most ${maxRunningPerOwner} running tasks per client, ${maxRunning} in all).`,
+        `${QUEUED_MESSAGE} (at most ${maxRunningPerOwner} running tasks per client, ${maxRunning} in all).`,
       );
     });
   }
@@ -477,29 +443,6 @@ export class TaskRunner {
     if (TERMINAL.includes(task.status)) this.#channels.delete(taskId);
     return task;
   }
-
-  /** One round of the poller: continue what no worker holds, now and then drop expired tasks. */
-  async #tick(): Promise<void> {
-    if (this.#ticking) return;
-    this.#ticking = true;
-    try {
-      const records = this.#setting.records();
-      for (const { taskId, interrupted } of await records.orphans()) {
-        if (this.#running.has(taskId)) continue;
-        const run = await records.runs.claim(taskId, this.worker, this.#setting.leaseMs);
-        if (run) void this.#continue(run, interrupted).catch(() => undefined);
-      }
-      if (this.#ticks++ % SWEEP_EVERY_TICKS === 0) await records.sweep();
-    } catch {
-      // The store is unreachable or a row unreadable: the next tick tries again.
-    } finally {
-      this.#ticking = false;
-    }
-  }
 }
-
-/** The error for a task the limits do not allow now. */
-const tooMany = (why: string) =>
-  new ProtocolError(ProtocolErrorCode.InvalidRequest, `Too many tasks: ${why}.`);
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());

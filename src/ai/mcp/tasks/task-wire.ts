@@ -153,3 +153,7 @@ export function decodeCursor(cursor: unknown): McpTaskCursor | undefined {
     );
   }
 }
+
+/** The error for a task the limits do not take now (decision 116). */
+export const tooManyTasks = (why: string) =>
+  new ProtocolError(ProtocolErrorCode.InvalidRequest, `Too many tasks: ${why}.`);
