@@ -35,7 +35,7 @@ export interface McpServerTaskOptions {
 }
 
 /** The default limits on MCP tasks (decision 116). */
-export const TASK_LIMITS = {
+const TASK_LIMITS = {
   maxRunning: 16,
   maxRunningPerOwner: 4,
   maxQueued: 1000,

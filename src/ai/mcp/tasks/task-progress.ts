@@ -8,7 +8,7 @@ import type { Progress } from '../../../task/index.ts';
 import type { ProgressNotifier } from '../progress-notifier.ts';
 
 /** The shortest time between two status-message writes of one task. */
-export const STATUS_WRITE_MS = 250;
+const STATUS_WRITE_MS = 250;
 
 /**
  * A task's progress: each update goes to `notifier` (when its client asked for progress)

@@ -75,7 +75,7 @@ export function ownerOf(ctx: ServerContext): TaskOwner {
 }
 
 /** The owner key of an authenticated principal, or `anonymous`. */
-export function ownerKeyOf(auth: AuthInfo | undefined): string {
+function ownerKeyOf(auth: AuthInfo | undefined): string {
   if (!auth) return 'anonymous';
   const sub = auth.extra?.sub;
   const principal =
