@@ -53,7 +53,6 @@ import {
   unknownTask,
 } from './task-wire.ts';
 
-
 /** How the runner works; durations and limits already checked. */
 export interface TaskRunnerSetting extends TaskSlotLimits {
   /** The task records (opened on first use). */
