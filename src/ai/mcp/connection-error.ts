@@ -24,12 +24,13 @@ export type McpConnectionErrorCode = 'UNREACHABLE' | 'UNAUTHORIZED' | 'HANDSHAKE
  * ```ts
  * import { httpTransport, McpConnectionError, mcpClient } from 'fino:ai/mcp';
  *
- * const client = mcpClient({ transport: httpTransport({ url: 'http://127.0.0.1:9/mcp' }) });
+ * const client = mcpClient({ transport: httpTransport({ url: 'http://127.0.0.1:39999/mcp' }) });
  * try {
  *   await client.tools();
  * } catch (error) {
  *   if (error instanceof McpConnectionError) console.log(error.code, error.message);
- *   // UNREACHABLE mcpClient: could not connect to http://127.0.0.1:9/mcp: connect ECONNREFUSED 127.0.0.1:9
+ *   // when nothing listens there: UNREACHABLE mcpClient: could not connect to
+ *   // http://127.0.0.1:39999/mcp: connect ECONNREFUSED 127.0.0.1:39999
  *   else throw error;
  * }
  * await client.close();
