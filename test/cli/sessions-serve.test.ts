@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -9,6 +11,9 @@ import { sessions } from '../../src/cli/commands/sessions.ts';
 import { type ServeHelpers, serve } from '../../src/cli/commands/sessions-serve.ts';
 import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
 
+const RUN_CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
+/** tsx's loader by its own address: the child runs in a folder without node_modules. */
+const TSX = import.meta.resolve('tsx');
 const dir = mkdtempSync(join(tmpdir(), 'fino-cli-serve-'));
 const log = join(dir, 'log.jsonl');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,7 +83,38 @@ describe('fino sessions serve', () => {
     expect((await bad(['--verbose'])).err).toContain(
       'unknown option --verbose; expected one of --db, --port',
     );
-    expect((await bad(['--db', join(dir, 'missing.db')])).err).toContain('no session database at');
+  });
+
+  it('creates a missing SQLite database, says so, and shows an empty inbox', async () => {
+    const path = join(dir, 'new', 'sessions.db');
+    // The command as a user runs it, stopped by SIGTERM as by a terminal's Ctrl-C.
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX, RUN_CLI, 'sessions', 'serve', '--db', path, '--port', '0'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = once(child, 'exit');
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    try {
+      while (!err.includes('http://') && child.exitCode === null) {
+        await once(child.stderr, 'data');
+      }
+      expect(err).toContain(`created an empty session database at ${path}`);
+      const url = /(http:\/\/\S+)/.exec(err)![1];
+      expect(await (await fetch(url)).text()).toContain('Nothing waits for a decision.');
+      expect(existsSync(path)).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toEqual([0, null]);
+    // Reading commands still refuse a file that is not there: a typo would show nothing.
+    const listed = io();
+    expect(await sessions.run(['list', '--db', join(dir, 'missing.db')], listed.io)).toBe(2);
+    expect(listed.text.err).toContain('no session database at');
+    expect(listed.text.err).toContain('"fino sessions serve", which creates it');
   });
 
   it('serves the inbox; approving there continues the run with --agent', async () => {

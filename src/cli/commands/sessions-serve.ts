@@ -52,7 +52,8 @@ const serveInput = v.object({
 
 /** What `fino sessions` lends this subcommand: how it opens stores and loads agents. */
 export interface ServeHelpers {
-  openStore(db: string | undefined, io: CommandIo): Store;
+  /** With `create`, a missing SQLite file is created (and the creation reported). */
+  openStore(db: string | undefined, io: CommandIo, create?: boolean): Store;
   loadAgent(file: string, io: CommandIo): Promise<SessionAgent>;
 }
 
@@ -85,7 +86,7 @@ export function serveTask(
       }
       const agent =
         given.agent === undefined ? undefined : await helpers.loadAgent(given.agent, io);
-      const store = helpers.openStore(given.db, io);
+      const store = helpers.openStore(given.db, io, true);
       try {
         const server = await serveInbox({
           session: session({ store, agent }),
