@@ -117,6 +117,50 @@ describe('fino sessions serve', () => {
     expect(listed.text.err).toContain('"fino sessions serve", which creates it');
   });
 
+  it('takes a token per approver (--token name=secret, repeated) and records who decided', async () => {
+    const store = sqliteStore(join(dir, 'approvers.db'));
+    await session({ store, agent: shopAgent('order', log) }).start('Ship', { runId: 'run-who' });
+    await store.close();
+    const server = await started(
+      [
+        '--db',
+        'approvers.db',
+        '--port',
+        '0',
+        '--token',
+        'ana=ana-secret-1',
+        '--token',
+        'bo=bo-secret-22',
+      ],
+      'approvers.db',
+    );
+    const origin = new URL(server.url).origin;
+    expect(server.url).toBe(`${origin}/`);
+    expect(server.text.err).toContain(`  ana: ${origin}/?token=ana-secret-1`);
+    expect(server.text.err).toContain(`  bo: ${origin}/?token=bo-secret-22`);
+    const entry = await fetch(`${origin}/?token=bo-secret-22`, { redirect: 'manual' });
+    const cookie = entry.headers.get('set-cookie')!.split(';')[0];
+    const page = await (await fetch(`${origin}/`, { headers: { cookie } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1];
+    const response = await fetch(`${origin}/runs/run-who/calls/ship_1`, {
+      method: 'POST',
+      headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, action: 'approve', by: 'ana' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    const check = sqliteStore(join(dir, 'approvers.db'));
+    expect((await session({ store: check }).get('run-who'))?.audit?.[0].by).toBe('bo');
+    await check.close();
+    const { io: cliIo, text } = io();
+    const mixed = await sessions.run(
+      ['serve', '--token', 'shared-secret', '--token', 'ana=ana-secret-1'],
+      cliIo,
+    );
+    expect(mixed).toBe(2);
+    expect(text.err).toContain('--token: expected name=secret for each of several tokens');
+  });
+
   it('serves the inbox; approving there continues the run with --agent', async () => {
     const store = sqliteStore(join(dir, 'serve.db'));
     await session({ store, agent: shopAgent('order', log) }).start('Ship', { runId: 'run-serve' });

@@ -174,7 +174,10 @@ describe('the documentation blocks, run as a user pastes them', () => {
     const thrower = join(project, 'canary', 'throws.ts');
     const hanger = join(project, 'canary', 'hangs.ts');
     mkdirSync(dirname(thrower), { recursive: true });
-    writeFileSync(thrower, "import { parse } from 'fino:validate';\nparse({ type: 'string' }, 42);\n");
+    writeFileSync(
+      thrower,
+      "import { parse } from 'fino:validate';\nparse({ type: 'string' }, 42);\n",
+    );
     writeFileSync(hanger, 'setInterval(() => {}, 1000);\n');
     const [threw, hung] = await Promise.all([runFile(thrower), runFile(hanger, 3_000)]);
     expect(threw.code).toBe(1);
