@@ -27,7 +27,7 @@ const serveInput = v.object({
     .string()
     .optional()
     .describe(
-      `a SQLite file or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_SQLITE_PATH})`,
+      `a SQLite file (created when missing) or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_SQLITE_PATH})`,
     ),
   port: v.integer().min(0).max(65_535).default(8377).describe('the port (0 picks a free one)'),
   host: v
