@@ -165,6 +165,20 @@ afterAll(() => {
 });
 
 describe('the documentation blocks, run as a user pastes them', () => {
+  it('that name a file name a different one in each document', () => {
+    const named = snippets.filter((s) => s.name !== undefined);
+    const seen = new Map<string, Snippet>();
+    const clashes: string[] = [];
+    for (const snippet of named) {
+      const key = snippetPath(snippet, 0);
+      const first = seen.get(key);
+      if (first)
+        clashes.push(`${snippet.file}:${snippet.line} and :${first.line} are both ${snippet.name}`);
+      else seen.set(key, snippet);
+    }
+    expect(clashes).toEqual([]);
+  });
+
   it('are found, in README.md and in docs/', () => {
     expect(runnable.some((s) => s.file === 'README.md')).toBe(true);
     expect(runnable.some((s) => s.file.startsWith('docs/'))).toBe(true);

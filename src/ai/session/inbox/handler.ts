@@ -201,7 +201,8 @@ function accessTokens(options: InboxOptions): Array<[string, string]> {
  * the loser of a race is told who decided and when. Pages are server-rendered with
  * every stored string escaped, under a strict Content-Security-Policy; every POST must
  * come from the handler's own origin and carry the form's CSRF token. Put it behind
- * your own authentication, or set `token`.
+ * your own authentication (and pass `by`), or set `token` — or `tokens`, one per
+ * approver, to record who decided.
  *
  * @example
  * ```ts
