@@ -406,6 +406,23 @@ describe('inbox handler', () => {
     expect((await get('/?token=ana-secret-2')).status).toBe(401);
   });
 
+  it('lists finished runs with their tools and answers, and says how long calls have waited', async () => {
+    const { runs, get, post, csrfOf } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-list' }, 'run-list');
+    const waiting = await (await get('/')).text();
+    expect(waiting).toMatch(
+      /waiting since <time datetime="[^"]+" title="\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC" data-ago>just now<\/time>/,
+    );
+    await post('/runs/run-list/calls/refund_1', { csrf: await csrfOf(), action: 'approve' });
+    const done = await (await get('/?status=done')).text();
+    expect(done).toContain(
+      '<td class="tools">refund</td><td class="answer">Finished: refunded o-list</td>',
+    );
+    const run = await (await get('/runs/run-list')).text();
+    expect(run).toContain('<span class="role">Tool result</span>');
+    expect(run).not.toMatch(/<span class="role">User<\/span><pre>← refunded/);
+  });
+
   it('serves under a base path', async () => {
     const { runs } = await setup();
     await suspendOn(runs, 'refund', { orderId: 'o-9' }, 'run-9');
