@@ -561,6 +561,15 @@ describe('the inbox in Chromium', () => {
         const since = pending.locator('time[data-ago]');
         expect(await since.textContent()).toMatch(/^(just now|\d+ min ago)$/);
         expect(await since.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+        // The words stay true while the page stays open: three minutes later, "3 min ago".
+        const waited = await page.context().newPage();
+        await waited.clock.install();
+        await waited.goto(`${s.origin}/`);
+        await waited.clock.fastForward('03:00');
+        expect(await card(waited, 'run-plain').locator('time[data-ago]').textContent()).toBe(
+          '3 min ago',
+        );
+        await waited.close();
         await pending.getByRole('button', { name: 'Approve' }).click();
         await page.waitForURL(/\/calls\//);
         const roles = await page.locator('.messages .role').allTextContents();
