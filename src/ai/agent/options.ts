@@ -20,6 +20,7 @@ import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
 import { describe } from './state.ts';
+import { checkStateSecret, type StateSecret } from './state-signature.ts';
 import { maxSteps, type StopCondition } from './stop-conditions.ts';
 import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry.ts';
 import type { ApprovalAnswer } from './types.ts';
@@ -77,6 +78,15 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
   maxResultChars?: number;
   /** OpenTelemetry spans (on by default when `@opentelemetry/api` is installed); `false` turns them off. */
   telemetry?: false | TelemetryOptions;
+  /**
+   * A secret of at least 32 bytes for states that travel through clients: every state
+   * the agent hands out (results, checkpoints, an aborted run's `error.state`) carries an
+   * HMAC-SHA256 `signature` over its content, and `resume()`/`step()` refuse a state
+   * whose signature does not match — edited, signed with another secret, or unsigned —
+   * with an `AgentError` of code `INVALID_SIGNATURE` (decision 133). Without it a state
+   * is trusted as given: see docs/agent.md, "What a stored state trusts".
+   */
+  stateSecret?: string | Uint8Array;
 }
 
 /** The request fields every model turn of an agent carries. */
@@ -96,6 +106,7 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   name: true,
   maxResultChars: true,
   telemetry: true,
+  stateSecret: true,
   maxTokens: true,
   temperature: true,
   toolChoice: true,
@@ -119,6 +130,8 @@ export interface AgentConfig {
   output: CompiledValidator<unknown> | undefined;
   maxResultChars: number;
   telemetry: TelemetryConfig | undefined;
+  /** Signs the states the agent hands out and checks the ones it is given. */
+  stateSecret: StateSecret | undefined;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -192,6 +205,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
       options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     ),
     telemetry: readTelemetry(options.telemetry),
+    stateSecret: checkStateSecret(options.stateSecret),
   };
 }
 

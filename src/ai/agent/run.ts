@@ -9,6 +9,7 @@ import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
 import { offeredTools } from './result-budget.ts';
 import { settleCall } from './settle-call.ts';
 import { addUsage, describe } from './state.ts';
+import { signState } from './state-signature.ts';
 import { type RunTelemetry, startRunTelemetry } from './telemetry.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
@@ -78,12 +79,15 @@ export async function withRun<T>(
     emit: hooked.emit,
     checkpoint(state, reason) {
       if (!options.onCheckpoint) return chain;
-      chain = chain.then(() => options.onCheckpoint!(checkpointed(state, options), { reason }));
+      chain = chain.then(() =>
+        options.onCheckpoint!(checkpointed(state, options, config), { reason }),
+      );
       return chain;
     },
   };
   try {
     const result = await work(run);
+    signResult(result, config);
     await hooked.settled();
     telemetry.end(result as { status: string });
     return result;
@@ -91,7 +95,7 @@ export async function withRun<T>(
     controller.abort(caught);
     const error = hookFailure ? hookFailure.error : caught;
     if (signal?.aborted && !hookFailure && run.active) {
-      await pairAborted(run.active, error, chain, options);
+      await pairAborted(run.active, error, chain, options, config);
     }
     telemetry.end({ error });
     throw error;
@@ -112,18 +116,19 @@ async function pairAborted(
   error: unknown,
   chain: Promise<void>,
   options: AgentRunOptions,
+  config: AgentConfig,
 ): Promise<void> {
   closeAbortedTurn(state);
   await chain.catch(() => {});
   try {
-    await options.onCheckpoint?.(checkpointed(state, options), { reason: 'aborted' });
+    await options.onCheckpoint?.(checkpointed(state, options, config), { reason: 'aborted' });
   } catch {
     // the abort is what the caller sees; `error.state` carries the paired state
   }
   if (error !== null && typeof error === 'object') {
     try {
       Object.defineProperty(error, 'state', {
-        value: structuredClone(state),
+        value: signed(structuredClone(state), config),
         configurable: true,
         writable: true,
       });
@@ -133,9 +138,22 @@ async function pairAborted(
   }
 }
 
-/** The state `onCheckpoint` is given: a copy, unless the caller reads it at once (`checkpointCopy: false`). */
-const checkpointed = (state: RunState, options: AgentRunOptions): RunState =>
-  options.checkpointCopy === false ? state : structuredClone(state);
+/**
+ * The state `onCheckpoint` is given: a copy, unless the caller reads it at once
+ * (`checkpointCopy: false`); signed with the agent's `stateSecret`.
+ */
+const checkpointed = (state: RunState, options: AgentRunOptions, config: AgentConfig): RunState =>
+  signed(options.checkpointCopy === false ? state : structuredClone(state), config);
+
+/** `state` signed with the agent's `stateSecret`, when it has one (decision 133). */
+const signed = (state: RunState, config: AgentConfig): RunState =>
+  config.stateSecret === undefined ? state : signState(state, config.stateSecret);
+
+/** Signs the state of a run's result (done, suspended or running), when the agent has a secret. */
+function signResult(result: unknown, config: AgentConfig): void {
+  const state = (result as { state?: RunState } | null)?.state;
+  if (state !== undefined) signed(state, config);
+}
 
 /** Every run option, hooks included, so a misspelt one (`onStepStrat`) is refused. */
 const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
