@@ -12,6 +12,7 @@ import {
   retryOptionsOf,
   streamError,
 } from './http.ts';
+import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
 import { requireModelName } from './provider-config.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
@@ -147,6 +148,7 @@ function bodyOf(request: GenerateRequest, warnings: ModelWarning[]): Record<stri
   const body: Record<string, unknown> = {
     ...toGeminiContents(request.system, request.messages, warnings),
   };
+  warnUnsentProviderTools('the Gemini API', undefined, request, warnings);
   if (request.tools?.length) {
     body.tools = [
       {

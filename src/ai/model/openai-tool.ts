@@ -3,7 +3,7 @@
  * for `fino tools --format openai`.
  */
 import { toOpenAIStrictSchema } from './openai-strict-schema.ts';
-import type { JsonSchemaObject, ModelWarning, ToolDefinition } from './types.ts';
+import type { JsonSchemaObject, ModelWarning, OutputSpec, ToolDefinition } from './types.ts';
 
 /** OpenAI's `tools[]` entry: `{ type: 'function', function: { name, description, parameters, strict? } }`. */
 export interface OpenAITool {
@@ -58,4 +58,20 @@ function isStrict(strict: OpenAIToolOptions['strict'], tool: ToolDefinition): bo
   const own = (tool as ToolDefinition & { strict?: unknown }).strict;
   if (typeof own === 'boolean') return own;
   return Array.isArray(strict) ? strict.includes(tool.name) : strict === true;
+}
+
+/**
+ * A structured answer's schema as OpenAI's structured outputs take it (Chat Completions'
+ * `response_format.json_schema`, Responses' `text.format`): the schema in strict mode,
+ * its rewrites reported as `output schema:` warnings.
+ */
+export function toOpenAIOutputFormat(
+  output: OutputSpec,
+  warnings: ModelWarning[],
+): { name: string; schema: JsonSchemaObject; strict: true } {
+  const converted = toOpenAIStrictSchema(output.schema);
+  for (const warning of converted.warnings) {
+    warnings.push({ ...warning, message: `output schema: ${warning.message}` });
+  }
+  return { name: output.name ?? 'output', schema: converted.schema, strict: true };
 }

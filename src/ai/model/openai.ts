@@ -1,3 +1,4 @@
+import { describeValue } from '../../internal/describe-value.ts';
 import { checkRequest } from './check-request.ts';
 import { guardedStream } from './guarded-stream.ts';
 import {
@@ -8,10 +9,13 @@ import {
   retryOptionsOf,
   streamError,
 } from './http.ts';
+import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
-import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
-import { toOpenAITool } from './openai-tool.ts';
+import { openaiTools } from './openai-provider-tools.ts';
+import { responsesModel } from './openai-responses.ts';
+import { fromOpenAIStrictArgs } from './openai-strict-schema.ts';
+import { toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
 import { apiKey, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
@@ -33,6 +37,13 @@ import type {
 export interface OpenAIOptions extends RetryOptions {
   /** Model name, e.g. `gpt-4o-mini`, or the name a compatible server knows (`llama3.2`). */
   model: string;
+  /**
+   * The API to speak: `'responses'` (`POST /responses`, OpenAI's current API: reasoning
+   * kept between tool calls, `openai.tools`) or `'chat'` (`POST /chat/completions`, which
+   * every OpenAI-compatible server speaks). Default: `'responses'` for api.openai.com,
+   * `'chat'` for any other `baseURL` (docs/decisions/110).
+   */
+  api?: 'responses' | 'chat';
   /** Defaults to `OPENAI_API_KEY`; optional with a custom `baseURL` (local servers need none). */
   apiKey?: string;
   /** Defaults to `https://api.openai.com/v1`; e.g. `http://127.0.0.1:11434/v1` for Ollama. */
@@ -51,14 +62,26 @@ export interface OpenAIOptions extends RetryOptions {
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
   /** `reasoning_effort` for reasoning models when a request's `reasoning.effort` sets none. */
   reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+  /**
+   * Responses API: ask for reasoning summaries (`reasoning.summary`), which arrive as
+   * `reasoning` parts and `reasoning-delta` events. Not sent by default.
+   */
+  reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /**
+   * Responses API: let OpenAI keep the response (`store`); default `false`, so nothing is
+   * kept there and reasoning goes back encrypted (`include: ['reasoning.encrypted_content']`).
+   */
+  store?: boolean;
 }
 
 const PROVIDER = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 /**
- * A {@link Model} over the OpenAI Chat Completions API — so also Ollama, vLLM, llama.cpp
- * and LM Studio through `baseURL`. Retries 429 and 5xx with backoff, honouring
+ * A {@link Model} over OpenAI: the Responses API against api.openai.com (reasoning kept
+ * between tool calls, built-in tools from `openai.tools`), Chat Completions against any
+ * other `baseURL` — so also Ollama, vLLM, llama.cpp and LM Studio; `api` picks either
+ * explicitly (docs/decisions/110). Retries 429 and 5xx with backoff, honouring
  * `retry-after`; other failures are {@link ModelError}s. Schema rewrites (strict mode)
  * are reported in the result's `warnings`.
  *
@@ -76,16 +99,28 @@ export function openai(options: OpenAIOptions): Model {
   const retry = retryOptionsOf(options);
   const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
+  const api = options.api ?? (customBase ? 'chat' : 'responses');
+  if (api !== 'responses' && api !== 'chat') {
+    throw new TypeError(
+      `openai(options).api: expected 'responses' or 'chat', received ${describeValue(api)}`,
+    );
+  }
+  const headers = () => {
+    const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
+    return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+  };
+  if (api === 'responses') {
+    return responsesModel(options, { ...retry, url: `${baseURL}/responses`, headers });
+  }
 
   const send = async (request: GenerateRequest, stream: boolean) => {
     checkRequest(PROVIDER, request);
-    const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
     const prepared = prepare(options, request, stream);
     const response = await postJson({
       ...retry,
       provider: PROVIDER,
       url: `${baseURL}/chat/completions`,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers },
+      headers: headers(),
       body: prepared.body,
       signal: request.signal,
       requestIdHeader: 'x-request-id',
@@ -109,6 +144,9 @@ export function openai(options: OpenAIOptions): Model {
   };
 }
 
+/** Tools OpenAI's servers run for the model (Responses API): `openai.tools.webSearch()`, … */
+openai.tools = openaiTools;
+
 interface Prepared {
   body: Record<string, unknown>;
   builder: TurnBuilder;
@@ -130,6 +168,12 @@ function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boole
     });
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
   }
+  warnUnsentProviderTools(
+    "Chat Completions (use openai({ api: 'responses' }))",
+    undefined,
+    request,
+    warnings,
+  );
   if (request.maxTokens !== undefined) {
     body[options.maxTokensField ?? 'max_completion_tokens'] = request.maxTokens;
   }
@@ -156,12 +200,7 @@ function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boole
 
 /** `response_format` for a structured answer: the schema in strict mode, its rewrites reported. */
 function responseFormatOf(output: OutputSpec, warnings: ModelWarning[]) {
-  const converted = toOpenAIStrictSchema(output.schema);
-  const name = output.name ?? 'output';
-  for (const warning of converted.warnings) {
-    warnings.push({ ...warning, message: `output schema: ${warning.message}` });
-  }
-  return { type: 'json_schema', json_schema: { name, schema: converted.schema, strict: true } };
+  return { type: 'json_schema', json_schema: toOpenAIOutputFormat(output, warnings) };
 }
 
 function toolChoiceOf(choice: ToolChoice): unknown {

@@ -1,0 +1,155 @@
+/**
+ * OpenAI's Responses API (`POST /v1/responses`) as a {@link Model}: what `openai()` speaks
+ * by default against api.openai.com (docs/decisions/110).
+ */
+import { checkRequest } from './check-request.ts';
+import { guardedStream } from './guarded-stream.ts';
+import { postJson, type RetryOptions, readJson } from './http.ts';
+import { warnUnsentProviderTools } from './message-parts.ts';
+import { toResponsesInput } from './openai-responses-input.ts';
+import { fromResponse, streamResponse } from './openai-responses-turn.ts';
+import { fromOpenAIStrictArgs } from './openai-strict-schema.ts';
+import { toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
+import { mergeProviderOptions } from './provider-options.ts';
+import { TurnBuilder } from './turn-builder.ts';
+import type {
+  GenerateRequest,
+  JsonSchemaObject,
+  Model,
+  ModelWarning,
+  ToolChoice,
+} from './types.ts';
+
+const PROVIDER = 'openai';
+const REQUEST_ID = 'x-request-id';
+
+/** What the Responses model needs of `openai()`'s options. */
+export interface ResponsesSettings {
+  model: string;
+  strict?: boolean | readonly string[];
+  reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+  reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  store?: boolean;
+}
+
+/** Where and how to send: the one place the Responses model makes HTTP calls. */
+export interface ResponsesTransport extends RetryOptions {
+  url: string;
+  headers: () => Record<string, string>;
+}
+
+/**
+ * Models whose names say they reason (o-series, gpt-5, codex): with `store: false` they
+ * are asked for `reasoning.encrypted_content`, which other models refuse.
+ */
+const REASONING_MODEL = /^(o\d|gpt-5|codex|gpt-oss)/;
+
+/** A {@link Model} over the Responses API; built by `openai()`. */
+export function responsesModel(settings: ResponsesSettings, transport: ResponsesTransport): Model {
+  const send = async (request: GenerateRequest, stream: boolean) => {
+    checkRequest(PROVIDER, request);
+    const prepared = prepare(settings, request, stream);
+    const response = await postJson({
+      maxRetries: transport.maxRetries,
+      initialRetryDelayMs: transport.initialRetryDelayMs,
+      maxRetryDelayMs: transport.maxRetryDelayMs,
+      provider: PROVIDER,
+      url: transport.url,
+      headers: transport.headers(),
+      body: prepared.body,
+      signal: request.signal,
+      requestIdHeader: REQUEST_ID,
+    });
+    return { response, ...prepared };
+  };
+  return {
+    id: `${PROVIDER}:${settings.model}`,
+    async generate(request) {
+      const { response, builder, warnings } = await send(request, false);
+      const body = await readJson(response, PROVIDER, REQUEST_ID);
+      return fromResponse(body, builder, warnings, response.headers.get(REQUEST_ID) ?? undefined);
+    },
+    stream(request) {
+      return guardedStream(request?.signal, async function* () {
+        const { response, builder, warnings } = await send(request, true);
+        yield* streamResponse(response, builder, warnings);
+      });
+    },
+  };
+}
+
+interface Prepared {
+  body: Record<string, unknown>;
+  builder: TurnBuilder;
+  warnings: ModelWarning[];
+}
+
+function prepare(settings: ResponsesSettings, request: GenerateRequest, stream: boolean): Prepared {
+  const warnings: ModelWarning[] = [];
+  const strictSchemas = new Map<string, JsonSchemaObject>();
+  const body: Record<string, unknown> = { model: settings.model };
+  if (request.system) body.instructions = request.system;
+  body.input = toResponsesInput(request.messages, warnings);
+  const tools: Record<string, unknown>[] = (request.tools ?? []).map((tool) => {
+    const { function: fn } = toOpenAITool(tool, { strict: settings.strict, warnings });
+    if (fn.strict) strictSchemas.set(tool.name, tool.parameters);
+    // Responses makes function tools strict unless told otherwise: say which they are.
+    const wire: Record<string, unknown> = { type: 'function', name: fn.name };
+    if (fn.description) wire.description = fn.description;
+    return { ...wire, parameters: fn.parameters, strict: fn.strict === true };
+  });
+  warnUnsentProviderTools('the OpenAI Responses API', PROVIDER, request, warnings);
+  for (const tool of request.providerTools ?? []) {
+    if (tool.provider === PROVIDER) tools.push({ ...tool.wire });
+  }
+  if (tools.length > 0) {
+    body.tools = tools;
+    if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
+  }
+  if (request.maxTokens !== undefined) body.max_output_tokens = request.maxTokens;
+  if (request.temperature !== undefined) body.temperature = request.temperature;
+  const reasoning = reasoningOf(settings, request, warnings);
+  if (reasoning) body.reasoning = reasoning;
+  if (request.output) {
+    body.text = {
+      format: { type: 'json_schema', ...toOpenAIOutputFormat(request.output, warnings) },
+    };
+  }
+  const store = settings.store ?? false;
+  body.store = store;
+  if (!store && (reasoning || REASONING_MODEL.test(settings.model))) {
+    body.include = ['reasoning.encrypted_content'];
+  }
+  if (stream) body.stream = true;
+  mergeProviderOptions(PROVIDER, body, request);
+  const builder = new TurnBuilder((name, args) => {
+    const schema = strictSchemas.get(name);
+    return schema ? fromOpenAIStrictArgs(args, schema) : args;
+  });
+  const output = request.output;
+  if (output) builder.parseOutput((value) => fromOpenAIStrictArgs(value, output.schema));
+  return { body, builder, warnings };
+}
+
+function reasoningOf(
+  settings: ResponsesSettings,
+  request: GenerateRequest,
+  warnings: ModelWarning[],
+): Record<string, unknown> | undefined {
+  const effort = request.reasoning?.effort ?? settings.reasoningEffort;
+  if (request.reasoning?.budgetTokens !== undefined) {
+    warnings.push({
+      message:
+        'reasoning.budgetTokens not sent: the Responses API takes reasoning.effort, not a token budget',
+    });
+  }
+  if (effort === undefined && settings.reasoningSummary === undefined) return undefined;
+  const reasoning: Record<string, unknown> = {};
+  if (effort !== undefined) reasoning.effort = effort;
+  if (settings.reasoningSummary !== undefined) reasoning.summary = settings.reasoningSummary;
+  return reasoning;
+}
+
+function toolChoiceOf(choice: ToolChoice): unknown {
+  return typeof choice === 'string' ? choice : { type: 'function', name: choice.name };
+}
