@@ -88,7 +88,7 @@ export async function* streamResponse(
   const reasoning = new Map<number, ContentPart & { type: 'reasoning' }>();
   const streamed = new Set<number>();
   let final: Item | undefined;
-  for await (const { data } of parseServerSentEvents(responseChunks(response))) {
+  for await (const { data } of readEvents(response, requestId)) {
     const event = parseEvent(data);
     const index = typeof event.output_index === 'number' ? event.output_index : -1;
     const item = isRecord(event.item) ? event.item : undefined;
@@ -150,6 +150,31 @@ export async function* streamResponse(
   const result = finishTurn(final, builder, flags, warnings);
   yield { type: 'usage', usage: result.usage };
   yield { type: 'stop', result };
+}
+
+/** The response's server-sent events; a connection cut mid-stream is a retryable {@link ModelError}. */
+async function* readEvents(response: Response, requestId: string | undefined) {
+  const events = parseServerSentEvents(responseChunks(response))[Symbol.asyncIterator]();
+  try {
+    for (;;) {
+      let next: IteratorResult<{ data: string }>;
+      try {
+        next = await events.next();
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new ModelError(`${PROVIDER}: the stream was cut (${reason})`, {
+          provider: PROVIDER,
+          retryable: true,
+          requestId,
+          cause: error,
+        });
+      }
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    await events.return?.(undefined);
+  }
 }
 
 interface StreamState {
