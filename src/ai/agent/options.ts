@@ -316,7 +316,7 @@ function readTools(tools: readonly (AnyTool | ProviderTool)[]): {
     ) {
       throw new AgentError(
         'INVALID_ARGUMENT',
-        `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()), received ${describe(t)}`,
+        `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()) or a provider tool (openai.tools.…()), received ${describe(t)}`,
       );
     }
     if (t.name === READ_RESULT) {

@@ -8,10 +8,9 @@ import { postJson, type RetryOptions, readJson } from './http.ts';
 import { warnUnsentProviderTools } from './message-parts.ts';
 import { toResponsesInput } from './openai-responses-input.ts';
 import { fromResponse, streamResponse } from './openai-responses-turn.ts';
-import { fromOpenAIStrictArgs } from './openai-strict-schema.ts';
-import { toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
+import { openAITurnBuilder, toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
 import { mergeProviderOptions } from './provider-options.ts';
-import { TurnBuilder } from './turn-builder.ts';
+import type { TurnBuilder } from './turn-builder.ts';
 import type {
   GenerateRequest,
   JsonSchemaObject,
@@ -122,13 +121,7 @@ function prepare(settings: ResponsesSettings, request: GenerateRequest, stream: 
   }
   if (stream) body.stream = true;
   mergeProviderOptions(PROVIDER, body, request);
-  const builder = new TurnBuilder((name, args) => {
-    const schema = strictSchemas.get(name);
-    return schema ? fromOpenAIStrictArgs(args, schema) : args;
-  });
-  const output = request.output;
-  if (output) builder.parseOutput((value) => fromOpenAIStrictArgs(value, output.schema));
-  return { body, builder, warnings };
+  return { body, builder: openAITurnBuilder(strictSchemas, request.output), warnings };
 }
 
 function reasoningOf(

@@ -2,7 +2,8 @@
  * A tool as OpenAI Chat Completions takes it, built in this one place for the adapter and
  * for `fino tools --format openai`.
  */
-import { toOpenAIStrictSchema } from './openai-strict-schema.ts';
+import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
+import { TurnBuilder } from './turn-builder.ts';
 import type { JsonSchemaObject, ModelWarning, OutputSpec, ToolDefinition } from './types.ts';
 
 /** OpenAI's `tools[]` entry: `{ type: 'function', function: { name, description, parameters, strict? } }`. */
@@ -74,4 +75,20 @@ export function toOpenAIOutputFormat(
     warnings.push({ ...warning, message: `output schema: ${warning.message}` });
   }
   return { name: output.name ?? 'output', schema: converted.schema, strict: true };
+}
+
+/**
+ * The builder of an OpenAI turn (either API): strict mode's `null`s for absent values are
+ * removed from the arguments of the tools in `strictSchemas` and from a structured answer.
+ */
+export function openAITurnBuilder(
+  strictSchemas: ReadonlyMap<string, JsonSchemaObject>,
+  output: OutputSpec | undefined,
+): TurnBuilder {
+  const builder = new TurnBuilder((name, args) => {
+    const schema = strictSchemas.get(name);
+    return schema ? fromOpenAIStrictArgs(args, schema) : args;
+  });
+  if (output) builder.parseOutput((value) => fromOpenAIStrictArgs(value, output.schema));
+  return builder;
 }

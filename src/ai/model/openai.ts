@@ -14,12 +14,11 @@ import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { openaiTools } from './openai-provider-tools.ts';
 import { responsesModel } from './openai-responses.ts';
-import { fromOpenAIStrictArgs } from './openai-strict-schema.ts';
-import { toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
+import { openAITurnBuilder, toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
 import { apiKey, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
-import { TurnBuilder, usageOf } from './turn-builder.ts';
+import { type TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
   GenerateRequest,
   GenerateResult,
@@ -189,13 +188,7 @@ function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boole
   if (request.output) body.response_format = responseFormatOf(request.output, warnings);
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
   mergeProviderOptions(PROVIDER, body, request);
-  const builder = new TurnBuilder((name, args) => {
-    const schema = strictSchemas.get(name);
-    return schema ? fromOpenAIStrictArgs(args, schema) : args;
-  });
-  const output = request.output;
-  if (output) builder.parseOutput((value) => fromOpenAIStrictArgs(value, output.schema));
-  return { body, builder, warnings };
+  return { body, builder: openAITurnBuilder(strictSchemas, request.output), warnings };
 }
 
 /** `response_format` for a structured answer: the schema in strict mode, its rewrites reported. */
