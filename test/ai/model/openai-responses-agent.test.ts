@@ -256,6 +256,17 @@ describe('provider tools: the rest', () => {
     ]);
   });
 
+  it('refuses a malformed provider tool in a request before sending anything', async () => {
+    await serve([]);
+    const gpt = model(server!.url);
+    await expect(
+      gpt.generate({ messages: [], providerTools: [{ name: 'x' }] as never }),
+    ).rejects.toThrow(
+      'openai: providerTools[0]: expected a provider tool { type: "provider", provider, name, wire }, received object',
+    );
+    expect(server!.requests).toHaveLength(0);
+  });
+
   it('refuses bad provider tool options, naming what was expected', () => {
     expect(() => openai.tools.fileSearch({ vectorStoreIds: [] })).toThrow(
       'openai.tools.fileSearch.vectorStoreIds: expected a non-empty array of non-empty strings, received',
