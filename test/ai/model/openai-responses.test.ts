@@ -104,6 +104,25 @@ for (const stream of [false, true]) {
       expect(events.map((e) => e.type).slice(-2)).toEqual(['usage', 'stop']);
     });
 
+    it('joins several reasoning summaries with a blank line, whole or streamed alike', async () => {
+      const thought = {
+        ...reasoning('', 'enc'),
+        summary: [
+          { type: 'summary_text', text: 'First.' },
+          { type: 'summary_text', text: 'Second.' },
+        ],
+      };
+      const model = await start([reply([thought, message('ok')], stream)]);
+      const result = await run(model, ask);
+      expect(result.message.content[0]).toMatchObject({
+        type: 'reasoning',
+        text: 'First.\n\nSecond.',
+      });
+      expect(result.message.content[0]).toMatchObject({
+        providerMetadata: { openai: { item: thought } },
+      });
+    });
+
     it('sends function tools (strict only when asked), tool choice, effort and summary', async () => {
       const model = await start(
         [reply([functionCall('call_1', 'weather', { city: 'Oslo', days: null })], stream)],
@@ -301,6 +320,20 @@ describe('openai responses: streams that go wrong', () => {
       cut.closeAllConnections();
       await new Promise<void>((resolve) => cut.close(() => resolve()));
     }
+  });
+
+  it('aborting mid-stream ends it with an AbortError and closes the connection', async () => {
+    const events = streamEvents([message('Hello there.')]);
+    const model = await start([{ sse: events.slice(0, 3), hang: true }]);
+    const controller = new AbortController();
+    const seen: StreamEvent[] = [];
+    for await (const event of model.stream({ ...ask, signal: controller.signal })) {
+      seen.push(event);
+      if (event.type === 'text-delta') controller.abort();
+    }
+    expect(seen.map((e) => e.type)).toEqual(['text-delta', 'error']);
+    expect(seen[1].type === 'error' && seen[1].error.name).toBe('AbortError');
+    await server!.closed(0);
   });
 
   it('fails a stream that ends without response.completed, retryable', async () => {
