@@ -3,12 +3,11 @@
  * its typed stream events. Each part keeps the output item it came from
  * (`providerMetadata.openai.item`), so the turn goes back exactly as it was produced.
  */
-import { randomUUID } from 'node:crypto';
 import { isRecord, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
 import { mcpToolName } from './openai-provider-tools.ts';
+import { parsedArgs, serverCallParts, stringOf } from './openai-server-calls.ts';
 import { parseServerSentEvents, responseChunks } from './sse.ts';
-import { parseToolArgs } from './tool-args.ts';
 import { type TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
   ContentPart,
@@ -285,81 +284,6 @@ function callOf(item: Item): { id: string; name: string; argsText: string } {
   };
 }
 
-/**
- * A call OpenAI's servers ran (web search, file search, code interpreter, remote MCP, …)
- * as a `tool_use` part and its `tool_result`, both marked `provider: 'openai'`; the item
- * rides on the `tool_use` part and goes back as it came.
- */
-export function serverCallParts(item: Item): ContentPart[] {
-  const id = stringOf(item.id) || `${stringOf(item.type)}_${randomUUID()}`;
-  const { name, args } = serverCallOf(item);
-  const failed = item.status === 'failed' || (item.error !== undefined && item.error !== null);
-  const result: ContentPart = {
-    type: 'tool_result',
-    toolCallId: id,
-    content: serverResultText(item),
-    provider: PROVIDER,
-  };
-  if (failed) result.isError = true;
-  return [
-    { type: 'tool_use', id, name, args, provider: PROVIDER, providerMetadata: metadataOf(item) },
-    result,
-  ];
-}
-
-function serverCallOf(item: Item): { name: string; args: unknown } {
-  switch (item.type) {
-    case 'web_search_call':
-      return { name: 'web_search', args: isRecord(item.action) ? item.action : {} };
-    case 'file_search_call':
-      return { name: 'file_search', args: { queries: item.queries ?? [] } };
-    case 'code_interpreter_call':
-      return { name: 'code_interpreter', args: { code: item.code ?? '' } };
-    case 'mcp_call':
-      return {
-        name: mcpToolName(stringOf(item.server_label)),
-        args: { tool: stringOf(item.name), arguments: parsedArgs(item.arguments) },
-      };
-    case 'mcp_list_tools':
-      return { name: mcpToolName(stringOf(item.server_label)), args: { list_tools: true } };
-    default:
-      return { name: stringOf(item.type).replace(/_call$/, ''), args: {} };
-  }
-}
-
-function serverResultText(item: Item): string {
-  switch (item.type) {
-    case 'web_search_call': {
-      const action = isRecord(item.action) ? item.action : {};
-      return Array.isArray(action.sources)
-        ? JSON.stringify(action.sources)
-        : `web search ${stringOf(item.status)}`;
-    }
-    case 'file_search_call':
-      return Array.isArray(item.results)
-        ? JSON.stringify(item.results)
-        : `file search ${stringOf(item.status)}`;
-    case 'code_interpreter_call':
-      return Array.isArray(item.outputs)
-        ? JSON.stringify(item.outputs)
-        : `code interpreter ${stringOf(item.status)}`;
-    case 'mcp_call':
-      return item.error ? String(JSON.stringify(item.error)) : stringOf(item.output);
-    case 'mcp_list_tools':
-      return JSON.stringify(
-        (Array.isArray(item.tools) ? item.tools : []).map((t) => (isRecord(t) ? t.name : t)),
-      );
-    default:
-      return stringOf(item.status);
-  }
-}
-
-function parsedArgs(text: unknown): unknown {
-  if (typeof text !== 'string') return text ?? {};
-  const parsed = parseToolArgs(text);
-  return parsed.argsError === undefined ? parsed.args : text;
-}
-
 /** Ends the turn from the final response object: its status, incomplete reason and usage. */
 function finishTurn(
   response: Item,
@@ -448,8 +372,4 @@ function parseEvent(data: string): Item {
   throw new ModelError(`${PROVIDER}: a stream event was not a JSON object: ${data.slice(0, 200)}`, {
     provider: PROVIDER,
   });
-}
-
-function stringOf(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
