@@ -104,6 +104,17 @@ export function openai(options: OpenAIOptions): Model {
       `openai(options).api: expected 'responses' or 'chat', received ${describeValue(api)}`,
     );
   }
+  if (options.store !== undefined && typeof options.store !== 'boolean') {
+    throw new TypeError(
+      `openai(options).store: expected a boolean, received ${describeValue(options.store)}`,
+    );
+  }
+  const summary = options.reasoningSummary;
+  if (summary !== undefined && !['auto', 'concise', 'detailed'].includes(summary)) {
+    throw new TypeError(
+      `openai(options).reasoningSummary: expected 'auto', 'concise' or 'detailed', received ${describeValue(summary)}`,
+    );
+  }
   const headers = () => {
     const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
     return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };

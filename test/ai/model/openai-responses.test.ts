@@ -394,6 +394,12 @@ describe('openai(): which API', () => {
     await openai({ model: 'llama3.2', baseURL: server.url }).generate(ask);
     await openai({ model: 'llama3.2', baseURL: server.url, api: 'responses' }).generate(ask);
     expect(server.requests.map((r) => r.path)).toEqual(['/chat/completions', '/responses']);
+    expect(() => openai({ model: 'm', store: 'yes' as never })).toThrow(
+      'openai(options).store: expected a boolean, received string "yes"',
+    );
+    expect(() => openai({ model: 'm', reasoningSummary: 'long' as never })).toThrow(
+      "openai(options).reasoningSummary: expected 'auto', 'concise' or 'detailed', received string \"long\"",
+    );
     expect(() => openai({ model: 'm', api: 'completions' as never })).toThrow(
       "openai(options).api: expected 'responses' or 'chat', received string \"completions\"",
     );
