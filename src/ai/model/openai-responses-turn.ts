@@ -132,8 +132,11 @@ export async function* streamResponse(
         break;
       case 'response.failed':
         throw failedResponse(isRecord(event.response) ? event.response : {}, requestId);
-      case 'error':
-        throw streamError(PROVIDER, { error: event }, requestId);
+      case 'error': {
+        // The event is the error itself: `{ type: 'error', code, message, param }`.
+        const error = { message: event.message, code: event.code, param: event.param };
+        throw streamError(PROVIDER, { error }, requestId);
+      }
     }
     if (out) yield out;
     if (final) break;

@@ -271,6 +271,21 @@ for (const stream of [false, true]) {
 }
 
 describe('openai responses: streams that go wrong', () => {
+  it('an error event without a code has no code, not the event type', async () => {
+    const model = await start([
+      {
+        sse: [
+          `data: ${JSON.stringify({ type: 'error', code: null, message: 'Oops.', param: null })}`,
+        ],
+      },
+    ]);
+    const [event] = await collect(model.stream(ask));
+    expect(event.type === 'error' && event.error).toMatchObject({
+      providerMessage: 'Oops.',
+      code: undefined,
+    });
+  });
+
   it('ends a stream with one ModelError on an error event', async () => {
     const model = await start([
       {
