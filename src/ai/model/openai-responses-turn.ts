@@ -304,6 +304,9 @@ function finishTurn(
     flags,
     result.toolCalls.length,
   );
+  if (typeof response.id === 'string') {
+    result.providerMetadata = { openai: { responseId: response.id } };
+  }
   return result;
 }
 

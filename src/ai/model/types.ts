@@ -128,6 +128,11 @@ export interface GenerateResult {
    * rewrites undone), not yet validated; absent when the text is not JSON.
    */
   output?: unknown;
+  /**
+   * What the provider said about the answer itself, keyed by provider name, e.g.
+   * `{ openai: { responseId } }` on the Responses API (for `previous_response_id`).
+   */
+  providerMetadata?: Record<string, Record<string, unknown>>;
 }
 
 /** Something a schema dialect conversion changed or lost, at a JSON Pointer into the schema. */

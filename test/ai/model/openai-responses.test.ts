@@ -434,10 +434,12 @@ describe('openai(): which API', () => {
       api: 'responses',
       store: true,
     });
-    await stored.generate({
+    const chained = await stored.generate({
       ...ask,
       providerOptions: { openai: { previous_response_id: 'resp_0' } },
     });
+    // The response's id, to chain the next request with.
+    expect(chained.providerMetadata).toEqual({ openai: { responseId: 'resp_1' } });
     expect(server.requests[0].body).not.toHaveProperty('include');
     expect(server.requests[0].body.store).toBe(false);
     expect(server.requests[1].body).toMatchObject({ store: true, previous_response_id: 'resp_0' });
