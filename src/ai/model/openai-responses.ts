@@ -43,6 +43,13 @@ export interface ResponsesTransport extends RetryOptions {
  */
 const REASONING_MODEL = /^(o\d|gpt-5|codex|gpt-oss)/;
 
+/** What to `include` so that the calls of OpenAI's tools come back with their results. */
+const RESULT_INCLUDES: Record<string, string> = {
+  web_search: 'web_search_call.action.sources',
+  file_search: 'file_search_call.results',
+  code_interpreter: 'code_interpreter_call.outputs',
+};
+
 /** A {@link Model} over the Responses API; built by `openai()`. */
 export function responsesModel(settings: ResponsesSettings, transport: ResponsesTransport): Model {
   const send = async (request: GenerateRequest, stream: boolean) => {
@@ -116,11 +123,19 @@ function prepare(settings: ResponsesSettings, request: GenerateRequest, stream: 
   }
   const store = settings.store ?? false;
   body.store = store;
+  const include = new Set<string>();
   if (!store && (reasoning || REASONING_MODEL.test(settings.model))) {
-    body.include = ['reasoning.encrypted_content'];
+    include.add('reasoning.encrypted_content');
+  }
+  for (const tool of tools) {
+    const results = RESULT_INCLUDES[String(tool.type)];
+    if (results) include.add(results);
   }
   if (stream) body.stream = true;
   mergeProviderOptions(PROVIDER, body, request);
+  // A caller's `include` adds to these: dropping encrypted reasoning would break the next turn.
+  if (Array.isArray(body.include)) for (const entry of body.include) include.add(String(entry));
+  if (include.size > 0) body.include = [...include];
   return { body, builder: openAITurnBuilder(strictSchemas, request.output), warnings };
 }
 

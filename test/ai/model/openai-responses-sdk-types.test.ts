@@ -150,7 +150,7 @@ const body: OpenAI.Responses.ResponseCreateParamsNonStreaming = {
   reasoning: { effort: 'low', summary: 'concise' },
   text: { format: { type: 'json_schema', name: 'answer', schema: answer, strict: true } },
   store: false,
-  include: ['reasoning.encrypted_content'],
+  include: ['reasoning.encrypted_content', 'web_search_call.action.sources'],
   parallel_tool_calls: false,
   metadata: { user: 'u-1' },
 };

@@ -446,6 +446,24 @@ describe('openai(): which API', () => {
     expect(server.requests[1].body).not.toHaveProperty('include');
   });
 
+  it("includes the results of OpenAI's tools, and a caller's include adds to fino's", async () => {
+    const model = await start([{ json: response([message('a')]) }]);
+    await model.generate({
+      ...ask,
+      providerTools: [
+        openai.tools.codeInterpreter(),
+        openai.tools.fileSearch({ vectorStoreIds: ['vs_1'] }),
+      ],
+      providerOptions: { openai: { include: ['message.output_text.logprobs'] } },
+    });
+    expect(server!.requests[0].body.include).toEqual([
+      'reasoning.encrypted_content',
+      'code_interpreter_call.outputs',
+      'file_search_call.results',
+      'message.output_text.logprobs',
+    ]);
+  });
+
   it('reports usage, cache writes included, and keeps a reasoning item without summary', async () => {
     const model = await start([
       {
