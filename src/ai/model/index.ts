@@ -18,4 +18,6 @@ export type { McpToolOptions, WebSearchOptions } from './openai-provider-tools.t
 export { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
 export { type OpenAITool, type OpenAIToolOptions, toOpenAITool } from './openai-tool.ts';
 export * from './scripted-model.ts';
+export type { TimeoutOptions } from './timeouts.ts';
+export type { TransportOptions } from './transport.ts';
 export type * from './types.ts';

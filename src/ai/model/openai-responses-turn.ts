@@ -7,7 +7,7 @@ import { isRecord, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
 import { mcpToolName } from './openai-provider-tools.ts';
 import { parsedArgs, serverCallParts, stringOf } from './openai-server-calls.ts';
-import { parseServerSentEvents, responseChunks } from './sse.ts';
+import type { EventStream } from './transport.ts';
 import { type TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
   ContentPart,
@@ -22,7 +22,6 @@ type Item = Record<string, unknown>;
 type Metadata = { openai: { item: Item } };
 
 const PROVIDER = 'openai';
-const REQUEST_ID = 'x-request-id';
 
 /** What the turn saw besides its parts: whether the model refused. */
 interface TurnFlags {
@@ -34,16 +33,14 @@ export function fromResponse(
   body: unknown,
   builder: TurnBuilder,
   warnings: ModelWarning[],
-  requestId?: string,
 ): GenerateResult {
   if (!isRecord(body) || !Array.isArray(body.output)) {
     throw new ModelError(`${PROVIDER}: the response has no output array`, {
       provider: PROVIDER,
       body,
-      requestId,
     });
   }
-  if (body.status === 'failed') throw failedResponse(body, requestId);
+  if (body.status === 'failed') throw failedResponse(body, undefined);
   const flags: TurnFlags = { refused: false };
   for (const item of body.output) if (isRecord(item)) addWholeItem(item, builder, flags);
   return finishTurn(body, builder, flags, warnings);
@@ -77,18 +74,17 @@ function addWholeItem(item: Item, builder: TurnBuilder, flags: TurnFlags): void 
 
 /** Streams a response's typed events into `builder`: text, reasoning and call deltas, then `stop`. */
 export async function* streamResponse(
-  response: Response,
+  stream: EventStream,
   builder: TurnBuilder,
   warnings: ModelWarning[],
 ): AsyncGenerator<StreamEvent> {
-  const requestId = response.headers.get(REQUEST_ID) ?? undefined;
+  const { requestId } = stream;
   const flags: TurnFlags = { refused: false };
   const metas = new Map<number, Metadata>();
   const reasoning = new Map<number, ContentPart & { type: 'reasoning' }>();
   const streamed = new Set<number>();
   let final: Item | undefined;
-  for await (const { data } of readEvents(response, requestId)) {
-    const event = parseEvent(data);
+  for await (const event of cutIsModelError(stream)) {
     const index = typeof event.output_index === 'number' ? event.output_index : -1;
     const item = isRecord(event.item) ? event.item : undefined;
     let out: StreamEvent | undefined;
@@ -154,15 +150,19 @@ export async function* streamResponse(
   yield { type: 'stop', result };
 }
 
-/** The response's server-sent events; a connection cut mid-stream is a retryable {@link ModelError}. */
-async function* readEvents(response: Response, requestId: string | undefined) {
-  const events = parseServerSentEvents(responseChunks(response))[Symbol.asyncIterator]();
+/**
+ * The stream's events; a connection cut mid-stream (undici's `TypeError: terminated`) is
+ * a retryable {@link ModelError}, as every other failure of a model request is.
+ */
+async function* cutIsModelError(stream: EventStream): AsyncGenerator<Item> {
+  const { events, requestId } = stream;
   try {
     for (;;) {
-      let next: IteratorResult<{ data: string }>;
+      let next: IteratorResult<Item>;
       try {
         next = await events.next();
       } catch (error) {
+        if (error instanceof ModelError || (error as Error)?.name === 'AbortError') throw error;
         const reason = error instanceof Error ? error.message : String(error);
         throw new ModelError(`${PROVIDER}: the stream was cut (${reason})`, {
           provider: PROVIDER,
@@ -175,7 +175,7 @@ async function* readEvents(response: Response, requestId: string | undefined) {
       yield next.value;
     }
   } finally {
-    await events.return?.(undefined);
+    await events.return(undefined);
   }
 }
 
@@ -366,16 +366,4 @@ function failedResponse(response: Item, requestId: string | undefined): ModelErr
       body: response,
     },
   );
-}
-
-function parseEvent(data: string): Item {
-  try {
-    const event: unknown = JSON.parse(data);
-    if (isRecord(event)) return event;
-  } catch {
-    // Reported below.
-  }
-  throw new ModelError(`${PROVIDER}: a stream event was not a JSON object: ${data.slice(0, 200)}`, {
-    provider: PROVIDER,
-  });
 }

@@ -4,12 +4,12 @@
  */
 import { checkRequest } from './check-request.ts';
 import { guardedStream } from './guarded-stream.ts';
-import { postJson, type RetryOptions, readJson } from './http.ts';
 import { warnUnsentProviderTools } from './message-parts.ts';
 import { toResponsesInput } from './openai-responses-input.ts';
 import { fromResponse, streamResponse } from './openai-responses-turn.ts';
 import { openAITurnBuilder, toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
 import { mergeProviderOptions } from './provider-options.ts';
+import type { ProviderRequest, Transport } from './transport.ts';
 import type { TurnBuilder } from './turn-builder.ts';
 import type {
   GenerateRequest,
@@ -20,7 +20,6 @@ import type {
 } from './types.ts';
 
 const PROVIDER = 'openai';
-const REQUEST_ID = 'x-request-id';
 
 /** What the Responses model needs of `openai()`'s options. */
 export interface ResponsesSettings {
@@ -31,8 +30,9 @@ export interface ResponsesSettings {
   store?: boolean;
 }
 
-/** Where and how to send: the one place the Responses model makes HTTP calls. */
-export interface ResponsesTransport extends RetryOptions {
+/** Where and how to send: the model's transport, the endpoint and the headers of each call. */
+export interface ResponsesEndpoint {
+  http: Transport;
   url: string;
   headers: () => Record<string, string>;
 }
@@ -51,34 +51,28 @@ const RESULT_INCLUDES: Record<string, string> = {
 };
 
 /** A {@link Model} over the Responses API; built by `openai()`. */
-export function responsesModel(settings: ResponsesSettings, transport: ResponsesTransport): Model {
-  const send = async (request: GenerateRequest, stream: boolean) => {
+export function responsesModel(settings: ResponsesSettings, endpoint: ResponsesEndpoint): Model {
+  const prepared = (request: GenerateRequest, stream: boolean) => {
     checkRequest(PROVIDER, request);
-    const prepared = prepare(settings, request, stream);
-    const response = await postJson({
-      maxRetries: transport.maxRetries,
-      initialRetryDelayMs: transport.initialRetryDelayMs,
-      maxRetryDelayMs: transport.maxRetryDelayMs,
-      provider: PROVIDER,
-      url: transport.url,
-      headers: transport.headers(),
-      body: prepared.body,
+    const { body, ...rest } = prepare(settings, request, stream);
+    const call: ProviderRequest = {
+      url: endpoint.url,
+      headers: endpoint.headers(),
+      body,
       signal: request.signal,
-      requestIdHeader: REQUEST_ID,
-    });
-    return { response, ...prepared };
+    };
+    return { call, ...rest };
   };
   return {
     id: `${PROVIDER}:${settings.model}`,
     async generate(request) {
-      const { response, builder, warnings } = await send(request, false);
-      const body = await readJson(response, PROVIDER, REQUEST_ID);
-      return fromResponse(body, builder, warnings, response.headers.get(REQUEST_ID) ?? undefined);
+      const { call, builder, warnings } = prepared(request, false);
+      return fromResponse(await endpoint.http.json(call), builder, warnings);
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
-        const { response, builder, warnings } = await send(request, true);
-        yield* streamResponse(response, builder, warnings);
+        const { call, builder, warnings } = prepared(request, true);
+        yield* streamResponse(await endpoint.http.events(call), builder, warnings);
       });
     },
   };
