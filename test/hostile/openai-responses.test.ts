@@ -4,8 +4,19 @@
  * prototype when it is kept and sent back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ContentPart, openai, type StreamEvent } from '../../src/ai/model/index.ts';
+import {
+  type ContentPart,
+  ModelError,
+  openai,
+  type StreamEvent,
+} from '../../src/ai/model/index.ts';
 import { type ReplayServer, type Reply, replayServer } from '../ai/model/replay-server.ts';
+import {
+  flood,
+  type ScriptedServer,
+  SSE_HEADERS,
+  scriptedServer,
+} from '../ai/model/scripted-server.ts';
 
 let server: ReplayServer | undefined;
 afterEach(async () => {
@@ -107,4 +118,35 @@ describe('hostile Responses servers', () => {
     expect(last.type === 'stop' && last.result.text).toBe('Hi');
     expect(last.type === 'stop' && last.result.toolCalls).toEqual([]);
   });
+
+  it('a 100 MB SSE line ends the stream with a ModelError, reading stopped at the cap', async () => {
+    const MiB = 1024 * 1024;
+    let sent!: Promise<number>;
+    const flooding: ScriptedServer = await scriptedServer((res) => {
+      res.writeHead(200, SSE_HEADERS);
+      sent = flood(
+        res,
+        'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"',
+        100 * 1000 * 1000,
+      );
+    });
+    try {
+      const before = process.memoryUsage();
+      const gpt = openai({ model: 'gpt-5', baseURL: flooding.url, api: 'responses' });
+      const events = await collect(gpt.stream(ask));
+      expect(events).toHaveLength(1);
+      const error = events[0].type === 'error' ? events[0].error : undefined;
+      expect(error).toBeInstanceOf(ModelError);
+      expect(error).toMatchObject({
+        provider: 'openai',
+        code: 'event_too_large',
+        retryable: false,
+      });
+      // The client closed the connection at the cap: the server could not push the rest.
+      expect(await sent).toBeLessThan(32 * MiB + 16 * MiB);
+      expect(process.memoryUsage().arrayBuffers - before.arrayBuffers).toBeLessThan(64 * MiB);
+    } finally {
+      await flooding.close();
+    }
+  }, 60_000);
 });
