@@ -11,6 +11,7 @@ import {
 import type {
   GenerateRequest,
   Model,
+  ProviderTool,
   ReasoningOptions,
   ToolCall,
   ToolChoice,
@@ -43,7 +44,11 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
   model: Model;
   /** The system prompt sent with every request. */
   instructions?: string;
-  tools?: readonly AnyTool[];
+  /**
+   * fino tools, which the agent runs, and provider tools (`openai.tools.webSearch()`, …),
+   * which the model's provider runs on its servers.
+   */
+  tools?: readonly (AnyTool | ProviderTool)[];
   /** When to stop after a step with tool calls (one condition or any of several); default `maxSteps(8)`. */
   stopWhen?: StopCondition | readonly StopCondition[];
   approval?: ApprovalPolicy;
@@ -122,6 +127,8 @@ export interface AgentConfig {
   instructions: string | undefined;
   tools: ReadonlyMap<string, AnyTool>;
   definitions: ToolDefinition[];
+  /** Tools the model's provider runs, by name: sent with every request, never run here. */
+  providerTools: ReadonlyMap<string, ProviderTool>;
   stopWhen: readonly StopCondition[];
   approval: ApprovalPolicy | undefined;
   toolConcurrency: number;
@@ -188,13 +195,14 @@ export function readOptions(options: AgentOptions): AgentConfig {
       `agent(options).toolConcurrency: expected a positive integer or Infinity, received ${describe(toolConcurrency)}`,
     );
   }
-  const byName = readTools(tools);
+  const { byName, providerTools } = readTools(tools);
   return {
     name,
     model,
     instructions,
     tools: byName,
-    definitions: tools.map((t) => toToolDefinition(t)),
+    definitions: [...byName.values()].map((t) => toToolDefinition(t)),
+    providerTools,
     stopWhen: readStopWhen(stopWhen),
     approval,
     toolConcurrency,
@@ -290,7 +298,10 @@ function readOutputSchema(output: SchemaLike) {
   return schema;
 }
 
-function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
+function readTools(tools: readonly (AnyTool | ProviderTool)[]): {
+  byName: Map<string, AnyTool>;
+  providerTools: Map<string, ProviderTool>;
+} {
   if (!Array.isArray(tools)) {
     throw new AgentError(
       'INVALID_ARGUMENT',
@@ -298,7 +309,18 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     );
   }
   const byName = new Map<string, AnyTool>();
+  const providerTools = new Map<string, ProviderTool>();
   tools.forEach((t, i) => {
+    if (isProviderTool(t)) {
+      if (byName.has(t.name) || providerTools.has(t.name)) {
+        throw new AgentError(
+          'INVALID_TOOL',
+          `agent(options).tools: two tools are named "${t.name}"; names must be unique`,
+        );
+      }
+      providerTools.set(t.name, t);
+      return;
+    }
     if (
       t === null ||
       typeof t !== 'object' ||
@@ -307,7 +329,7 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     ) {
       throw new AgentError(
         'INVALID_ARGUMENT',
-        `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()), received ${describe(t)}`,
+        `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()) or a provider tool (openai.tools.…()), received ${describe(t)}`,
       );
     }
     if (t.name === READ_RESULT) {
@@ -322,7 +344,7 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
         `agent(options).tools[${i}]: the tool name ${showValue(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
       );
     }
-    if (byName.has(t.name)) {
+    if (byName.has(t.name) || providerTools.has(t.name)) {
       throw new AgentError(
         'INVALID_TOOL',
         `agent(options).tools: two tools are named "${t.name}"; names must be unique`,
@@ -330,7 +352,22 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     }
     byName.set(t.name, t);
   });
-  return byName;
+  return { byName, providerTools };
+}
+
+/** A provider tool (`openai.tools.…()`): `{ type: 'provider', provider, name, wire }`. */
+function isProviderTool(value: unknown): value is ProviderTool {
+  const t = value as Partial<ProviderTool> | null;
+  return (
+    t !== null &&
+    typeof t === 'object' &&
+    t.type === 'provider' &&
+    typeof t.provider === 'string' &&
+    typeof t.name === 'string' &&
+    TOOL_NAME_RULE.test(t.name) &&
+    t.wire !== null &&
+    typeof t.wire === 'object'
+  );
 }
 
 function readStopWhen(stopWhen: AgentOptions['stopWhen']): readonly StopCondition[] {

@@ -1,5 +1,11 @@
 import { unknownKeyMessage } from '../../internal/known-keys.ts';
-import type { GenerateRequest, GenerateResult, ModelWarning, ToolCall } from '../model/index.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  ModelMessage,
+  ModelWarning,
+  ToolCall,
+} from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
 import { forEachLimited } from './for-each-limited.ts';
@@ -232,6 +238,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
     const turn = await requestTurn(state, run, step);
     collectWarnings(state, run, step, turn.warnings);
     state.messages.push(turn.message);
+    emitProviderCalls(run, step, turn.message);
     addUsage(state.usage, turn.usage);
     state.steps.push({
       step,
@@ -276,6 +283,25 @@ async function settleOutput(
   return message;
 }
 
+/**
+ * Emits `tool-call` and `tool-result` events for the calls the model's provider ran
+ * itself during the turn (parts marked with `provider`), in the turn's order.
+ */
+function emitProviderCalls(run: Run, step: number, message: ModelMessage): void {
+  if (typeof message.content === 'string') return;
+  const names = new Map<string, string>();
+  for (const part of message.content) {
+    if (part.type === 'tool_use' && part.provider !== undefined) {
+      names.set(part.id, part.name);
+      const call = { id: part.id, name: part.name, args: part.args, provider: part.provider };
+      run.emit({ type: 'tool-call', step, call });
+    } else if (part.type === 'tool_result' && part.provider !== undefined) {
+      const toolName = names.get(part.toolCallId) ?? '';
+      run.emit({ type: 'tool-result', step, toolName, result: part });
+    }
+  }
+}
+
 /** Adds a turn's warnings not seen before in the run, emitting each once. */
 function collectWarnings(
   state: RunState,
@@ -308,8 +334,10 @@ async function requestTurn(state: RunState, run: Run, step: number): Promise<Gen
   };
   if (instructions !== undefined) request.system = instructions;
   const definitions = offeredTools(run.config.definitions, state);
+  const providerTools = [...run.config.providerTools.values()];
   if (definitions.length > 0) request.tools = definitions;
-  else delete request.toolChoice;
+  if (providerTools.length > 0) request.providerTools = providerTools;
+  if (definitions.length === 0 && providerTools.length === 0) delete request.toolChoice;
   // Checked inside the span, before telemetry reads the turn's usage.
   return run.telemetry.chat(request, async () => {
     const result = await (run.streaming
