@@ -31,7 +31,7 @@ import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
-import { leaseLength, loadRun } from './sql-rows.ts';
+import { leaseLength, loadRun, nextRevision } from './sql-rows.ts';
 import type { StoredRun } from './types.ts';
 
 /**
@@ -51,8 +51,8 @@ export async function takeLease(
 ): Promise<RunRow> {
   const { table: t, nowMs: now } = driver;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
-     WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at`,
+    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
+     WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at, revision`,
     [owner, leaseLength(leaseMs), runId],
   );
   return row;
@@ -65,6 +65,7 @@ export const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
   leaseOwner: taken.lease_owner!,
   leaseExpiresAt: Number(taken.lease_expires_at),
   updatedAt: Number(taken.updated_at),
+  revision: Number(taken.revision),
 });
 
 /**
@@ -86,7 +87,7 @@ async function leaseRun(
 ): Promise<StoredRun | undefined> {
   const { table: t, nowMs: now } = driver;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
      WHERE ${which} AND ${claimable(driver, retryErrors)} RETURNING *`,
     [owner, leaseLength(leaseMs), ...params],
   );
