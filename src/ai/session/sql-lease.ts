@@ -109,7 +109,7 @@ export function claimRun(
 
 /**
  * Leases the oldest claimable run not in `exclude` (and not locked by another worker) to
- * `owner`; unreadable candidates are skipped, left untouched (their lease rolled back),
+ * `owner` — oldest by its last change, runs changed in the same millisecond by revision; unreadable candidates are skipped, left untouched (their lease rolled back),
  * and returned in `corrupt`.
  */
 export async function claimNextRun(
@@ -124,7 +124,7 @@ export async function claimNextRun(
   for (;;) {
     const notIn = skip.length > 0 ? ` AND run_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
     const oldest = `run_id = (SELECT run_id FROM ${t('runs')} WHERE ${claimable(driver, false)}${notIn}
-       ORDER BY updated_at, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
+       ORDER BY updated_at, revision, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
     try {
       const run = await driver.transaction((tx) =>
         leaseRun(driver, tx, oldest, skip, owner, leaseMs, false),
