@@ -26,9 +26,11 @@
  * does not lean on for one round trip. The run is decoded before the commit, so an
  * unreadable run's lease is rolled back and its row left as it was.
  */
+
+import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
-import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import type { SessionDriver } from './migrations.ts';
 import { leaseLength, loadRun } from './sql-rows.ts';
 import type { StoredRun } from './types.ts';
 
@@ -36,12 +38,12 @@ import type { StoredRun } from './types.ts';
  * The SQL condition of a claimable run: `ready`, `running` with an expired lease (its
  * worker died), or (with `retryErrors`) `error`.
  */
-const claimable = (driver: SqlDriver, retryErrors: boolean) =>
+const claimable = (driver: SessionDriver, retryErrors: boolean) =>
   `(status = 'ready' OR (status = 'running' AND lease_expires_at < ${driver.nowMs})${retryErrors ? ` OR status = 'error'` : ''})`;
 
 /** Leases `runId` to `owner` inside a transaction that holds the run's row; returns the lease columns. */
 export async function takeLease(
-  driver: SqlDriver,
+  driver: SessionDriver,
   tx: SqlExecutor,
   runId: string,
   owner: string,
@@ -74,7 +76,7 @@ export const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
  * and the row stays untouched. `undefined` when no run is claimable.
  */
 async function leaseRun(
-  driver: SqlDriver,
+  driver: SessionDriver,
   tx: SqlExecutor,
   which: string,
   params: readonly unknown[],
@@ -93,7 +95,7 @@ async function leaseRun(
 
 /** Leases `runId` to `owner` when it is claimable; `undefined` when it is not. */
 export function claimRun(
-  driver: SqlDriver,
+  driver: SessionDriver,
   runId: string,
   owner: string,
   leaseMs: number,
@@ -110,7 +112,7 @@ export function claimRun(
  * and returned in `corrupt`.
  */
 export async function claimNextRun(
-  driver: SqlDriver,
+  driver: SessionDriver,
   owner: string,
   leaseMs: number,
   exclude: readonly string[],

@@ -11,10 +11,11 @@
  * instead of `NOT_FOUND` — and are never loaded with the run. A run that is done or
  * cancelled has no current pending calls, whatever its rows say.
  */
+
+import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { decodeRun, type PendingRow, type RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
 import type { TableName } from './migrations.ts';
-import type { SqlExecutor } from './sql-driver.ts';
 import type { StoredRun } from './types.ts';
 
 /** Statuses whose pending calls are history, not loaded with the run. */

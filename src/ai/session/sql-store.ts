@@ -1,10 +1,12 @@
 /**
  * The {@link Store} over SQL: one implementation for SQLite and PostgreSQL, whose
- * differences are in the {@link SqlDriver}. Its invariants are written where they are
+ * differences are in the {@link SessionDriver}. Its invariants are written where they are
  * kept: rounds and positions of pending calls in `sql-rows.ts`, leases and the lock
  * order in `sql-lease.ts`, which copy of a pending call is authoritative in
  * `sql-decide.ts`, schema versions in `migrations.ts`.
  */
+
+import { mapSqlFailures, migrate, type SqlExecutor } from '../../internal/sql/index.ts';
 import type { RunState } from '../agent/index.ts';
 import {
   type AuditRow,
@@ -14,12 +16,11 @@ import {
   RECORD_FORMAT,
   type RunRow,
 } from './codec.ts';
-import { SessionError } from './errors.ts';
+import { SessionError, sessionErrorOf } from './errors.ts';
+import { SESSION_SCHEMA, type SessionDriver } from './migrations.ts';
 import { registerSqlAccess } from './sql-access.ts';
 import { decidePending } from './sql-decide.ts';
-import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import { claimNextRun, claimRun } from './sql-lease.ts';
-import { migrate } from './sql-migrate.ts';
 import { currentPendingSql, FINISHED, leaseLength, loadRun, toJson } from './sql-rows.ts';
 import { hashToken } from './tokens.ts';
 import type { Actor, AuditEntry, ListFilter, Outcome, Store } from './types.ts';
@@ -28,13 +29,18 @@ import type { Actor, AuditEntry, ListFilter, Outcome, Store } from './types.ts';
 const ALL_BUT_STATE =
   'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at';
 
-/** A {@link Store} over any SQL database the driver speaks; schema migrated on first use. */
-export function sqlStore(driver: SqlDriver): Store {
+/**
+ * A {@link Store} over any SQL database the driver speaks; schema migrated on first use.
+ * The SQL layer's failures (`DRIVER_MISSING`, `SCHEMA_TOO_NEW`, `UNAVAILABLE`) become
+ * `SessionError`s here, for this store and for the stores sharing its database.
+ */
+export function sqlStore(sqlDriver: SessionDriver): Store {
+  const driver = mapSqlFailures(sqlDriver, sessionErrorOf);
   const t = driver.table;
   const now = driver.nowMs;
   let ready: Promise<void> | undefined;
   const schema = () => {
-    ready ??= migrate(driver).catch((error) => {
+    ready ??= migrate(driver, SESSION_SCHEMA).catch((error) => {
       ready = undefined;
       throw error;
     });

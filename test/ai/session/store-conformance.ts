@@ -8,11 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingCall, RunState } from '../../../src/ai/agent/index.ts';
 import { SessionError, type Store, type StoredRun } from '../../../src/ai/session/index.ts';
-import {
-  type Dialect,
-  MIGRATIONS,
-  migrationsTableSql,
-} from '../../../src/ai/session/migrations.ts';
+import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
+import { type Dialect, versionsTableSql } from '../../../src/internal/sql/index.ts';
 
 /** A store under test, and (when possible) raw SQL on its database with unqualified `fino_*` names. */
 export interface StoreUnderTest {
@@ -568,7 +565,7 @@ export async function checkTokenMigration(
   for (const statement of MIGRATIONS[0].sql(t, dialect).split(';')) {
     if (statement.trim() !== '') await sql(statement);
   }
-  await sql(migrationsTableSql(t));
+  await sql(versionsTableSql(t('migrations')));
   await sql(`INSERT INTO fino_migrations (version, name, applied_at) VALUES (1, 'v1', 0)`);
   const plain = token(424_242);
   await sql(
