@@ -22,6 +22,8 @@
  * - `RUN_FAILED`: `result` of a run that ended in error;
  * - `TIMEOUT`: `result` waited longer than its `timeoutMs`;
  * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one;
+ * - `DRIVER_MISSING`: the store's database package is not installed; the message names the command;
+ * - `STORE_UNAVAILABLE`: the database kept failing with normally transient errors after the retries;
  * - `CORRUPT_RUN`: a stored run cannot be read; it is left untouched.
  */
 export type WorkflowErrorCode =
@@ -41,6 +43,8 @@ export type WorkflowErrorCode =
   | 'RUN_FAILED'
   | 'TIMEOUT'
   | 'SCHEMA_TOO_NEW'
+  | 'DRIVER_MISSING'
+  | 'STORE_UNAVAILABLE'
   | 'CORRUPT_RUN';
 
 /**

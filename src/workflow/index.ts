@@ -8,6 +8,7 @@
  * @module
  */
 
+export type { PgPoolLike } from '../internal/sql/index.ts';
 export type {
   StepContext,
   StepOptions,

@@ -3,10 +3,9 @@
  * and PostgreSQL (many workers on many machines) — one SQL implementation.
  */
 import { join } from 'node:path';
-import type { PgPoolLike } from '../ai/session/index.ts';
 import { checkDuration } from '../internal/duration.ts';
+import { type PgPoolLike, postgresDriver, sqliteDriver } from '../internal/sql/index.ts';
 import { WorkflowError } from './errors.ts';
-import { postgresDriver, sqliteDriver } from './sql/driver.ts';
 import { sqlWorkflowStore } from './sql/store.ts';
 import type { WorkflowStore } from './types.ts';
 
@@ -25,7 +24,8 @@ export const DEFAULT_WORKFLOW_DB = join('.fino', 'workflows.db');
 /**
  * Workflow runs in memory, for tests and one process: the SQLite engine of
  * {@link sqliteWorkflowStore} on an in-memory database, so it behaves like the others.
- * Needs the optional `better-sqlite3` package. Everything is lost when the process ends.
+ * Uses `node:sqlite` (Node.js 22.13+), else the optional `better-sqlite3` package.
+ * Everything is lost when the process ends.
  *
  * @example
  * ```ts
@@ -37,7 +37,13 @@ export const DEFAULT_WORKFLOW_DB = join('.fino', 'workflows.db');
  * ```
  */
 export function memoryWorkflowStore(): WorkflowStore {
-  return sqlWorkflowStore(sqliteDriver(':memory:', 0));
+  return sqlWorkflowStore(
+    sqliteDriver(':memory:', {
+      busyTimeoutMs: 0,
+      store: 'memoryWorkflowStore()',
+      database: 'the memory workflow store',
+    }),
+  );
 }
 
 /** Options of {@link sqliteWorkflowStore}. */
@@ -49,7 +55,8 @@ export interface SqliteWorkflowStoreOptions {
 /**
  * Workflow runs in one SQLite file (default `.fino/workflows.db`, created on first use,
  * owner-only permissions, WAL): the embedded default; several processes on one machine
- * can share it. Needs the optional `better-sqlite3` package, imported on first use.
+ * can share it. Uses `node:sqlite` (Node.js 22.13+), else the optional `better-sqlite3`
+ * package, imported on first use.
  *
  * @example
  * ```ts
@@ -77,7 +84,13 @@ export function sqliteWorkflowStore(
     options?.busyTimeoutMs ?? 10_000,
     'nonNegative',
   );
-  return sqlWorkflowStore(sqliteDriver(path, busy));
+  return sqlWorkflowStore(
+    sqliteDriver(path, {
+      busyTimeoutMs: busy,
+      store: 'sqliteWorkflowStore()',
+      database: `the workflow database ${path}`,
+    }),
+  );
 }
 
 /** Options of {@link postgresWorkflowStore}. */
@@ -122,5 +135,11 @@ export function postgresWorkflowStore(
       `postgresWorkflowStore: schema: expected a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
     );
   }
-  return sqlWorkflowStore(postgresDriver(urlOrPool, schema));
+  return sqlWorkflowStore(
+    postgresDriver(urlOrPool, {
+      ...(schema === undefined ? {} : { schema }),
+      store: 'postgresWorkflowStore()',
+      database: 'the workflow database',
+    }),
+  );
 }

@@ -3,6 +3,8 @@
  * memory, SQLite and PostgreSQL stores implement.
  */
 
+import type { WorkflowError } from './errors.ts';
+
 /** Where a run stands. */
 export type WorkflowStatus = 'running' | 'waiting' | 'done' | 'error' | 'cancelled';
 
@@ -131,14 +133,16 @@ export interface WorkflowStore {
   history(runId: string): Promise<HistoryEntry[]>;
   /**
    * Leases to `owner` the runnable run of one of `workflowIds` that is due the longest
-   * (new, woken, timer due, cancelled, or leased by a worker whose lease expired);
-   * `undefined` when none is.
+   * (new, woken, timer due, cancelled, or leased by a worker whose lease expired), not
+   * in `exclude`. Runs that cannot be read are skipped, left untouched, and returned in
+   * `corrupt` (`CORRUPT_RUN` errors with their run ids).
    */
   claimNext(
     owner: string,
     leaseMs: number,
     workflowIds: readonly string[],
-  ): Promise<StoredWorkflowRun | undefined>;
+    exclude?: readonly string[],
+  ): Promise<{ run?: StoredWorkflowRun; corrupt: WorkflowError[] }>;
   /** Workflow ids of due runs that are not in `workflowIds` (no worker here knows them). */
   dueElsewhere(workflowIds: readonly string[]): Promise<string[]>;
   /** When the next run of `workflowIds` becomes due (epoch ms), if any is scheduled. */

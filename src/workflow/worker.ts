@@ -23,7 +23,10 @@ export interface WorkerOptions {
   pollMs?: number;
   /** Called with workflow ids of due runs that no workflow of this worker matches (each id once). Default: a process warning. */
   onUnknownWorkflow?(workflowIds: string[]): void;
-  /** Called when driving a run fails unexpectedly (a store error); the run is retried after its lease. */
+  /**
+   * Called when driving a run fails unexpectedly (a store error; the run is retried after
+   * its lease) or a run cannot be read (`CORRUPT_RUN`; left untouched). Default: a process warning.
+   */
   onError?(error: unknown, runId: string): void;
   /** Stop gracefully on SIGTERM and SIGINT, then let the signal end the process (default true for `start`). */
   handleSignals?: boolean;
@@ -35,6 +38,8 @@ export interface DrainReport {
   runs: Record<string, DriveEnd>;
   /** Workflow ids of due runs no workflow of this worker matches (left untouched). */
   unknown: string[];
+  /** Ids of runs that cannot be read (left untouched; also passed to `onError`). */
+  corrupt: string[];
 }
 
 /** A worker: `start` runs it in the background, `drain` until no run is due. */
@@ -104,6 +109,8 @@ export function worker(options: WorkerOptions): Worker {
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const active = new Map<string, { done: Promise<DriveEnd>; execution?: Execution }>();
   const reported = new Set<string>();
+  /** Runs that cannot be read: skipped by every later claim of this worker. */
+  const corrupt = new Set<string>();
   const reportUnknown =
     options.onUnknownWorkflow ??
     ((unknown: string[]) =>
@@ -128,7 +135,12 @@ export function worker(options: WorkerOptions): Worker {
   const fill = async (ends: Record<string, DriveEnd>): Promise<number> => {
     let started = 0;
     while (!stopping && active.size < concurrency) {
-      const run = await store.claimNext(id, leaseMs, ids);
+      const claimed = await store.claimNext(id, leaseMs, ids, [...corrupt]);
+      for (const error of claimed.corrupt) {
+        corrupt.add(error.runId!);
+        onError(error, error.runId!);
+      }
+      const run = claimed.run;
       if (!run) break;
       const slot: { done: Promise<DriveEnd>; execution?: Execution } = {
         done: Promise.resolve('lost'),
@@ -215,7 +227,7 @@ export function worker(options: WorkerOptions): Worker {
         if (active.size === 0) break;
         await Promise.race([...active.values()].map((slot) => slot.done));
       }
-      return { runs: ends, unknown: await unknownNow() };
+      return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
     },
 
     async stop() {

@@ -1,9 +1,8 @@
 /**
- * The workflow stores' schema: their own tables and migration list, applied once per
- * store in one transaction (serialized across processes on PostgreSQL).
+ * The workflow stores' schema: their own tables and migration list, applied by the
+ * shared SQL layer's migrations runner once per store.
  */
-import { WorkflowError } from '../errors.ts';
-import type { SqlDriver } from './driver.ts';
+import type { Migration, Schema } from '../../internal/sql/index.ts';
 
 /** The workflow tables, qualified by the store's schema when it has one. */
 export type WorkflowTable =
@@ -12,20 +11,8 @@ export type WorkflowTable =
   | 'workflow_signals'
   | 'workflow_migrations';
 
-/** Names a workflow table with the driver's qualification (`"schema".fino_workflow_runs`). */
-export const tableOf =
-  (driver: SqlDriver) =>
-  (name: WorkflowTable): string =>
-    driver.table(name as never);
-
-interface Migration {
-  version: number;
-  name: string;
-  sql(t: (name: WorkflowTable) => string, dialect: SqlDriver['dialect']): string;
-}
-
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
-const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
   {
     version: 1,
     name: 'workflow runs, their histories and signals',
@@ -69,37 +56,9 @@ const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/** The newest schema version this fino knows. */
-export const KNOWN_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
-
-/**
- * Applies the migrations the database has not recorded yet, oldest first, all or none;
- * `SCHEMA_TOO_NEW` when a newer fino migrated the database.
- */
-export async function migrateWorkflows(driver: SqlDriver): Promise<void> {
-  const t = tableOf(driver);
-  await driver.transaction(async (tx) => {
-    if (driver.migrationLock) await tx.query(driver.migrationLock);
-    await tx.exec(
-      `CREATE TABLE IF NOT EXISTS ${t('workflow_migrations')} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`,
-    );
-    const rows = await tx.query<{ version: number | string }>(
-      `SELECT version FROM ${t('workflow_migrations')}`,
-    );
-    const applied = rows.map((row) => Number(row.version));
-    const newest = Math.max(0, ...applied);
-    if (newest > KNOWN_VERSION) {
-      throw new WorkflowError(
-        'SCHEMA_TOO_NEW',
-        `the workflow database is at schema version ${newest}, newer than this fino knows (${KNOWN_VERSION}); upgrade fino`,
-      );
-    }
-    for (const migration of MIGRATIONS.filter((m) => !applied.includes(m.version))) {
-      await tx.exec(migration.sql(t, driver.dialect));
-      await tx.query(
-        `INSERT INTO ${t('workflow_migrations')} (version, name, applied_at) VALUES (?, ?, ${driver.nowMs})`,
-        [migration.version, migration.name],
-      );
-    }
-  });
-}
+/** The workflow database's schema, for the shared migrations runner. */
+export const WORKFLOW_SCHEMA: Schema<WorkflowTable> = {
+  migrations: MIGRATIONS,
+  versionsTable: 'workflow_migrations',
+  database: 'the workflow database',
+};

@@ -13,6 +13,14 @@
  * only for a signal or a decision has none. Claiming takes the oldest due row no other
  * transaction holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL) in one `UPDATE … RETURNING`.
  */
+
+import {
+  mapSqlFailures,
+  migrate,
+  type SqlDriver,
+  type SqlExecutor,
+  type SqlFailure,
+} from '../../internal/sql/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type {
   HistoryEntry,
@@ -23,8 +31,7 @@ import type {
   WorkflowListFilter,
   WorkflowStore,
 } from '../types.ts';
-import type { SqlDriver, SqlExecutor } from './driver.ts';
-import { migrateWorkflows, tableOf } from './migrations.ts';
+import { WORKFLOW_SCHEMA, type WorkflowTable } from './migrations.ts';
 import {
   decodeHistoryRow,
   decodeRunRow,
@@ -37,13 +44,14 @@ import {
 const LOST: LeaseState = { held: false, cancelRequested: false };
 
 /** A {@link WorkflowStore} over any SQL database the driver speaks; schema migrated on first use. */
-export function sqlWorkflowStore(driver: SqlDriver): WorkflowStore {
-  const t = tableOf(driver);
+export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
+  const driver = mapSqlFailures(sqlDriver as SqlDriver<WorkflowTable>, workflowErrorOf);
+  const t = (name: WorkflowTable) => driver.table(name);
   const now = driver.nowMs;
   const runs = t('workflow_runs');
   let ready: Promise<void> | undefined;
   const schema = () => {
-    ready ??= migrateWorkflows(driver).catch((error) => {
+    ready ??= migrate(driver, WORKFLOW_SCHEMA).catch((error) => {
       ready = undefined;
       throw error;
     });
@@ -144,19 +152,32 @@ export function sqlWorkflowStore(driver: SqlDriver): WorkflowStore {
       return rows.map(decodeHistoryRow);
     },
 
-    async claimNext(owner, leaseMs, workflowIds) {
+    async claimNext(owner, leaseMs, workflowIds, exclude = []) {
       await schema();
-      if (workflowIds.length === 0) return undefined;
-      return driver.transaction(async (tx) => {
-        const [row] = await tx.query<RunRow>(
-          `UPDATE ${runs} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
-           WHERE run_id = (SELECT run_id FROM ${runs} WHERE ${due} AND workflow_id IN (${placeholders(workflowIds)})
-             ORDER BY wake_at, run_id LIMIT 1${driver.forUpdateSkipLocked})
-           AND ${due} RETURNING *`,
-          [owner, Math.ceil(leaseMs), ...workflowIds],
-        );
-        return row ? decodeRunRow(row) : undefined; // a corrupt row rolls its lease back
-      });
+      const corrupt: WorkflowError[] = [];
+      if (workflowIds.length === 0) return { corrupt };
+      const skip = [...exclude];
+      for (;;) {
+        const notIn = skip.length > 0 ? ` AND run_id NOT IN (${placeholders(skip)})` : '';
+        try {
+          const run = await driver.transaction(async (tx) => {
+            const [row] = await tx.query<RunRow>(
+              `UPDATE ${runs} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+               WHERE run_id = (SELECT run_id FROM ${runs} WHERE ${due} AND workflow_id IN (${placeholders(workflowIds)})${notIn}
+                 ORDER BY wake_at, run_id LIMIT 1${driver.forUpdateSkipLocked})
+               AND ${due} RETURNING *`,
+              [owner, Math.ceil(leaseMs), ...workflowIds, ...skip],
+            );
+            return row ? decodeRunRow(row) : undefined; // a corrupt row rolls its lease back
+          });
+          return run ? { run, corrupt } : { corrupt };
+        } catch (error) {
+          if (!(error instanceof WorkflowError && error.code === 'CORRUPT_RUN' && error.runId))
+            throw error;
+          corrupt.push(error);
+          skip.push(error.runId);
+        }
+      }
     },
 
     async dueElsewhere(workflowIds) {
@@ -317,3 +338,11 @@ export function sqlWorkflowStore(driver: SqlDriver): WorkflowStore {
   };
   return store;
 }
+
+/** The workflow error for a failure of the shared SQL layer: the same code, `UNAVAILABLE` as `STORE_UNAVAILABLE`. */
+const workflowErrorOf = (failure: SqlFailure): WorkflowError =>
+  new WorkflowError(
+    failure.code === 'UNAVAILABLE' ? 'STORE_UNAVAILABLE' : failure.code,
+    failure.message,
+    failure.cause === undefined ? undefined : { cause: failure.cause },
+  );
