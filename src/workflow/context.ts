@@ -22,7 +22,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay, setImmediate as nextTurn } from 'node:timers/promises';
-import { errorMessage } from '../internal/thrown-value.ts';
+import {
+  type AgentInput,
+  type AgentRunOptions,
+  argsHash,
+  type Decision,
+  type Decisions,
+  type PendingCall,
+  type RunResult,
+  type RunState,
+} from '../ai/agent/index.ts';
+import { controlFlowName, errorMessage } from '../internal/thrown-value.ts';
+import { hashToken, newToken } from '../internal/tokens.ts';
+import type { ToolResultObject } from '../task/index.ts';
 import { isNonRetryable, WorkflowError } from './errors.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { type RetryPolicy, retryDelay, retryPolicy } from './retry.ts';
@@ -99,6 +111,71 @@ export interface WorkflowContext {
    * under running workflows safely.
    */
   version(changeId: string, range: { min: number; max: number }): Promise<number>;
+  /**
+   * Calls a fino `Tool` or `Task` once, with the tool_result contract (`{ content, isError? }`,
+   * never a throw for a failing tool) and the idempotency key `<runId>:<call id>`, stable
+   * across retries and crashes. A tool with `requiresApproval` first parks the run on a
+   * pending approval; a tool that suspends (`ctx.suspend()`) parks it on a pending
+   * answer, which reaches the tool as `ctx.resumeValue` when it is invoked again. A
+   * rejection is the call's result (`isError: true`).
+   */
+  call(tool: Callable, args: unknown, options?: CallOptions): Promise<ToolResultObject>;
+  /**
+   * Runs an agent as a durable child: each model turn and tool result is checkpointed in
+   * the run's history, so a crash never repeats a completed model call or tool; the
+   * agent's approvals and suspensions are the run's pending decisions.
+   */
+  agent(agent: DurableAgent, prompt: AgentInput, options?: { id?: string }): Promise<AgentOutcome>;
+}
+
+/** What `ctx.call` calls: a fino `Tool` or `Task` (anything with `name` and the `invoke()` contract). */
+export interface Callable {
+  readonly name: string;
+  readonly requiresApproval?: boolean;
+  readonly risk?: string;
+  readonly sideEffects?: boolean;
+  invoke(
+    args: unknown,
+    ctx?: {
+      signal?: AbortSignal;
+      toolCallId?: string;
+      runId?: string;
+      idempotencyKey?: string;
+      resumeValue?: unknown;
+    },
+  ): Promise<ToolResultObject>;
+}
+
+/** Options of `ctx.call`. */
+export interface CallOptions {
+  /** The call's id in the history (default `$call:<tool name>`, then `#2`, … for later calls). */
+  id?: string;
+  /** Retries of a call that throws or returns `isError`, with backoff; the last result is returned. */
+  retry?: RetryPolicy;
+}
+
+/** What `ctx.agent` drives: an agent of `fino:ai/agent` (its `generate` and `resume`). */
+export interface DurableAgent {
+  generate(input: AgentInput, options?: AgentRunOptions): Promise<RunResult>;
+  resume(state: RunState, decisions?: Decisions, options?: AgentRunOptions): Promise<RunResult>;
+}
+
+/** What `ctx.agent` returns: the agent's final text, and its structured output when it has an output schema. */
+export interface AgentOutcome {
+  text: string;
+  output?: unknown;
+}
+
+/** A pending decision as the worker hands it out, once, with its single-use token. */
+export interface PendingDecision {
+  runId: string;
+  workflowId: string;
+  /** Names the decision with the run id (`{ runId, decisionId }`) when the token is not at hand. */
+  decisionId: string;
+  /** The tool, its arguments, risk, and for a suspension its reason and payload. */
+  call: PendingCall;
+  /** The right to decide it once. Only its hash is stored: send it on from here. */
+  token: string;
 }
 
 /** How one execution of a run ends. */
@@ -118,6 +195,8 @@ export interface ExecutionDeps {
   maxValueBytes: number;
   /** Declared signal names, when the workflow declares them. */
   signals?: ReadonlySet<string>;
+  /** Hands out each new pending decision with its token, once. */
+  onPending?(pending: PendingDecision): void;
 }
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
@@ -149,7 +228,7 @@ export class Execution implements WorkflowContext {
   readonly #counters = new Map<string, number>();
   readonly #blocked = new Map<
     string,
-    { timerDueAt?: number; signal?: string; decision?: string }
+    { timerDueAt?: number; signal?: string; decisions?: string[] }
   >();
   #nextSeq: number;
   #live = 0;
@@ -351,6 +430,223 @@ export class Execution implements WorkflowContext {
       this.#liveEnded();
     }
     return version;
+  }
+
+  async call(tool: Callable, args: unknown, options?: CallOptions): Promise<ToolResultObject> {
+    if (!tool || typeof tool.invoke !== 'function' || typeof tool.name !== 'string') {
+      throw new WorkflowError(
+        'INVALID_ARGUMENT',
+        'ctx.call(tool): expected a fino Tool or Task (with a name and invoke())',
+      );
+    }
+    const id = this.#autoId(options?.id, 'call', tool.name, 'ctx.call');
+    const where = `call "${id}" of tool "${tool.name}"`;
+    const retry = retryPolicy(options?.retry, `ctx.call("${id}")`);
+    const saved = this.#meet(id, 'call');
+    if (saved?.state === 'done') return this.#replay(saved) as ToolResultObject;
+    if (this.#cancelling && (saved || !this.#cancelDelivered)) throw this.#deliverCancel();
+    if (!saved && !(await this.#beginLive(id, 'call'))) return never();
+    if (saved) this.#live++;
+    try {
+      const progress = (saved ? fromCheckpoint(saved.value) : { round: 0 }) as {
+        round: number;
+        decisionId?: string;
+      };
+      const base = {
+        id,
+        kind: 'call' as const,
+        seq: saved?.seq ?? this.#nextSeq++,
+        startedAt: saved?.startedAt ?? Date.now(),
+      };
+      let resume: { resumeValue?: unknown } = {};
+      if (progress.decisionId) {
+        const decision = (await this.#deps.store.decisions(this.runId, [progress.decisionId])).get(
+          progress.decisionId,
+        );
+        if (!decision) return this.#waitFor(id, [progress.decisionId]);
+        if ('reject' in decision) {
+          const rejected = {
+            content: `Tool call "${tool.name}" was rejected: ${decision.reject}`,
+            isError: true,
+          };
+          return (await this.#settle({
+            ...base,
+            state: 'done',
+            value: JSON.stringify(rejected),
+            endedAt: Date.now(),
+          })) as ToolResultObject;
+        }
+        if ('resume' in decision) resume = { resumeValue: decision.resume };
+      } else if (tool.requiresApproval === true) {
+        const call = this.#pendingCall('approval', progress.round + 1, id, tool, args);
+        return this.#suspendOn({ ...base, state: 'waiting' }, progress.round + 1, [call]);
+      }
+      const entry: HistoryEntry = { ...base, state: 'done' };
+      for (let attempt = 1; ; attempt++) {
+        let result: ToolResultObject;
+        try {
+          result = await tool.invoke(args, {
+            signal: this.signal,
+            toolCallId: id,
+            runId: this.runId,
+            idempotencyKey: `${this.runId}:${id}`,
+            ...resume,
+          });
+        } catch (error) {
+          if (controlFlowName(error) === 'SuspendSignal') {
+            const { message, payload } = error as { message: string; payload?: unknown };
+            const call = this.#pendingCall(
+              'suspend',
+              progress.round + 1,
+              id,
+              tool,
+              args,
+              message,
+              payload,
+            );
+            return this.#suspendOn({ ...base, state: 'waiting' }, progress.round + 1, [call]);
+          }
+          if (attempt < retry.maxAttempts && !this.#stopping && !isNonRetryable(error)) {
+            await delay(retryDelay(retry, attempt), undefined, { ref: false });
+            continue;
+          }
+          entry.attempts = attempt;
+          entry.error = {
+            name: 'WorkflowError',
+            code: 'STEP_FAILED',
+            message: `${where} failed: ${errorMessage(error)}`,
+          };
+          break;
+        }
+        if (result.isError === true && attempt < retry.maxAttempts && !this.#stopping) {
+          await delay(retryDelay(retry, attempt), undefined, { ref: false });
+          continue;
+        }
+        entry.attempts = attempt;
+        this.#fill(entry, result, `the result of ${where}`);
+        break;
+      }
+      entry.endedAt = Date.now();
+      return (await this.#settle(entry)) as ToolResultObject;
+    } finally {
+      this.#liveEnded();
+    }
+  }
+
+  async agent(
+    agent: DurableAgent,
+    prompt: AgentInput,
+    options?: { id?: string },
+  ): Promise<AgentOutcome> {
+    if (!agent || typeof agent.generate !== 'function' || typeof agent.resume !== 'function') {
+      throw new WorkflowError(
+        'INVALID_ARGUMENT',
+        'ctx.agent(agent): expected an agent of fino:ai/agent (with generate and resume)',
+      );
+    }
+    const id = this.#autoId(options?.id, 'agent', 'agent', 'ctx.agent');
+    const where = `agent "${id}"`;
+    const saved = this.#meet(id, 'agent');
+    if (saved?.state === 'done') return this.#replay(saved) as AgentOutcome;
+    if (this.#cancelling && (saved || !this.#cancelDelivered)) throw this.#deliverCancel();
+    if (!saved && !(await this.#beginLive(id, 'agent'))) return never();
+    if (saved) this.#live++;
+    try {
+      const progress = (saved ? fromCheckpoint(saved.value) : { round: 0 }) as {
+        round: number;
+        state?: RunState;
+        decisions?: Record<string, string>; // decision id → the agent's tool call id
+      };
+      const base = {
+        id,
+        kind: 'agent' as const,
+        seq: saved?.seq ?? this.#nextSeq++,
+        startedAt: saved?.startedAt ?? Date.now(),
+      };
+      let decisions: Decisions | undefined;
+      if (progress.decisions) {
+        const ids = Object.keys(progress.decisions);
+        const taken = await this.#deps.store.decisions(this.runId, ids);
+        const missing = ids.filter((decisionId) => !taken.has(decisionId));
+        if (missing.length > 0) return this.#waitFor(id, missing);
+        decisions = {};
+        for (const [decisionId, toolCallId] of Object.entries(progress.decisions)) {
+          decisions[toolCallId] = taken.get(decisionId) as Decision;
+        }
+      }
+      let lost = false;
+      const runOptions: AgentRunOptions = {
+        signal: this.signal,
+        runId: `${this.runId}/${id}`,
+        checkpointCopy: false,
+        onCheckpoint: async (state, { reason }) => {
+          // Decisions are in the store, a closed turn and the final state are rebuilt by resume (decision 066).
+          if (reason === 'decisions' || reason === 'turn-closed' || reason === 'final') return;
+          const value = toCheckpoint(
+            { round: progress.round, state },
+            `the state of ${where}`,
+            this.#deps.maxValueBytes,
+          );
+          if (
+            !(await this.#write({
+              ...base,
+              state: 'waiting',
+              ...(value === undefined ? {} : { value }),
+            }))
+          ) {
+            lost = true;
+            throw new WorkflowError('CANCELLED', 'the lease was lost');
+          }
+        },
+      };
+      let result: RunResult;
+      try {
+        result = progress.state
+          ? await agent.resume(progress.state, decisions, runOptions)
+          : await agent.generate(prompt, runOptions);
+      } catch (error) {
+        if (lost || this.#ended) return never();
+        const failed: HistoryEntry = {
+          ...base,
+          state: 'done',
+          error: {
+            name: 'WorkflowError',
+            code: 'STEP_FAILED',
+            message: `${where} failed: ${errorMessage(error)}`,
+          },
+          endedAt: Date.now(),
+        };
+        return (await this.#settle(failed)) as AgentOutcome;
+      }
+      if (result.status === 'done') {
+        const outcome: AgentOutcome = { text: result.text };
+        if (result.output !== undefined) outcome.output = result.output;
+        const entry: HistoryEntry = { ...base, state: 'done', endedAt: Date.now() };
+        this.#fill(entry, outcome, `the result of ${where}`);
+        return (await this.#settle(entry)) as AgentOutcome;
+      }
+      const round = progress.round + 1;
+      const calls = result.pending.map((call) => ({
+        ...call,
+        decisionId: `${id}#${round}/${call.toolCallId}`,
+      }));
+      const value = toCheckpoint(
+        {
+          round,
+          state: result.state,
+          decisions: Object.fromEntries(calls.map((c) => [c.decisionId, c.toolCallId])),
+        },
+        `the state of ${where}`,
+        this.#deps.maxValueBytes,
+      );
+      return this.#suspendOn(
+        { ...base, state: 'waiting', ...(value === undefined ? {} : { value }) },
+        round,
+        calls.map(({ decisionId, ...call }) => ({ decisionId, call })),
+      );
+    } finally {
+      this.#liveEnded();
+    }
   }
 
   // ---- the engine --------------------------------------------------------------------
@@ -583,6 +879,109 @@ export class Execution implements WorkflowContext {
     }
   }
 
+  /** The id of a `call` or `agent`: the caller's, or `$<kind>:<name>` numbered by occurrence. */
+  #autoId(given: string | undefined, kind: string, name: string, where: string): string {
+    if (given !== undefined) {
+      checkId(given, where);
+      return given;
+    }
+    const n = (this.#counters.get(`${kind}:${name}`) ?? 0) + 1;
+    this.#counters.set(`${kind}:${name}`, n);
+    return n === 1 ? `${AUTO}${kind}:${name}` : `${AUTO}${kind}:${name}#${n}`;
+  }
+
+  /** A pending decision on a `ctx.call`: an approval, or a suspension's answer. */
+  #pendingCall(
+    kind: 'approval' | 'suspend',
+    round: number,
+    id: string,
+    tool: Callable,
+    args: unknown,
+    reason?: string,
+    payload?: unknown,
+  ): { decisionId: string; call: PendingCall } {
+    const decisionId = round === 1 ? id : `${id}#${round}`;
+    const call: PendingCall = {
+      kind,
+      toolCallId: decisionId,
+      toolName: tool.name,
+      args,
+      argsHash: argsHash(args),
+    };
+    if (reason !== undefined) call.reason = reason;
+    if (payload !== undefined) call.payload = payload;
+    if (tool.risk !== undefined) call.risk = tool.risk;
+    if (tool.sideEffects !== undefined) call.sideEffects = tool.sideEffects;
+    return { decisionId, call };
+  }
+
+  /**
+   * Records `entry` (waiting, with its round) and creates its pending decisions in one
+   * transaction, hands each token out once, and waits for the decisions.
+   */
+  async #suspendOn(
+    entry: HistoryEntry,
+    round: number,
+    pending: Array<{ decisionId: string; call: PendingCall }>,
+  ): Promise<never> {
+    const decisionIds = pending.map((p) => p.decisionId);
+    const written: HistoryEntry =
+      entry.value === undefined
+        ? { ...entry, value: JSON.stringify({ round, decisionId: decisionIds[0] }) }
+        : entry;
+    const tokens = pending.map(() => newToken());
+    toCheckpoint(
+      pending.map((p) => p.call),
+      `the pending calls of "${entry.id}"`,
+      this.#deps.maxValueBytes,
+    );
+    const lease = await this.#deps.store.suspend(
+      this.runId,
+      this.#deps.owner,
+      written,
+      pending.map((p, i) => ({ ...p, tokenHash: hashToken(tokens[i]) })),
+      this.#deps.leaseMs,
+    );
+    if (!this.#learn(lease)) return never();
+    this.#saved(written);
+    pending.forEach((p, i) => {
+      try {
+        this.#deps.onPending?.({
+          runId: this.runId,
+          workflowId: this.workflowId,
+          decisionId: p.decisionId,
+          call: p.call,
+          token: tokens[i],
+        });
+      } catch {
+        // A throwing listener loses nothing: the decision can still be named by run and decision id.
+      }
+    });
+    return this.#block(entry.id, { decisions: decisionIds });
+  }
+
+  /** Waits for decisions not taken yet (the live operation ends here). */
+  #waitFor(id: string, decisionIds: string[]): Promise<never> {
+    return this.#block(id, { decisions: decisionIds });
+  }
+
+  /** Puts a result into an entry: its JSON, or the refusal (`NOT_JSON`, `TOO_LARGE`) as its error. */
+  #fill(entry: HistoryEntry, value: unknown, what: string): void {
+    try {
+      const text = toCheckpoint(value, what, this.#deps.maxValueBytes);
+      if (text !== undefined) entry.value = text;
+    } catch (error) {
+      const refused = error as WorkflowError;
+      entry.error = { name: 'WorkflowError', code: refused.code, message: refused.message };
+    }
+  }
+
+  /** Writes a finished entry and returns its result (or throws its failure). */
+  async #settle(entry: HistoryEntry): Promise<unknown> {
+    if (!(await this.#write(entry))) return never();
+    return this.#replay(entry);
+  }
+
   /**
    * The cancellation, thrown into the code: at every wait of a cancelled run, and at the
    * first step it starts after learning of it; later steps run (they are cleanup).
@@ -595,7 +994,7 @@ export class Execution implements WorkflowContext {
   /** Registers a wait that cannot complete now; the promise never settles (the execution parks). */
   #block(
     id: string,
-    on: { timerDueAt?: number; signal?: string; decision?: string },
+    on: { timerDueAt?: number; signal?: string; decisions?: string[] },
   ): Promise<never> {
     this.#blocked.set(id, on);
     this.#check();
@@ -612,7 +1011,7 @@ export class Execution implements WorkflowContext {
       const timers = waits.flatMap((w) => (w.timerDueAt === undefined ? [] : [w.timerDueAt]));
       const waiting: WaitingOn = {
         signals: [...new Set(waits.flatMap((w) => (w.signal ? [w.signal] : [])))],
-        decisions: waits.flatMap((w) => (w.decision ? [w.decision] : [])),
+        decisions: waits.flatMap((w) => w.decisions ?? []),
       };
       if (timers.length > 0) waiting.timerDueAt = Math.min(...timers);
       this.#endWith({ kind: 'park', waiting });

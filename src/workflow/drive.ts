@@ -4,7 +4,7 @@
  * already there (a queued signal, a due timer, a cancellation) executes again at once.
  */
 import { errorMessage } from '../internal/thrown-value.ts';
-import { Execution } from './context.ts';
+import { Execution, type PendingDecision } from './context.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from './types.ts';
 import type { AnyWorkflow } from './workflow.ts';
@@ -17,6 +17,8 @@ export interface DriveOptions {
   store: WorkflowStore;
   owner: string;
   leaseMs: number;
+  /** Hands out each new pending decision with its token, once. */
+  onPending?(pending: PendingDecision): void;
   /** Called with each execution, so that the worker can stop it. */
   onExecution(execution: Execution): void;
 }
@@ -56,6 +58,7 @@ export async function driveRun(
       leaseMs,
       maxValueBytes: definition.maxValueBytes,
       ...(definition.signalNames ? { signals: definition.signalNames } : {}),
+      ...(options.onPending ? { onPending: options.onPending } : {}),
     });
     options.onExecution(execution);
     const input = fromCheckpoint(run.input);

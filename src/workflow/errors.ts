@@ -18,6 +18,8 @@
  * - `UNKNOWN_SIGNAL`: a signal name the workflow does not declare;
  * - `RUN_FINISHED`: the run is done, failed or cancelled, and takes no more signals or cancels;
  * - `SIGNAL_QUEUE_FULL`: the run already holds the most unconsumed signals it may;
+ * - `ALREADY_DECIDED`: the pending decision was already taken (tokens are single-use);
+ * - `NOT_PENDING`: the run no longer waits for that decision (it ended);
  * - `CANCELLED`: the run was cancelled (thrown at its waits, and by `result`);
  * - `RUN_FAILED`: `result` of a run that ended in error;
  * - `TIMEOUT`: `result` waited longer than its `timeoutMs`;
@@ -39,6 +41,8 @@ export type WorkflowErrorCode =
   | 'UNKNOWN_SIGNAL'
   | 'RUN_FINISHED'
   | 'SIGNAL_QUEUE_FULL'
+  | 'ALREADY_DECIDED'
+  | 'NOT_PENDING'
   | 'CANCELLED'
   | 'RUN_FAILED'
   | 'TIMEOUT'

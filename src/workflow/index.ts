@@ -10,6 +10,11 @@
 
 export type { PgPoolLike } from '../internal/sql/index.ts';
 export type {
+  AgentOutcome,
+  Callable,
+  CallOptions,
+  DurableAgent,
+  PendingDecision,
   StepContext,
   StepOptions,
   WaitForSignalOptions,

@@ -3,6 +3,7 @@
  * memory, SQLite and PostgreSQL stores implement.
  */
 
+import type { Decision, PendingCall } from '../ai/agent/index.ts';
 import type { WorkflowError } from './errors.ts';
 
 /** Where a run stands. */
@@ -101,6 +102,44 @@ export type RunOutcome =
   | { status: 'error'; error: StoredError }
   | { status: 'cancelled'; error?: StoredError };
 
+/** A decision a run waits for: a tool call to approve, or a suspension to answer. */
+export interface StoredPending {
+  runId: string;
+  /** Unique in the run; names the decision with the run id when the token is not at hand. */
+  decisionId: string;
+  /** What is to be decided: the tool, its arguments, the suspension's reason and payload. */
+  call: PendingCall;
+  decision?: Decision;
+  createdAt: number;
+}
+
+/** A new pending decision as an execution creates it: the token's hash only is stored. */
+export interface NewPending {
+  decisionId: string;
+  call: PendingCall;
+  tokenHash: string;
+}
+
+/** A pending decision by its token, or by run and decision id. */
+export type DecisionRef = string | { runId: string; decisionId: string };
+
+/** One line of a run's audit trail. */
+export interface WorkflowAuditEntry {
+  /** ISO 8601 time. */
+  at: string;
+  action: 'approve' | 'reject' | 'resume' | 'cancel';
+  decisionId?: string;
+  toolName?: string;
+  by?: string;
+  note?: string;
+}
+
+/** Who decides, and why: recorded in the audit trail. */
+export interface WorkflowActor {
+  by?: string;
+  note?: string;
+}
+
 /** Filters of `list`. */
 export interface WorkflowListFilter {
   status?: WorkflowStatus;
@@ -187,7 +226,31 @@ export interface WorkflowStore {
    * Asks the run to stop: it becomes runnable, and its next execution throws `CANCELLED`
    * at its waits, so its `finally` blocks run. `NOT_FOUND`, or `RUN_FINISHED`.
    */
-  cancel(runId: string): Promise<StoredWorkflowRun>;
+  cancel(runId: string, actor?: WorkflowActor): Promise<StoredWorkflowRun>;
+  /**
+   * Records `entry` and creates its pending decisions, in one transaction, while `owner`
+   * holds the run.
+   */
+  suspend(
+    runId: string,
+    owner: string,
+    entry: HistoryEntry,
+    pending: readonly NewPending[],
+    leaseMs: number,
+  ): Promise<LeaseState>;
+  /** The decisions taken so far on `decisionIds` of the run (undecided ones are absent). */
+  decisions(runId: string, decisionIds: readonly string[]): Promise<Map<string, Decision>>;
+  /** Undecided pending decisions of unfinished runs (of one run with `runId`), oldest first. */
+  pending(filter?: { runId?: string }): Promise<StoredPending[]>;
+  /**
+   * Records one decision, once: `ALREADY_DECIDED` for a second one (whoever and wherever
+   * it comes from), `NOT_PENDING` when the run has ended, `NOT_FOUND` for an unknown ref,
+   * `INVALID_ARGUMENT` for a decision of the wrong kind (approval: approve or reject;
+   * suspension: resume or reject). Wakes the run when it waits for it.
+   */
+  decide(ref: DecisionRef, decision: Decision, actor: WorkflowActor): Promise<StoredPending>;
+  /** The run's audit trail, oldest first. */
+  audit(runId: string): Promise<WorkflowAuditEntry[]>;
   /** Releases connections (a pool passed in by the caller stays open). */
   close(): Promise<void>;
 }

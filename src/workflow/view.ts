@@ -2,7 +2,13 @@
  * Runs as the lifecycle API shows them: decoded values and ISO times.
  */
 import { fromCheckpoint } from './json-value.ts';
-import type { HistoryEntry, StoredWorkflowRun, WorkflowStatus } from './types.ts';
+import type {
+  HistoryEntry,
+  StoredPending,
+  StoredWorkflowRun,
+  WorkflowAuditEntry,
+  WorkflowStatus,
+} from './types.ts';
 
 /** What a waiting run waits on. */
 export interface RunWaitingOn {
@@ -27,6 +33,10 @@ export interface WorkflowRun<Output = unknown> {
   error?: { name: string; message: string; code?: string };
   /** What it waits on, while `waiting`. */
   waitingOn?: RunWaitingOn;
+  /** Its undecided pending decisions (filled by `get`; tokens are never shown). */
+  pending?: StoredPending[];
+  /** Who decided or cancelled what (filled by `get`). */
+  audit?: WorkflowAuditEntry[];
   /** Whether cancellation was asked for (the run unwinds at its next wait or step). */
   cancelRequested: boolean;
   /** The worker holding it, and until when (ISO 8601), while one does. */

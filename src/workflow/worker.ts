@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { checkDuration } from '../internal/duration.ts';
-import type { Execution } from './context.ts';
+import type { Execution, PendingDecision } from './context.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
 import type { WorkflowStore } from './types.ts';
 import type { AnyWorkflow } from './workflow.ts';
@@ -28,6 +28,13 @@ export interface WorkerOptions {
    * its lease) or a run cannot be read (`CORRUPT_RUN`; left untouched). Default: a process warning.
    */
   onError?(error: unknown, runId: string): void;
+  /**
+   * Called once with each new pending decision (a tool call to approve, a suspension to
+   * answer) and its single-use token — the one moment the token exists outside the
+   * decider's hands: send it on (a link, a message). Without it, decide by
+   * `{ runId, decisionId }` (`pending`).
+   */
+  onPending?(pending: PendingDecision): void;
   /** Stop gracefully on SIGTERM and SIGINT, then let the signal end the process (default true for `start`). */
   handleSignals?: boolean;
 }
@@ -149,6 +156,7 @@ export function worker(options: WorkerOptions): Worker {
         store,
         owner: id,
         leaseMs,
+        ...(options.onPending ? { onPending: options.onPending } : {}),
         onExecution: (execution) => {
           slot.execution = execution;
           if (stopping) execution.stop();

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Decision } from '../ai/agent/index.ts';
 import { canonicalJson } from '../internal/canonical-json.ts';
 import { checkDuration } from '../internal/duration.ts';
 import type { SchemaInput } from '../task/index.ts';
@@ -11,7 +12,13 @@ import { type CompiledValidator, compile, type SchemaLike } from '../validate/in
 import type { WorkflowContext } from './context.ts';
 import { WorkflowError } from './errors.ts';
 import { DEFAULT_MAX_VALUE_BYTES, fromCheckpoint, toCheckpoint } from './json-value.ts';
-import type { WorkflowStatus, WorkflowStore } from './types.ts';
+import type {
+  DecisionRef,
+  StoredPending,
+  WorkflowActor,
+  WorkflowStatus,
+  WorkflowStore,
+} from './types.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** Definition of a workflow. */
@@ -66,9 +73,23 @@ export interface Workflow<Input = unknown, Output = unknown> {
   /** Sends a signal to a run: queued until the run waits for it, then consumed once. */
   signal(options: StoreOption & { runId: string; name: string; payload?: unknown }): Promise<void>;
   /** Cancels a run: it unwinds at its next wait or step, running its `finally` blocks. */
-  cancel(runId: string, options: StoreOption): Promise<WorkflowRun<Output>>;
-  /** The run as it stands; `NOT_FOUND` for an unknown id. */
+  cancel(runId: string, options: StoreOption & WorkflowActor): Promise<WorkflowRun<Output>>;
+  /** The run as it stands, with its pending decisions and audit trail; `NOT_FOUND` for an unknown id. */
   get(runId: string, options: StoreOption): Promise<WorkflowRun<Output>>;
+  /** Approves a pending tool call, by its token or `{ runId, decisionId }`; once (`ALREADY_DECIDED` after). */
+  approve(ref: DecisionRef, options: StoreOption & WorkflowActor): Promise<StoredPending>;
+  /** Rejects a pending tool call or suspension: the call's result is an error naming `reason`. */
+  reject(
+    ref: DecisionRef,
+    reason: string,
+    options: StoreOption & WorkflowActor,
+  ): Promise<StoredPending>;
+  /** Answers a suspended tool call: `value` reaches the tool as `ctx.resumeValue`. */
+  resume(
+    ref: DecisionRef,
+    value: unknown,
+    options: StoreOption & WorkflowActor,
+  ): Promise<StoredPending>;
   /** This workflow's runs, oldest first. */
   list(
     options: StoreOption & { status?: WorkflowStatus; limit?: number },
@@ -263,11 +284,34 @@ export function workflow<Input = unknown, Output = unknown>(
     async cancel(runId, cancelOptions) {
       const store = storeOf(cancelOptions);
       await ownRun(store, runId);
-      return runView<Output>(await store.cancel(runId));
+      return runView<Output>(await store.cancel(runId, actorOf(cancelOptions)));
     },
 
     async get(runId, getOptions) {
-      return runView<Output>(await ownRun(storeOf(getOptions), runId));
+      const store = storeOf(getOptions);
+      const view = runView<Output>(await ownRun(store, runId));
+      view.pending = await store.pending({ runId });
+      view.audit = await store.audit(runId);
+      return view;
+    },
+
+    async approve(ref, decideOptions) {
+      return decide(storeOf(decideOptions), ref, { approve: true }, decideOptions);
+    },
+
+    async reject(ref, reason, decideOptions) {
+      if (typeof reason !== 'string' || reason === '') {
+        throw new WorkflowError(
+          'INVALID_ARGUMENT',
+          `reject: reason: expected a non-empty string, received ${typeof reason}`,
+        );
+      }
+      return decide(storeOf(decideOptions), ref, { reject: reason }, decideOptions);
+    },
+
+    async resume(ref, value, decideOptions) {
+      const text = toCheckpoint(value, 'the resume value', maxValueBytes);
+      return decide(storeOf(decideOptions), ref, { resume: fromCheckpoint(text) }, decideOptions);
     },
 
     async list(listOptions) {
@@ -319,6 +363,28 @@ export function workflow<Input = unknown, Output = unknown>(
     },
   };
   return definition;
+}
+
+/** Who decides, as the audit trail records it. */
+const actorOf = (options: WorkflowActor): WorkflowActor => ({
+  ...(typeof options?.by === 'string' ? { by: options.by } : {}),
+  ...(typeof options?.note === 'string' ? { note: options.note } : {}),
+});
+
+/** Records a decision once, with who took it. */
+function decide(
+  store: WorkflowStore,
+  ref: DecisionRef,
+  decision: Decision,
+  options: WorkflowActor,
+): Promise<StoredPending> {
+  if (typeof ref !== 'string' && (ref === null || typeof ref !== 'object')) {
+    throw new WorkflowError(
+      'INVALID_ARGUMENT',
+      'expected a token or { runId, decisionId } naming a pending decision',
+    );
+  }
+  return store.decide(ref, decision, actorOf(options));
 }
 
 /** The store of a lifecycle call; `INVALID_ARGUMENT` when none was passed. */

@@ -9,6 +9,8 @@ export type WorkflowTable =
   | 'workflow_runs'
   | 'workflow_history'
   | 'workflow_signals'
+  | 'workflow_pending'
+  | 'workflow_audit'
   | 'workflow_migrations';
 
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
@@ -53,6 +55,31 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
         created_at BIGINT NOT NULL
       );
       CREATE INDEX fino_workflow_signals_run ON ${t('workflow_signals')} (run_id, name, id);`,
+  },
+  {
+    version: 2,
+    name: 'pending decisions with token hashes, and the audit trail',
+    sql: (t, dialect) => `
+      CREATE TABLE ${t('workflow_pending')} (
+        token_hash TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES ${t('workflow_runs')} (run_id) ON DELETE CASCADE,
+        decision_id TEXT NOT NULL,
+        call TEXT NOT NULL,
+        decision TEXT,
+        created_at BIGINT NOT NULL,
+        UNIQUE (run_id, decision_id)
+      );
+      CREATE TABLE ${t('workflow_audit')} (
+        id ${dialect === 'postgres' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
+        run_id TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        decision_id TEXT,
+        tool_name TEXT,
+        actor TEXT,
+        note TEXT
+      );
+      CREATE INDEX fino_workflow_audit_run ON ${t('workflow_audit')} (run_id, id);`,
   },
 ];
 

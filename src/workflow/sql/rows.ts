@@ -2,10 +2,12 @@
  * Rows of the workflow tables and how they read back: a row that cannot be read is
  * reported as `CORRUPT_RUN` with its run id and is never modified.
  */
+import type { Decision, PendingCall } from '../../ai/agent/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type {
   HistoryEntry,
   StoredError,
+  StoredPending,
   StoredWorkflowRun,
   WaitingOn,
   WorkflowStatus,
@@ -99,4 +101,33 @@ export function decodeHistoryRow(row: HistoryRow): HistoryEntry {
 export function encodeEntry(entry: HistoryEntry): string {
   const { id: _id, seq: _seq, ...body } = entry;
   return JSON.stringify(body);
+}
+
+export interface PendingRow {
+  token_hash: string;
+  run_id: string;
+  decision_id: string;
+  call: string;
+  decision: string | null;
+  created_at: number | string;
+}
+
+/** Decodes a pending row; `CORRUPT_RUN` when it cannot be read. */
+export function decodePendingRow(row: PendingRow): StoredPending {
+  try {
+    const pending: StoredPending = {
+      runId: row.run_id,
+      decisionId: row.decision_id,
+      call: JSON.parse(row.call) as PendingCall,
+      createdAt: Number(row.created_at),
+    };
+    if (row.decision !== null) pending.decision = JSON.parse(row.decision) as Decision;
+    return pending;
+  } catch (error) {
+    throw new WorkflowError(
+      'CORRUPT_RUN',
+      `pending decision "${row.decision_id}" of workflow run "${row.run_id}" cannot be read: ${(error as Error).message}`,
+      { runId: row.run_id },
+    );
+  }
 }

@@ -14,6 +14,7 @@
  * transaction holds (`FOR UPDATE SKIP LOCKED` on PostgreSQL) in one `UPDATE … RETURNING`.
  */
 
+import type { Decision } from '../../ai/agent/index.ts';
 import {
   mapSqlFailures,
   migrate,
@@ -21,6 +22,7 @@ import {
   type SqlExecutor,
   type SqlFailure,
 } from '../../internal/sql/index.ts';
+import { hashToken, isToken } from '../../internal/tokens.ts';
 import { WorkflowError } from '../errors.ts';
 import type {
   HistoryEntry,
@@ -28,15 +30,18 @@ import type {
   RunOutcome,
   StoredWorkflowRun,
   WaitingOn,
+  WorkflowAuditEntry,
   WorkflowListFilter,
   WorkflowStore,
 } from '../types.ts';
 import { WORKFLOW_SCHEMA, type WorkflowTable } from './migrations.ts';
 import {
   decodeHistoryRow,
+  decodePendingRow,
   decodeRunRow,
   encodeEntry,
   type HistoryRow,
+  type PendingRow,
   RECORD_FORMAT,
   type RunRow,
 } from './rows.ts';
@@ -321,16 +326,178 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
       });
     },
 
-    async cancel(runId) {
+    async cancel(runId, actor = {}) {
       await schema();
       return driver.transaction(async (tx) => {
         const run = await lockRun(tx, runId);
         unfinished(run, 'cancellations');
+        await tx.query(
+          `INSERT INTO ${t('workflow_audit')} (run_id, at, action, actor, note) VALUES (?, ${now}, 'cancel', ?, ?)`,
+          [runId, actor.by ?? null, actor.note ?? null],
+        );
         const [row] = await tx.query<RunRow>(
           `UPDATE ${runs} SET cancel_requested = 1, wake_at = ${now}, updated_at = ${now} WHERE run_id = ? RETURNING *`,
           [runId],
         );
         return decodeRunRow(row);
+      });
+    },
+
+    async suspend(runId, owner, entry, pending, leaseMs) {
+      await schema();
+      return driver.transaction(async (tx) => {
+        const lease = await extend(tx, runId, owner, leaseMs);
+        if (!lease.held) return lease;
+        await upsert(tx, runId, entry);
+        for (const p of pending) {
+          await tx.query(
+            `INSERT INTO ${t('workflow_pending')} (token_hash, run_id, decision_id, call, created_at) VALUES (?, ?, ?, ?, ${now})
+             ON CONFLICT (run_id, decision_id) DO NOTHING`,
+            [p.tokenHash, runId, p.decisionId, JSON.stringify(p.call)],
+          );
+        }
+        return lease;
+      });
+    },
+
+    async decisions(runId, decisionIds) {
+      await schema();
+      const found = new Map<string, Decision>();
+      if (decisionIds.length === 0) return found;
+      const rows = await driver.query<PendingRow>(
+        `SELECT * FROM ${t('workflow_pending')} WHERE run_id = ? AND decision IS NOT NULL AND decision_id IN (${placeholders(decisionIds)})`,
+        [runId, ...decisionIds],
+      );
+      for (const row of rows) found.set(row.decision_id, JSON.parse(row.decision!) as Decision);
+      return found;
+    },
+
+    async pending(filter = {}) {
+      await schema();
+      const rows = await driver.query<PendingRow>(
+        `SELECT p.* FROM ${t('workflow_pending')} p JOIN ${runs} r ON r.run_id = p.run_id
+         WHERE p.decision IS NULL AND r.status IN ('running', 'waiting') AND (CAST(? AS TEXT) IS NULL OR p.run_id = ?)
+         ORDER BY p.created_at, p.run_id, p.decision_id`,
+        [filter.runId ?? null, filter.runId ?? null],
+      );
+      return rows.map(decodePendingRow);
+    },
+
+    async decide(ref, decision, actor) {
+      await schema();
+      const kind = decisionKind(decision);
+      return driver.transaction(async (tx) => {
+        const [found] =
+          typeof ref === 'string'
+            ? isToken(ref)
+              ? await tx.query<PendingRow>(
+                  `SELECT * FROM ${t('workflow_pending')} WHERE token_hash = ?`,
+                  [hashToken(ref)],
+                )
+              : []
+            : await tx.query<PendingRow>(
+                `SELECT * FROM ${t('workflow_pending')} WHERE run_id = ? AND decision_id = ?`,
+                [String(ref?.runId), String(ref?.decisionId)],
+              );
+        if (!found) {
+          throw new WorkflowError(
+            'NOT_FOUND',
+            typeof ref === 'string'
+              ? 'no pending decision has this token'
+              : `run "${ref?.runId}" has no pending decision "${ref?.decisionId}"`,
+          );
+        }
+        const run = await lockRun(tx, found.run_id);
+        // Read again under the run's lock: a racing decision committed meanwhile is seen here.
+        const [row] = await tx.query<PendingRow>(
+          `SELECT * FROM ${t('workflow_pending')} WHERE token_hash = ?`,
+          [found.token_hash],
+        );
+        const pending = decodePendingRow(row);
+        const where = `decision "${pending.decisionId}" of workflow run "${pending.runId}"`;
+        if (pending.decision) {
+          const [last] = await tx.query<{
+            action: string;
+            actor: string | null;
+            at: number | string;
+          }>(
+            `SELECT action, actor, at FROM ${t('workflow_audit')} WHERE run_id = ? AND decision_id = ? ORDER BY id DESC LIMIT 1`,
+            [pending.runId, pending.decisionId],
+          );
+          const how = last
+            ? ` (${last.action}${last.actor ? ` by ${last.actor}` : ''} at ${new Date(Number(last.at)).toISOString()})`
+            : '';
+          throw new WorkflowError(
+            'ALREADY_DECIDED',
+            `${where} was already decided${how}; a token is single-use`,
+            {
+              runId: pending.runId,
+            },
+          );
+        }
+        if (run.status !== 'running' && run.status !== 'waiting') {
+          throw new WorkflowError(
+            'NOT_PENDING',
+            `${where} is no longer waited for (the run is ${run.status})`,
+            {
+              runId: pending.runId,
+            },
+          );
+        }
+        const allowed =
+          pending.call.kind === 'approval' ? ['approve', 'reject'] : ['resume', 'reject'];
+        if (!allowed.includes(kind)) {
+          throw new WorkflowError(
+            'INVALID_ARGUMENT',
+            `${where} is ${pending.call.kind === 'approval' ? 'an approval' : 'a suspension'}: expected ${allowed.join(' or ')}, received ${kind}`,
+            { runId: pending.runId },
+          );
+        }
+        await tx.query(`UPDATE ${t('workflow_pending')} SET decision = ? WHERE token_hash = ?`, [
+          JSON.stringify(decision),
+          row.token_hash,
+        ]);
+        await tx.query(
+          `INSERT INTO ${t('workflow_audit')} (run_id, at, action, decision_id, tool_name, actor, note) VALUES (?, ${now}, ?, ?, ?, ?, ?)`,
+          [
+            pending.runId,
+            kind,
+            pending.decisionId,
+            pending.call.toolName ?? null,
+            actor.by ?? null,
+            'reject' in decision ? decision.reject : (actor.note ?? null),
+          ],
+        );
+        if (run.status === 'waiting' && run.waiting?.decisions.includes(pending.decisionId)) {
+          await tx.query(
+            `UPDATE ${runs} SET wake_at = ${now}, updated_at = ${now} WHERE run_id = ?`,
+            [pending.runId],
+          );
+        }
+        return { ...pending, decision };
+      });
+    },
+
+    async audit(runId) {
+      await schema();
+      const rows = await driver.query<{
+        at: number | string;
+        action: WorkflowAuditEntry['action'];
+        decision_id: string | null;
+        tool_name: string | null;
+        actor: string | null;
+        note: string | null;
+      }>(`SELECT * FROM ${t('workflow_audit')} WHERE run_id = ? ORDER BY id`, [runId]);
+      return rows.map((row) => {
+        const entry: WorkflowAuditEntry = {
+          at: new Date(Number(row.at)).toISOString(),
+          action: row.action,
+        };
+        if (row.decision_id !== null) entry.decisionId = row.decision_id;
+        if (row.tool_name !== null) entry.toolName = row.tool_name;
+        if (row.actor !== null) entry.by = row.actor;
+        if (row.note !== null) entry.note = row.note;
+        return entry;
       });
     },
 
@@ -346,3 +513,16 @@ const workflowErrorOf = (failure: SqlFailure): WorkflowError =>
     failure.message,
     failure.cause === undefined ? undefined : { cause: failure.cause },
   );
+
+/** Which decision `decision` is; `INVALID_ARGUMENT` for anything else. */
+function decisionKind(decision: Decision): 'approve' | 'reject' | 'resume' {
+  if (decision && typeof decision === 'object') {
+    if ('approve' in decision && decision.approve === true) return 'approve';
+    if ('reject' in decision && typeof decision.reject === 'string') return 'reject';
+    if ('resume' in decision) return 'resume';
+  }
+  throw new WorkflowError(
+    'INVALID_ARGUMENT',
+    'expected a decision { approve: true }, { reject: "reason" } or { resume: value }',
+  );
+}
