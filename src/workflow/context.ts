@@ -323,7 +323,7 @@ export class Execution implements WorkflowContext {
           const last = attempt >= retry.maxAttempts || isNonRetryable(error) || this.#stopping;
           if (this.#stopping && !last) return never();
           if (!last) {
-            await delay(retryDelay(retry, attempt), undefined, { ref: false });
+            await delay(retryDelay(retry, attempt));
             continue;
           }
           entry.attempts = attempt;
@@ -507,7 +507,7 @@ export class Execution implements WorkflowContext {
             return this.#suspendOn({ ...base, state: 'waiting' }, progress.round + 1, [call]);
           }
           if (attempt < retry.maxAttempts && !this.#stopping && !isNonRetryable(error)) {
-            await delay(retryDelay(retry, attempt), undefined, { ref: false });
+            await delay(retryDelay(retry, attempt));
             continue;
           }
           entry.attempts = attempt;
@@ -519,7 +519,7 @@ export class Execution implements WorkflowContext {
           break;
         }
         if (result.isError === true && attempt < retry.maxAttempts && !this.#stopping) {
-          await delay(retryDelay(retry, attempt), undefined, { ref: false });
+          await delay(retryDelay(retry, attempt));
           continue;
         }
         entry.attempts = attempt;

@@ -133,10 +133,18 @@ export function worker(options: WorkerOptions): Worker {
   let stopping = false;
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
+  /** The loop's wait for the next due run: a timer that keeps a started worker's process alive. */
+  let timer: NodeJS.Timeout | undefined;
   const nudge = () => {
+    clearTimeout(timer);
     wake?.();
     wake = undefined;
   };
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(nudge, ms);
+    });
 
   /** Claims and starts runs while slots are free; how many it started. */
   const fill = async (ends: Record<string, DriveEnd>): Promise<number> => {
@@ -216,13 +224,10 @@ export function worker(options: WorkerOptions): Worker {
               Math.min(pollMs, next === undefined ? pollMs : next - Date.now()),
             );
             if (stopping) break;
-            await new Promise<void>((resolve) => {
-              wake = resolve;
-              setTimeout(nudge, wait).unref();
-            });
+            await pause(wait);
           } catch (error) {
             onError(error, '(claiming)');
-            await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
+            if (!stopping) await pause(pollMs);
           }
         }
       })();
