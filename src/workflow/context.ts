@@ -685,10 +685,22 @@ export class Execution implements WorkflowContext {
   /**
    * Begins a live operation: lets replay settle, then fails the run if the history still
    * holds entries the code did not meet (the code changed), and refuses when stopping.
-   * Counts the operation as live until {@link #liveEnded}; `false` means "return never()".
+   * Counts the operation as live until {@link #liveEnded}; `false` (the count already
+   * undone) means "return never()".
    */
   async #beginLive(id: string, kind: EntryKind): Promise<boolean> {
     this.#live++;
+    let going = false;
+    try {
+      going = await this.#mayGoLive(id, kind);
+      return going;
+    } finally {
+      if (!going) this.#liveEnded(); // refused: the operation never runs, and must not keep the run busy
+    }
+  }
+
+  /** Whether an operation may run live now (see {@link #beginLive}). */
+  async #mayGoLive(id: string, kind: EntryKind): Promise<boolean> {
     if (this.#ended) return false;
     for (let turn = 0; this.#unmet.size > 0 && turn < 3; turn++) await nextTurn();
     if (this.#ended) return false;
@@ -699,10 +711,8 @@ export class Execution implements WorkflowContext {
       this.#fail(
         `the code reached ${kind} "${id}", which the history does not hold, before ${next.kind} "${next.id}", which it does: the workflow's code changed under a running run (guard the change with ctx.version())`,
       );
-      return false;
     }
-    if (this.#stopping) return false;
-    return true;
+    return !this.#stopping;
   }
 
   #liveEnded(): void {

@@ -198,7 +198,9 @@ export function worker(options: WorkerOptions): Worker {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
     void self.stop().finally(() => {
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      if (process.listenerCount(signal) > 0) return; // the application handles it too
+      process.kill(process.pid, signal); // its default action ends the process as the signal asked
+      setTimeout(() => {}, 1_000); // and the process lives until it arrives
     });
   };
 

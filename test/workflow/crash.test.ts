@@ -5,10 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresWorkflowStore, sqliteWorkflowStore, workflow } from '../../src/workflow/index.ts';
 import { freshSchema, type PostgresServer, startPostgres } from '../helpers/postgres.ts';
-import { crashScenario, raceScenario } from './crash-scenario.ts';
+import { child, crashScenario, raceScenario, readLog } from './crash-scenario.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fino-workflow-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,6 +40,40 @@ describe('workflows across processes (SQLite)', () => {
       const store = sqliteWorkflowStore(db);
       try {
         await raceScenario(store, { db, log: join(dir, 'race.jsonl') }, count);
+      } finally {
+        await store.close();
+      }
+    },
+    TIMEOUT,
+  );
+});
+
+describe('graceful shutdown', () => {
+  it(
+    'on SIGTERM, a worker lets the step in flight finish, starts nothing new, and releases the run',
+    async () => {
+      const db = join(dir, 'sigterm.db');
+      const log = join(dir, 'sigterm.jsonl');
+      const store = sqliteWorkflowStore(db);
+      try {
+        const slow = workflow({ id: 'slow', run: () => undefined });
+        const { runId } = await slow.start(undefined, { store, runId: 'slow-1' });
+        const serving = child({ db, log, op: 'serve' });
+        while (!readLog(log).some((e) => e.step === 'long-start')) await sleep(20);
+        serving.process.kill('SIGTERM');
+        expect(await serving.done).toEqual({ killed: 'SIGTERM' });
+        expect(readLog(log).map((e) => e.step)).toEqual(['long-start', 'long-end']);
+        expect((await store.history(runId)).map((e) => [e.id, e.state])).toEqual([
+          ['long', 'done'],
+        ]);
+        const released = (await store.get(runId))!;
+        expect(released.status).toBe('running');
+        expect(released.leaseOwner).toBeUndefined(); // another worker may take it at once
+        expect(await child({ db, log, op: 'until', runId }).done).toEqual({
+          ok: true,
+          status: 'done',
+        });
+        expect(readLog(log).map((e) => e.step)).toEqual(['long-start', 'long-end', 'next']);
       } finally {
         await store.close();
       }
