@@ -46,6 +46,7 @@ import type {
   WaitingOn,
   WorkflowStore,
 } from './types.ts';
+import type { Workflow } from './workflow.ts';
 
 /** What a step's function receives. */
 export interface StepContext {
@@ -126,6 +127,22 @@ export interface WorkflowContext {
    * agent's approvals and suspensions are the run's pending decisions.
    */
   agent(agent: DurableAgent, prompt: AgentInput, options?: { id?: string }): Promise<AgentOutcome>;
+  /**
+   * Starts a run of another workflow as a durable child (run id `<runId>/<child id>`, once,
+   * however often this code replays) and waits for its output; its failure is thrown
+   * here as `STEP_FAILED`, its cancellation as `CANCELLED`. A worker must know the child's
+   * workflow too.
+   */
+  child<Input, Output>(
+    workflow: Workflow<Input, Output>,
+    input: Input,
+    options?: { id?: string },
+  ): Promise<Output>;
+  /**
+   * Emits an event a caller can read while the run goes on (`events(runId)`), once:
+   * saved, so a replay does not emit it again.
+   */
+  emit(name: string, value?: unknown): Promise<void>;
 }
 
 /** What `ctx.call` calls: a fino `Tool` or `Task` (anything with `name` and the `invoke()` contract). */
@@ -228,7 +245,7 @@ export class Execution implements WorkflowContext {
   readonly #counters = new Map<string, number>();
   readonly #blocked = new Map<
     string,
-    { timerDueAt?: number; signal?: string; decisions?: string[] }
+    { timerDueAt?: number; signal?: string; decisions?: string[]; child?: string }
   >();
   #nextSeq: number;
   #live = 0;
@@ -649,6 +666,106 @@ export class Execution implements WorkflowContext {
     }
   }
 
+  async child<Input, Output>(
+    workflow: Workflow<Input, Output>,
+    input: Input,
+    options?: { id?: string },
+  ): Promise<Output> {
+    if (!workflow || typeof workflow.start !== 'function' || typeof workflow.id !== 'string') {
+      throw new WorkflowError(
+        'INVALID_ARGUMENT',
+        'ctx.child(workflow): expected a workflow made by workflow()',
+      );
+    }
+    const id = this.#autoId(options?.id, 'child', workflow.id, 'ctx.child');
+    const where = `child workflow "${workflow.id}" (${id})`;
+    let entry = this.#meet(id, 'child');
+    if (entry?.state === 'done') return this.#replay(entry) as Output;
+    if (this.#cancelling) throw this.#deliverCancel();
+    const childRunId = `${this.runId}/${id}`;
+    if (!entry) {
+      if (!(await this.#beginLive(id, 'child'))) return never();
+      try {
+        entry = {
+          id,
+          kind: 'child',
+          name: childRunId,
+          seq: this.#nextSeq++,
+          state: 'waiting',
+          startedAt: Date.now(),
+        };
+        // The history entry first: a crash between the two starts the child on replay, once (its id is fixed).
+        if (!(await this.#write(entry))) return never();
+        await workflow.start(input, {
+          store: this.#deps.store,
+          runId: childRunId,
+          parentRunId: this.runId,
+        });
+      } finally {
+        this.#liveEnded();
+      }
+    }
+    this.#live++;
+    try {
+      const child = await this.#deps.store.get(childRunId);
+      if (!child) {
+        await workflow.start(input, {
+          store: this.#deps.store,
+          runId: childRunId,
+          parentRunId: this.runId,
+        });
+        return this.#waitForChild(id, childRunId);
+      }
+      if (child.status === 'running' || child.status === 'waiting')
+        return this.#waitForChild(id, childRunId);
+      const done: HistoryEntry = { ...entry, state: 'done', endedAt: Date.now() };
+      if (child.status === 'done') {
+        if (child.output !== undefined) done.value = child.output;
+      } else {
+        done.error =
+          child.status === 'cancelled'
+            ? { name: 'WorkflowError', code: 'CANCELLED', message: `${where} was cancelled` }
+            : {
+                name: 'WorkflowError',
+                code: 'STEP_FAILED',
+                message: `${where} failed: ${child.error?.message ?? 'unknown error'}`,
+              };
+      }
+      return (await this.#settle(done)) as Output;
+    } finally {
+      this.#liveEnded();
+    }
+  }
+
+  async emit(name: string, value?: unknown): Promise<void> {
+    if (typeof name !== 'string' || name === '' || name.length > 200) {
+      throw new WorkflowError(
+        'INVALID_ARGUMENT',
+        `ctx.emit(name): expected a name of 1 to 200 characters, received ${typeof name}`,
+      );
+    }
+    const n = (this.#counters.get(`emit:${name}`) ?? 0) + 1;
+    this.#counters.set(`emit:${name}`, n);
+    const id = n === 1 ? `${AUTO}emit:${name}` : `${AUTO}emit:${name}#${n}`;
+    if (this.#meet(id, 'emit')) return;
+    if (!(await this.#beginLive(id, 'emit'))) return never();
+    try {
+      const entry: HistoryEntry = {
+        id,
+        kind: 'emit',
+        name,
+        seq: this.#nextSeq++,
+        state: 'done',
+        startedAt: Date.now(),
+      };
+      this.#fill(entry, value, `the value of event "${name}"`);
+      if (entry.error) throw replayedError(entry.error);
+      if (!(await this.#write(entry))) return never();
+    } finally {
+      this.#liveEnded();
+    }
+  }
+
   // ---- the engine --------------------------------------------------------------------
 
   /**
@@ -970,6 +1087,11 @@ export class Execution implements WorkflowContext {
     return this.#block(entry.id, { decisions: decisionIds });
   }
 
+  /** Waits for a child run to end: its end wakes this run (the live operation ends here). */
+  #waitForChild(id: string, childRunId: string): Promise<never> {
+    return this.#block(id, { child: childRunId });
+  }
+
   /** Waits for decisions not taken yet (the live operation ends here). */
   #waitFor(id: string, decisionIds: string[]): Promise<never> {
     return this.#block(id, { decisions: decisionIds });
@@ -1004,7 +1126,7 @@ export class Execution implements WorkflowContext {
   /** Registers a wait that cannot complete now; the promise never settles (the execution parks). */
   #block(
     id: string,
-    on: { timerDueAt?: number; signal?: string; decisions?: string[] },
+    on: { timerDueAt?: number; signal?: string; decisions?: string[]; child?: string },
   ): Promise<never> {
     this.#blocked.set(id, on);
     this.#check();
@@ -1022,6 +1144,7 @@ export class Execution implements WorkflowContext {
       const waiting: WaitingOn = {
         signals: [...new Set(waits.flatMap((w) => (w.signal ? [w.signal] : [])))],
         decisions: waits.flatMap((w) => w.decisions ?? []),
+        children: waits.flatMap((w) => (w.child ? [w.child] : [])),
       };
       if (timers.length > 0) waiting.timerDueAt = Math.min(...timers);
       this.#endWith({ kind: 'park', waiting });

@@ -24,6 +24,8 @@ export interface WaitingOn {
   signals: string[];
   /** Ids of the pending decisions it waits for. */
   decisions: string[];
+  /** Run ids of the child workflows it waits for. */
+  children?: string[];
 }
 
 /** The kinds of checkpoint a history holds. */
@@ -38,7 +40,8 @@ export type EntryKind =
   | 'version'
   | 'decision'
   | 'agent'
-  | 'child';
+  | 'child'
+  | 'emit';
 
 /**
  * One checkpoint of a run's history, keyed by its id (unique in the run). `done` entries
@@ -84,6 +87,8 @@ export interface StoredWorkflowRun {
   /** When a worker should next look at it (epoch ms); absent while it waits only for a signal or a decision. */
   wakeAt?: number;
   cancelRequested: boolean;
+  /** The run that started it with `ctx.child`. */
+  parentRunId?: string;
   leaseOwner?: string;
   leaseExpiresAt?: number;
   createdAt: number;
@@ -165,6 +170,8 @@ export interface WorkflowStore {
     workflowId: string;
     key?: string;
     input?: string;
+    /** The run that started it with `ctx.child`: woken when it ends. */
+    parentRunId?: string;
   }): Promise<{ run: StoredWorkflowRun; created: boolean }>;
   get(runId: string): Promise<StoredWorkflowRun | undefined>;
   list(filter?: WorkflowListFilter): Promise<StoredWorkflowRun[]>;

@@ -16,8 +16,10 @@ export interface RunWaitingOn {
   timer?: string;
   /** The signals it waits for. */
   signals: string[];
-  /** The pending decisions it waits for (tool call ids). */
+  /** The pending decisions it waits for (decision ids). */
   decisions: string[];
+  /** The child runs it waits for. */
+  children?: string[];
 }
 
 /** A workflow run as `get`, `list` and `cancel` return it. */
@@ -81,6 +83,7 @@ export function runView<Output>(run: StoredWorkflowRun): WorkflowRun<Output> {
   if (run.error) view.error = run.error;
   if (run.waiting) {
     view.waitingOn = { signals: run.waiting.signals, decisions: run.waiting.decisions };
+    if (run.waiting.children?.length) view.waitingOn.children = run.waiting.children;
     if (run.waiting.timerDueAt !== undefined) view.waitingOn.timer = iso(run.waiting.timerDueAt);
   }
   if (run.leaseOwner !== undefined && run.status === 'running') {

@@ -53,6 +53,8 @@ export interface StartOptions extends StoreOption {
   key?: string;
   /** The run's id (default a random UUID). */
   runId?: string;
+  /** @internal The parent run, for a child started by `ctx.child`. */
+  parentRunId?: string;
 }
 
 /** A workflow: its definition, and the lifecycle API of its runs. */
@@ -94,6 +96,11 @@ export interface Workflow<Input = unknown, Output = unknown> {
   list(
     options: StoreOption & { status?: WorkflowStatus; limit?: number },
   ): Promise<WorkflowRun<Output>[]>;
+  /** The events the run emitted (`ctx.emit`) so far, in order. */
+  events(
+    runId: string,
+    options: StoreOption,
+  ): Promise<Array<{ name: string; value: unknown; at: string }>>;
   /** The run's history: every checkpoint, in recording order. */
   history(runId: string, options: StoreOption): Promise<WorkflowHistoryEntry[]>;
   /**
@@ -234,8 +241,17 @@ export function workflow<Input = unknown, Output = unknown>(
         workflowId: id,
         ...(key === undefined ? {} : { key }),
         ...(text === undefined ? {} : { input: text }),
+        ...(startOptions.parentRunId === undefined
+          ? {}
+          : { parentRunId: startOptions.parentRunId }),
       });
       if (!created) {
+        if (
+          startOptions.parentRunId !== undefined &&
+          run.parentRunId === startOptions.parentRunId
+        ) {
+          return { runId: run.runId, created, status: run.status }; // a replayed ctx.child
+        }
         if (run.workflowId !== id || (key === undefined ? true : run.key !== key)) {
           throw new WorkflowError(
             'KEY_CONFLICT',
@@ -328,6 +344,18 @@ export function workflow<Input = unknown, Output = unknown>(
       const store = storeOf(historyOptions);
       await ownRun(store, runId);
       return (await store.history(runId)).map(entryView);
+    },
+
+    async events(runId, eventsOptions) {
+      const store = storeOf(eventsOptions);
+      await ownRun(store, runId);
+      return (await store.history(runId))
+        .filter((entry) => entry.kind === 'emit')
+        .map((entry) => ({
+          name: entry.name!,
+          value: fromCheckpoint(entry.value),
+          at: new Date(entry.startedAt).toISOString(),
+        }));
     },
 
     async result(runId, resultOptions) {

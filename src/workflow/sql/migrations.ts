@@ -81,6 +81,11 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
       );
       CREATE INDEX fino_workflow_audit_run ON ${t('workflow_audit')} (run_id, id);`,
   },
+  {
+    version: 3,
+    name: 'child runs: the parent a child wakes when it ends',
+    sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN parent_run_id TEXT`,
+  },
 ];
 
 /** The workflow database's schema, for the shared migrations runner. */

@@ -28,6 +28,7 @@ export interface RunRow {
   waiting: string | null;
   wake_at: number | string | null;
   cancel_requested: number | string | boolean;
+  parent_run_id?: string | null;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
   created_at: number | string;
@@ -62,6 +63,8 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
       updatedAt: Number(row.updated_at),
     };
     if (row.run_key !== null) run.key = row.run_key;
+    if (row.parent_run_id !== null && row.parent_run_id !== undefined)
+      run.parentRunId = row.parent_run_id;
     if (row.input !== null) run.input = row.input;
     if (row.output !== null) run.output = row.output;
     if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;

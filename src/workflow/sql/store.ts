@@ -104,13 +104,13 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
   };
 
   const store: WorkflowStore = {
-    async create({ runId, workflowId, key, input }) {
+    async create({ runId, workflowId, key, input, parentRunId }) {
       await schema();
       try {
         const [row] = await driver.query<RunRow>(
-          `INSERT INTO ${runs} (run_id, workflow_id, run_key, status, format, input, wake_at, created_at, updated_at)
-           VALUES (?, ?, ?, 'running', ?, ?, ${now}, ${now}, ${now}) RETURNING *`,
-          [runId, workflowId, key ?? null, RECORD_FORMAT, input ?? null],
+          `INSERT INTO ${runs} (run_id, workflow_id, run_key, parent_run_id, status, format, input, wake_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, 'running', ?, ?, ${now}, ${now}, ${now}) RETURNING *`,
+          [runId, workflowId, key ?? null, parentRunId ?? null, RECORD_FORMAT, input ?? null],
         );
         return { run: decodeRunRow(row), created: true };
       } catch (error) {
@@ -263,6 +263,13 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
           );
           if (queued) return 'again' as const;
         }
+        if (waiting.children && waiting.children.length > 0) {
+          const [ended] = await tx.query(
+            `SELECT run_id FROM ${runs} WHERE run_id IN (${placeholders(waiting.children)}) AND status IN ('done', 'error', 'cancelled') LIMIT 1`,
+            waiting.children,
+          );
+          if (ended) return 'again' as const;
+        }
         await tx.query(
           `UPDATE ${runs} SET status = 'waiting', waiting = ?, wake_at = ?, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
            WHERE run_id = ?`,
@@ -274,18 +281,28 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
 
     async finish(runId, owner, outcome: RunOutcome) {
       await schema();
-      const rows = await driver.query(
-        `UPDATE ${runs} SET status = ?, output = ?, error = ?, waiting = NULL, wake_at = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
-         WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
-        [
-          outcome.status,
-          outcome.status === 'done' ? (outcome.output ?? null) : null,
-          outcome.status !== 'done' && outcome.error ? JSON.stringify(outcome.error) : null,
-          runId,
-          owner,
-        ],
-      );
-      return rows.length === 1;
+      return driver.transaction(async (tx) => {
+        const [row] = await tx.query<{ parent_run_id: string | null }>(
+          `UPDATE ${runs} SET status = ?, output = ?, error = ?, waiting = NULL, wake_at = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+           WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING parent_run_id`,
+          [
+            outcome.status,
+            outcome.status === 'done' ? (outcome.output ?? null) : null,
+            outcome.status !== 'done' && outcome.error ? JSON.stringify(outcome.error) : null,
+            runId,
+            owner,
+          ],
+        );
+        if (!row) return false;
+        if (row.parent_run_id !== null) {
+          // A child's end wakes the parent that waits for it.
+          await tx.query(
+            `UPDATE ${runs} SET wake_at = ${now}, updated_at = ${now} WHERE run_id = ? AND status = 'waiting'`,
+            [row.parent_run_id],
+          );
+        }
+        return true;
+      });
     },
 
     async release(runId, owner) {
