@@ -24,6 +24,7 @@ export type { DriveEnd } from './drive.ts';
 export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './errors.ts';
 export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
 export type { RetryPolicy } from './retry.ts';
+export { type WorkflowRuns, workflowRuns } from './runs.ts';
 export {
   DEFAULT_WORKFLOW_DB,
   memoryWorkflowStore,

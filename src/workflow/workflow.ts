@@ -12,6 +12,7 @@ import { type CompiledValidator, compile, type SchemaLike } from '../validate/in
 import type { WorkflowContext } from './context.ts';
 import { WorkflowError } from './errors.ts';
 import { DEFAULT_MAX_VALUE_BYTES, fromCheckpoint, toCheckpoint } from './json-value.ts';
+import { workflowRuns } from './runs.ts';
 import type {
   DecisionRef,
   StoredPending,
@@ -19,7 +20,7 @@ import type {
   WorkflowStatus,
   WorkflowStore,
 } from './types.ts';
-import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
+import { runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** Definition of a workflow. */
 export interface WorkflowOptions<Input, Output> {
@@ -305,10 +306,8 @@ export function workflow<Input = unknown, Output = unknown>(
 
     async get(runId, getOptions) {
       const store = storeOf(getOptions);
-      const view = runView<Output>(await ownRun(store, runId));
-      view.pending = await store.pending({ runId });
-      view.audit = await store.audit(runId);
-      return view;
+      await ownRun(store, runId);
+      return (await workflowRuns(store).get(runId)) as WorkflowRun<Output>;
     },
 
     async approve(ref, decideOptions) {
@@ -343,7 +342,7 @@ export function workflow<Input = unknown, Output = unknown>(
     async history(runId, historyOptions) {
       const store = storeOf(historyOptions);
       await ownRun(store, runId);
-      return (await store.history(runId)).map(entryView);
+      return workflowRuns(store).history(runId);
     },
 
     async events(runId, eventsOptions) {
