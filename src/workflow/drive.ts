@@ -103,7 +103,7 @@ export async function driveRun(
 /** The outcome of a run that returned `value`: checked against the output schema and as JSON. */
 async function output(definition: AnyWorkflow, value: unknown): Promise<RunOutcome> {
   try {
-    const checked = await definition.checkOutput(value);
+    const { value: checked } = await definition.checkOutput(value);
     const text = toCheckpoint(
       checked,
       `the output of workflow "${definition.id}"`,

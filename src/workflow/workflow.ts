@@ -66,8 +66,8 @@ export interface Workflow<Input = unknown, Output = unknown> {
   readonly maxValueBytes: number;
   /** @internal The declared signal names, if declared. */
   readonly signalNames: ReadonlySet<string> | undefined;
-  /** @internal Checks a returned value against the output schema. */
-  checkOutput(value: unknown): Promise<unknown>;
+  /** @internal Checks a returned value against the output schema (wrapped, so a hostile value is never awaited). */
+  checkOutput(value: unknown): Promise<{ value: unknown }>;
   /** Creates a run (a worker drives it); with a `key` already used, returns that run. */
   start(
     input: Input,
@@ -187,9 +187,10 @@ export function workflow<Input = unknown, Output = unknown>(
     code: 'INVALID_INPUT' | 'INVALID_OUTPUT' | 'INVALID_ARGUMENT',
     what: string,
   ) => {
-    if (!validator) return value;
+    // Wrapped: an async function returning the value itself would read its `then` (a hostile value's getter).
+    if (!validator) return { value };
     const result = await validator.safeParseAsync(value);
-    if (result.success) return result.value;
+    if (result.success) return { value: result.value };
     throw new WorkflowError(code, `${what} does not match its schema: ${result.error.message}`);
   };
   const ownRun = async (store: WorkflowStore, runId: unknown) => {
@@ -230,7 +231,7 @@ export function workflow<Input = unknown, Output = unknown>(
           `start: runId: expected a non-empty string of at most 200 characters, received ${typeof runId}`,
         );
       }
-      const checked = await check(
+      const { value: checked } = await check(
         inputValidator,
         input,
         'INVALID_INPUT',
@@ -287,7 +288,7 @@ export function workflow<Input = unknown, Output = unknown>(
           { runId },
         );
       }
-      const checked = await check(
+      const { value: checked } = await check(
         signalValidators.get(name),
         payload,
         'INVALID_ARGUMENT',
