@@ -28,6 +28,7 @@ import {
   argsHash,
   type Decision,
   type Decisions,
+  type OtelSpan,
   type PendingCall,
   type RunResult,
   type RunState,
@@ -38,6 +39,7 @@ import type { ToolResultObject } from '../task/index.ts';
 import { isNonRetryable, WorkflowError } from './errors.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { type RetryPolicy, retryDelay, retryPolicy } from './retry.ts';
+import { endSpan } from './telemetry.ts';
 import type {
   EntryKind,
   HistoryEntry,
@@ -214,6 +216,8 @@ export interface ExecutionDeps {
   signals?: ReadonlySet<string>;
   /** Hands out each new pending decision with its token, once. */
   onPending?(pending: PendingDecision): void;
+  /** Starts a span for a live operation, under the execution's span; absent when tracing is off. */
+  span?(name: string, attributes: Record<string, string | number | boolean>): OtelSpan;
 }
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
@@ -323,6 +327,8 @@ export class Execution implements WorkflowContext {
     const saved = this.#meet(id, 'step');
     if (saved) return this.#replay(saved) as T;
     if (!(await this.#beginLive(id, 'step'))) return never();
+    const span = this.#span('step', id);
+    let failure: unknown;
     try {
       if (this.#cancelling && !this.#cancelDelivered) throw this.#deliverCancel();
       const entry: HistoryEntry = {
@@ -362,9 +368,13 @@ export class Execution implements WorkflowContext {
         break;
       }
       entry.endedAt = Date.now();
+      if (entry.attempts !== undefined)
+        span?.setAttribute('fino.workflow.attempts', entry.attempts);
+      failure = entry.error?.message;
       if (!(await this.#write(entry))) return never();
       return this.#replay(entry) as T;
     } finally {
+      endSpan(span, failure);
       this.#liveEnded();
     }
   }
@@ -464,6 +474,7 @@ export class Execution implements WorkflowContext {
     if (this.#cancelling && (saved || !this.#cancelDelivered)) throw this.#deliverCancel();
     if (!saved && !(await this.#beginLive(id, 'call'))) return never();
     if (saved) this.#live++;
+    const span = this.#span('call', id, { 'gen_ai.tool.name': tool.name });
     try {
       const progress = (saved ? fromCheckpoint(saved.value) : { round: 0 }) as {
         round: number;
@@ -546,6 +557,7 @@ export class Execution implements WorkflowContext {
       entry.endedAt = Date.now();
       return (await this.#settle(entry)) as ToolResultObject;
     } finally {
+      endSpan(span);
       this.#liveEnded();
     }
   }
@@ -568,6 +580,7 @@ export class Execution implements WorkflowContext {
     if (this.#cancelling && (saved || !this.#cancelDelivered)) throw this.#deliverCancel();
     if (!saved && !(await this.#beginLive(id, 'agent'))) return never();
     if (saved) this.#live++;
+    const span = this.#span('agent', id);
     try {
       const progress = (saved ? fromCheckpoint(saved.value) : { round: 0 }) as {
         round: number;
@@ -662,6 +675,7 @@ export class Execution implements WorkflowContext {
         calls.map(({ decisionId, ...call }) => ({ decisionId, call })),
       );
     } finally {
+      endSpan(span);
       this.#liveEnded();
     }
   }
@@ -1004,6 +1018,20 @@ export class Execution implements WorkflowContext {
     } finally {
       this.#liveEnded();
     }
+  }
+
+  /** A span for a live operation, when tracing is on. */
+  #span(
+    kind: EntryKind,
+    id: string,
+    attributes: Record<string, string> = {},
+  ): OtelSpan | undefined {
+    return this.#deps.span?.(`workflow.${kind} ${id}`, {
+      'fino.workflow.run_id': this.runId,
+      'fino.workflow.step.id': id,
+      'fino.workflow.step.kind': kind,
+      ...attributes,
+    });
   }
 
   /** The id of a `call` or `agent`: the caller's, or `$<kind>:<name>` numbered by occurrence. */

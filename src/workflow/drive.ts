@@ -6,6 +6,7 @@
 import { errorMessage } from '../internal/thrown-value.ts';
 import { Execution, type PendingDecision } from './context.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
+import { endSpan, type SpanStarter } from './telemetry.ts';
 import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from './types.ts';
 import type { AnyWorkflow } from './workflow.ts';
 
@@ -19,6 +20,8 @@ export interface DriveOptions {
   leaseMs: number;
   /** Hands out each new pending decision with its token, once. */
   onPending?(pending: PendingDecision): void;
+  /** Starts spans, when tracing is on. */
+  startSpan?: SpanStarter;
   /** Called with each execution, so that the worker can stop it. */
   onExecution(execution: Execution): void;
 }
@@ -52,7 +55,18 @@ export async function driveRun(
   let run = leased;
   for (;;) {
     const history = await store.history(run.runId);
+    const runSpan = options.startSpan?.(`workflow.run ${definition.id}`, {
+      'fino.workflow.id': definition.id,
+      'fino.workflow.run_id': run.runId,
+      'fino.workflow.replayed_entries': history.length,
+    });
     const execution = new Execution(run, history, {
+      ...(options.startSpan && runSpan
+        ? {
+            span: (name: string, attributes: Record<string, string | number | boolean>) =>
+              options.startSpan!(name, attributes, runSpan),
+          }
+        : {}),
       store,
       owner,
       leaseMs,
@@ -63,6 +77,11 @@ export async function driveRun(
     options.onExecution(execution);
     const input = fromCheckpoint(run.input);
     const end = await execution.execute(() => definition.options.run(execution, input as never));
+    runSpan?.setAttribute('fino.workflow.execution.end', end.kind);
+    endSpan(
+      runSpan,
+      end.kind === 'threw' ? end.error : end.kind === 'fatal' ? end.error : undefined,
+    );
     let outcome: RunOutcome;
     switch (end.kind) {
       case 'lost':

@@ -33,6 +33,7 @@ export {
   type SqliteWorkflowStoreOptions,
   sqliteWorkflowStore,
 } from './stores.ts';
+export type { WorkflowTelemetryOptions } from './telemetry.ts';
 export type * from './types.ts';
 export type { RunWaitingOn, WorkflowHistoryEntry, WorkflowRun } from './view.ts';
 export { type DrainReport, type Worker, type WorkerOptions, worker } from './worker.ts';

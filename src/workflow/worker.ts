@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { checkDuration } from '../internal/duration.ts';
 import type { Execution, PendingDecision } from './context.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
+import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from './telemetry.ts';
 import type { WorkflowStore } from './types.ts';
 import type { AnyWorkflow } from './workflow.ts';
 
@@ -35,6 +36,11 @@ export interface WorkerOptions {
    * `{ runId, decisionId }` (`pending`).
    */
   onPending?(pending: PendingDecision): void;
+  /**
+   * OpenTelemetry spans per execution of a run and per live step, call, agent and child
+   * (on when `@opentelemetry/api` is installed); `false` turns them off, `tracer` picks the tracer.
+   */
+  telemetry?: false | WorkflowTelemetryOptions;
   /** Stop gracefully on SIGTERM and SIGINT, then let the signal end the process (default true for `start`). */
   handleSignals?: boolean;
 }
@@ -146,8 +152,15 @@ export function worker(options: WorkerOptions): Worker {
       timer = setTimeout(nudge, ms);
     });
 
+  let startSpan: SpanStarter | undefined;
+  let tracing: Promise<void> | undefined;
+
   /** Claims and starts runs while slots are free; how many it started. */
   const fill = async (ends: Record<string, DriveEnd>): Promise<number> => {
+    tracing ??= spanStarter(options.telemetry).then((starter) => {
+      startSpan = starter;
+    });
+    await tracing;
     let started = 0;
     while (!stopping && active.size < concurrency) {
       const claimed = await store.claimNext(id, leaseMs, ids, [...corrupt]);
@@ -165,6 +178,7 @@ export function worker(options: WorkerOptions): Worker {
         owner: id,
         leaseMs,
         ...(options.onPending ? { onPending: options.onPending } : {}),
+        ...(startSpan ? { startSpan } : {}),
         onExecution: (execution) => {
           slot.execution = execution;
           if (stopping) execution.stop();
