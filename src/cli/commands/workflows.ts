@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { type SchemaInput, type TaskRunContext, task, UsageError } from '../../task/index.ts';
+import { task, UsageError } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
 import {
   type AnyWorkflow,
@@ -19,10 +19,9 @@ import {
   type WorkflowStore,
   workflowRuns,
 } from '../../workflow/index.ts';
-import { type CommandIo, writeLine } from '../command.ts';
-import { escapeText, safeJson } from '../escape-text.ts';
-import { EXIT } from '../exit-codes.ts';
+import type { CommandIo } from '../command.ts';
 import { importUserModule } from '../load-module.ts';
+import { type Output, print, subcommand } from '../subcommand.ts';
 import { type CommandTask, taskCommand } from '../task-command.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
@@ -108,24 +107,6 @@ const statuses = [
   'cancelled',
 ] as const satisfies readonly WorkflowStatus[];
 
-interface Output {
-  io: CommandIo;
-  json: boolean;
-}
-
-/** Prints `value` as JSON with `--json`, else `text()`; stored text is escaped for the terminal. */
-function print(out: Output, value: unknown, text: () => string[]): number {
-  writeLine(
-    out.io.stdout,
-    out.json
-      ? safeJson(value, 2)
-      : text()
-          .map((line) => escapeText(line))
-          .join('\n'),
-  );
-  return EXIT.ok;
-}
-
 /** Opens the store, runs `act`, and closes the store. */
 async function withStore<T>(
   given: { db?: string },
@@ -143,27 +124,6 @@ async function withStore<T>(
 
 const decisionRef = (given: { ref: string; decisionId?: string }): DecisionRef =>
   given.decisionId === undefined ? given.ref : { runId: given.ref, decisionId: given.decisionId };
-
-function subcommand<Input>(
-  io: CommandIo,
-  options: {
-    name: string;
-    description: string;
-    inputSchema: SchemaInput<Input>;
-    positionals: string[];
-    run(input: Input, out: Output): Promise<number>;
-  },
-): CommandTask {
-  return task<Input, number>({
-    name: options.name,
-    description: options.description,
-    inputSchema: options.inputSchema,
-    outputMode: 'both',
-    cli: { positionals: options.positionals },
-    run: (input, ctx: TaskRunContext) =>
-      options.run(input, { io, json: ctx.writer.mode === 'json' }),
-  });
-}
 
 /** A decision recorded; the run waits for a worker. */
 const decidedLine = (out: Output, recorded: unknown, what: string) =>
