@@ -4,7 +4,8 @@
  * already there (a queued signal, a due timer, a cancellation) executes again at once.
  */
 import { errorMessage } from '../internal/thrown-value.ts';
-import { Execution, type PendingDecision } from './context.ts';
+import { Execution } from './context.ts';
+import type { PendingDecision } from './context-types.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { endSpan, type SpanStarter } from './telemetry.ts';
 import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from './types.ts';

@@ -19,7 +19,7 @@ export type {
   StepOptions,
   WaitForSignalOptions,
   WorkflowContext,
-} from './context.ts';
+} from './context-types.ts';
 export type { DriveEnd } from './drive.ts';
 export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './errors.ts';
 export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { checkDuration } from '../internal/duration.ts';
-import type { Execution, PendingDecision } from './context.ts';
+import type { Execution } from './context.ts';
+import type { PendingDecision } from './context-types.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
 import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from './telemetry.ts';
 import type { WorkflowStore } from './types.ts';

@@ -9,7 +9,7 @@ import { canonicalJson } from '../internal/canonical-json.ts';
 import { checkDuration } from '../internal/duration.ts';
 import type { SchemaInput } from '../task/index.ts';
 import { type CompiledValidator, compile, type SchemaLike } from '../validate/index.ts';
-import type { WorkflowContext } from './context.ts';
+import type { WorkflowContext } from './context-types.ts';
 import { WorkflowError } from './errors.ts';
 import { DEFAULT_MAX_VALUE_BYTES, fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { workflowRuns } from './runs.ts';
