@@ -76,6 +76,8 @@ export interface ExecutionDeps {
   owner: string;
   leaseMs: number;
   maxValueBytes: number;
+  /** The most checkpoints the run's history may hold. */
+  maxHistoryEntries: number;
   /** Declared signal names, when the workflow declares them. */
   signals?: ReadonlySet<string>;
   /** Hands out each new pending decision with its token, once. */
@@ -697,6 +699,13 @@ export class Execution implements WorkflowContext {
   /** Whether an operation may run live now (see {@link #beginLive}). */
   async #mayGoLive(id: string, kind: EntryKind): Promise<boolean> {
     if (this.#ended) return false;
+    if (this.#history.size >= this.#deps.maxHistoryEntries) {
+      throw new WorkflowError(
+        'TOO_LARGE',
+        `${kind} "${id}" would be checkpoint ${this.#history.size + 1} of run "${this.runId}", more than its limit of ${this.#deps.maxHistoryEntries} (maxHistoryEntries); split long work into child workflows`,
+        { runId: this.runId },
+      );
+    }
     for (let turn = 0; this.#unmet.size > 0 && turn < 3; turn++) await nextTurn();
     if (this.#ended) return false;
     if (this.#unmet.size > 0) {

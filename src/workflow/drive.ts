@@ -72,6 +72,7 @@ export async function driveRun(
       owner,
       leaseMs,
       maxValueBytes: definition.maxValueBytes,
+      maxHistoryEntries: definition.maxHistoryEntries,
       ...(definition.signalNames ? { signals: definition.signalNames } : {}),
       ...(options.onPending ? { onPending: options.onPending } : {}),
     });

@@ -37,6 +37,12 @@ export interface WorkflowOptions<Input, Output> {
   signals?: Record<string, SchemaLike>;
   /** The largest checkpointed value (step result, input, output, payload), in bytes of JSON (default 2 MiB). */
   maxValueBytes?: number;
+  /**
+   * The most checkpoints a run's history may hold (default 10 000): every replay reads
+   * them all, so a run that loops without end fails with `TOO_LARGE` instead of
+   * growing without bound. Split long work into child workflows.
+   */
+  maxHistoryEntries?: number;
   /** The most signals a run may hold unconsumed (default 1 000). */
   maxQueuedSignals?: number;
   /** The code. It may run many times: only what goes through `ctx` is durable. */
@@ -64,6 +70,8 @@ export interface Workflow<Input = unknown, Output = unknown> {
   readonly options: WorkflowOptions<Input, Output>;
   /** @internal The largest checkpointed value. */
   readonly maxValueBytes: number;
+  /** @internal The most checkpoints a run's history may hold. */
+  readonly maxHistoryEntries: number;
   /** @internal The declared signal names, if declared. */
   readonly signalNames: ReadonlySet<string> | undefined;
   /** @internal Checks a returned value against the output schema (wrapped, so a hostile value is never awaited). */
@@ -165,6 +173,12 @@ export function workflow<Input = unknown, Output = unknown>(
       `workflow "${id}": maxValueBytes: expected a whole number of bytes ≥ 1, received ${String(maxValueBytes)}`,
     );
   }
+  const maxHistoryEntries = options.maxHistoryEntries ?? 10_000;
+  if (!Number.isInteger(maxHistoryEntries) || maxHistoryEntries < 1) {
+    throw new TypeError(
+      `workflow "${id}": maxHistoryEntries: expected a whole number ≥ 1, received ${String(maxHistoryEntries)}`,
+    );
+  }
   const maxQueuedSignals = options.maxQueuedSignals ?? 1_000;
   if (!Number.isInteger(maxQueuedSignals) || maxQueuedSignals < 1) {
     throw new TypeError(
@@ -211,6 +225,7 @@ export function workflow<Input = unknown, Output = unknown>(
     id,
     options,
     maxValueBytes,
+    maxHistoryEntries,
     signalNames,
     checkOutput: (value) =>
       check(outputValidator, value, 'INVALID_OUTPUT', `the output of workflow "${id}"`),

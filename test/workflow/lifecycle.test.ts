@@ -210,3 +210,24 @@ describe('timers, get and list', () => {
     expect(run.worker).toBeUndefined();
   });
 });
+
+describe('history limit', () => {
+  it('fails a run that loops past maxHistoryEntries with TOO_LARGE instead of growing without bound', async () => {
+    store = memoryWorkflowStore();
+    const endless = workflow({
+      id: 'endless',
+      maxHistoryEntries: 5,
+      async run(ctx) {
+        for (let i = 0; ; i++) await ctx.step(`tick-${i}`, () => i);
+      },
+    });
+    const { runId } = await endless.start(undefined, { store });
+    await worker({ store, workflows: [endless] }).drain();
+    const run = await endless.get(runId, { store });
+    expect(run.error).toMatchObject({
+      code: 'TOO_LARGE',
+      message: `step "tick-5" would be checkpoint 6 of run "${runId}", more than its limit of 5 (maxHistoryEntries); split long work into child workflows`,
+    });
+    expect(await endless.history(runId, { store })).toHaveLength(5);
+  });
+});
