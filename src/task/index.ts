@@ -10,6 +10,10 @@ export { isTask, TASK_BRAND } from './brand.ts';
 export type { CliOption, CliSpec, CliValueType } from './cli-spec.ts';
 export type * from './content.ts';
 export { TaskTimeoutError, UsageError } from './errors.ts';
+export {
+  configureIsolation,
+  type IsolationCapacity,
+} from './isolation/capacity.ts';
 export type { Isolation, WorkerIsolation, WorkerResourceLimits } from './isolation/options.ts';
 export { SuspendSignal } from './suspend-signal.ts';
 export { type ParsedCommand, type ParseOptions, Task, task } from './task.ts';

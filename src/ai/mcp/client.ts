@@ -1,6 +1,7 @@
 /**
  * `mcpClient()`: uses any MCP server's tools as fino tools, through the official SDK client.
  */
+
 import { randomUUID } from 'node:crypto';
 import {
   Client,
@@ -14,6 +15,7 @@ import { checkDuration } from '../../internal/duration.ts';
 import type { Tool } from '../tool/index.ts';
 import { approvalSubject } from './approval-meta.ts';
 import { ApprovedCalls } from './approved-calls.ts';
+import { connectionError, transportTarget } from './connection-error.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
 import {
   readServerProgress,
@@ -306,7 +308,7 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   const connect = () => {
     connecting ??= sdk.connect(openTransport(spec)).catch((error: unknown) => {
       connecting = undefined; // a later call may try again
-      throw error;
+      throw connectionError(transportTarget(spec), error);
     });
     return connecting;
   };

@@ -14,6 +14,10 @@ export {
   mcpClient,
   type ToolsChangedListener,
 } from './client.ts';
+export {
+  McpConnectionError,
+  type McpConnectionErrorCode,
+} from './connection-error.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
