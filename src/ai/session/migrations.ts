@@ -6,7 +6,14 @@ import type { Migration, Schema, SqlDriver } from '../../internal/sql/index.ts';
 import { hashToken } from './tokens.ts';
 
 /** The session store's tables (each `fino_<name>`). */
-export type SessionTable = 'runs' | 'pending' | 'audit' | 'migrations' | 'mcp_tasks';
+export type SessionTable =
+  | 'runs'
+  | 'pending'
+  | 'audit'
+  | 'migrations'
+  | 'mcp_tasks'
+  /** PostgreSQL's sequence of run revisions (migration 5; SQLite needs none). */
+  | 'run_revisions';
 
 /** Names a table, qualified by the store's schema when it has one. */
 export type TableName = (table: SessionTable) => string;
@@ -95,6 +102,23 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
       );
       CREATE INDEX fino_mcp_tasks_owner ON ${t('mcp_tasks')} (owner_key, created_at, task_id);
       CREATE INDEX fino_mcp_tasks_expiry ON ${t('mcp_tasks')} (expires_at);`,
+  },
+  {
+    version: 5,
+    name: 'run revisions: an order of changes that millisecond timestamps cannot tie',
+    sql: (t, dialect) => `
+      ALTER TABLE ${t('runs')} ADD COLUMN revision BIGINT;
+      UPDATE ${t('runs')} SET revision = (
+        SELECT COUNT(*) FROM ${t('runs')} o
+        WHERE o.updated_at < ${t('runs')}.updated_at
+           OR (o.updated_at = ${t('runs')}.updated_at AND o.run_id <= ${t('runs')}.run_id));
+      CREATE INDEX fino_runs_revision ON ${t('runs')} (revision);${
+        dialect === 'postgres'
+          ? `
+      CREATE SEQUENCE ${t('run_revisions')};
+      SELECT setval('${t('run_revisions')}', (SELECT COALESCE(MAX(revision), 0) + 1 FROM ${t('runs')}), false);`
+          : ''
+      }`,
   },
 ];
 

@@ -36,8 +36,9 @@ const describe = (value: unknown): string =>
  * A restart or failover of the server does not crash the process: broken connections are
  * discarded, and an operation that meets a lost connection, a serialization failure or a
  * server starting up is retried with backoff for up to 30 seconds before it fails with
- * `SessionError` code `STORE_UNAVAILABLE`. A pool you pass gets an `error` listener (a
- * no-op: the pool discards the broken idle connection itself).
+ * `SessionError` code `STORE_UNAVAILABLE`. A pool you pass gets listeners for this: an
+ * `error` listener on the pool, and one on each connection as the pool hands it out (the
+ * pool discards broken connections itself; the store learns of the failure from its queries).
  *
  * @example
  * ```ts

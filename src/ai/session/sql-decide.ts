@@ -25,7 +25,7 @@ import {
 import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
 import { leased, takeLease } from './sql-lease.ts';
-import { currentPendingSql, loadRun, toJson } from './sql-rows.ts';
+import { currentPendingSql, loadRun, nextRevision, toJson } from './sql-rows.ts';
 import { hashToken, isToken } from './tokens.ts';
 import type { Actor, PendingRef, StoredRun } from './types.ts';
 
@@ -98,11 +98,16 @@ export async function decidePending(
       };
     }
     const [ready] = await tx.query<RunRow>(
-      `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now} WHERE run_id = ? RETURNING updated_at`,
+      `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now}, revision = ${nextRevision(driver)} WHERE run_id = ? RETURNING updated_at, revision`,
       [run.runId],
     );
     return {
-      run: { ...run, status: 'ready', updatedAt: Number(ready.updated_at) },
+      run: {
+        ...run,
+        status: 'ready',
+        updatedAt: Number(ready.updated_at),
+        revision: Number(ready.revision),
+      },
       claimed: false,
     };
   });

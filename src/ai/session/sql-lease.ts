@@ -31,7 +31,7 @@ import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
-import { leaseLength, loadRun } from './sql-rows.ts';
+import { leaseLength, loadRun, nextRevision } from './sql-rows.ts';
 import type { StoredRun } from './types.ts';
 
 /**
@@ -51,8 +51,8 @@ export async function takeLease(
 ): Promise<RunRow> {
   const { table: t, nowMs: now } = driver;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
-     WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at`,
+    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
+     WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at, revision`,
     [owner, leaseLength(leaseMs), runId],
   );
   return row;
@@ -65,6 +65,7 @@ export const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
   leaseOwner: taken.lease_owner!,
   leaseExpiresAt: Number(taken.lease_expires_at),
   updatedAt: Number(taken.updated_at),
+  revision: Number(taken.revision),
 });
 
 /**
@@ -86,7 +87,7 @@ async function leaseRun(
 ): Promise<StoredRun | undefined> {
   const { table: t, nowMs: now } = driver;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
      WHERE ${which} AND ${claimable(driver, retryErrors)} RETURNING *`,
     [owner, leaseLength(leaseMs), ...params],
   );
@@ -108,7 +109,7 @@ export function claimRun(
 
 /**
  * Leases the oldest claimable run not in `exclude` (and not locked by another worker) to
- * `owner`; unreadable candidates are skipped, left untouched (their lease rolled back),
+ * `owner` — oldest by its last change, runs changed in the same millisecond by revision; unreadable candidates are skipped, left untouched (their lease rolled back),
  * and returned in `corrupt`.
  */
 export async function claimNextRun(
@@ -123,7 +124,7 @@ export async function claimNextRun(
   for (;;) {
     const notIn = skip.length > 0 ? ` AND run_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
     const oldest = `run_id = (SELECT run_id FROM ${t('runs')} WHERE ${claimable(driver, false)}${notIn}
-       ORDER BY updated_at, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
+       ORDER BY updated_at, revision, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
     try {
       const run = await driver.transaction((tx) =>
         leaseRun(driver, tx, oldest, skip, owner, leaseMs, false),

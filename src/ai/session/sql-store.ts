@@ -21,13 +21,20 @@ import { SESSION_SCHEMA, type SessionDriver } from './migrations.ts';
 import { registerSqlAccess } from './sql-access.ts';
 import { decidePending } from './sql-decide.ts';
 import { claimNextRun, claimRun } from './sql-lease.ts';
-import { currentPendingSql, FINISHED, leaseLength, loadRun, toJson } from './sql-rows.ts';
+import {
+  currentPendingSql,
+  FINISHED,
+  leaseLength,
+  loadRun,
+  nextRevision,
+  toJson,
+} from './sql-rows.ts';
 import { hashToken } from './tokens.ts';
 import type { Actor, AuditEntry, ListFilter, Outcome, Store } from './types.ts';
 
 /** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */
 const ALL_BUT_STATE =
-  'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at';
+  'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision';
 
 /**
  * A {@link Store} over any SQL database the driver speaks; schema migrated on first use.
@@ -52,8 +59,8 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
       await schema();
       try {
         await driver.query(
-          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at)
-           VALUES (?, ?, 'running', ?, ?, 0, ?, ${now} + ?, ${now}, ${now})`,
+          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at, revision)
+           VALUES (?, ?, 'running', ?, ?, 0, ?, ${now} + ?, ${now}, ${now}, ${nextRevision(driver)})`,
           [
             runId,
             threadId ?? null,
@@ -112,7 +119,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
       const json = toJson(state, 'state');
       await schema();
       const rows = await driver.query(
-        `UPDATE ${t('runs')} SET state = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+        `UPDATE ${t('runs')} SET state = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
          WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
         [json, leaseLength(leaseMs), runId, owner],
       );
@@ -154,7 +161,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
       const end = (db: SqlExecutor) =>
         db.query<RunRow>(
           `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, round = round + ?,
-             progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+             progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}, revision = ${nextRevision(driver)}
            WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING ${state === null ? '*' : ALL_BUT_STATE}`,
           [
             outcome.status,
@@ -235,7 +242,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
           );
         }
         await tx.query(
-          `UPDATE ${t('runs')} SET status = 'cancelled', lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+          `UPDATE ${t('runs')} SET status = 'cancelled', lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}, revision = ${nextRevision(driver)}
            WHERE run_id = ?`,
           [runId],
         );

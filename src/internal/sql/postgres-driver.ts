@@ -35,6 +35,7 @@ export interface PgPoolLike {
   connect(): Promise<PgClientLike>;
   end(): Promise<void>;
   on?(event: 'error', listener: (error: Error) => void): unknown;
+  on?(event: 'acquire', listener: (client: PgClientLike) => void): unknown;
 }
 
 /** How {@link postgresDriver} reaches its database. */
@@ -99,6 +100,8 @@ const executor = (db: () => Promise<PgPoolLike | PgClientLike>): SqlExecutor => 
 });
 
 const ignore = () => {};
+/** The connections that have their lasting `error` listener (see `pool` in {@link postgresDriver}). */
+const guarded = new WeakSet<PgClientLike>();
 
 /**
  * The SQL driver over a pool: the caller's, or one opened from a URL (and `pg` imported)
@@ -122,9 +125,18 @@ export function postgresDriver(
         : Promise.resolve(urlOrPool)
     )
       .then((opened) => {
-        // An idle connection that breaks (a restart) makes the pool emit `error`, and an
-        // `error` event without a listener ends the process. The pool drops the connection itself.
+        // An `error` event without a listener ends the process. A connection that breaks
+        // while idle (a restart) makes the pool emit one; the pool drops the connection itself.
         opened.on?.('error', ignore);
+        // A connection handed out can break before its taker's code runs at all: the
+        // server's message ending it may arrive in the same packet as the one that made it
+        // ready, and is handled in the same tick. So every connection gets a listener as
+        // the pool hands it out, for good; who holds it learns of the failure from its queries.
+        opened.on?.('acquire', (client) => {
+          if (guarded.has(client)) return;
+          guarded.add(client);
+          client.on?.('error', ignore);
+        });
         return opened;
       })
       .catch((error) => {

@@ -33,7 +33,8 @@ export async function retryTransient<T>(
     try {
       return await attempt();
     } catch (error) {
-      if (!isTransient(error)) throw error;
+      // A failure the layer already judged (a commit cut mid-way) is never tried again.
+      if (error instanceof SqlFailure || !isTransient(error)) throw error;
       const elapsed = Date.now() - started;
       const wait = Math.min(delay, policy.maxDelayMs ?? 2_000) * (0.5 + Math.random() / 2);
       if (elapsed + wait > policy.budgetMs) {

@@ -246,11 +246,16 @@ export function listFragment(
   tool: string,
   status: StatusFilter,
 ): Html {
-  // `list` is oldest first: reversed, runs updated in the same millisecond stay newest first.
+  // Newest change first; runs changed in the same millisecond by their revision (and,
+  // from a store that keeps none, newest created first: `list` is oldest first).
   const readable = runs
     .filter((r): r is SessionRun => r.status !== 'corrupt')
     .reverse()
-    .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+    .sort(
+      (a, b) =>
+        (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) ||
+        (b.revision ?? 0) - (a.revision ?? 0),
+    );
   const corrupt = runs.filter((r): r is CorruptRun => r.status === 'corrupt');
   const broken =
     corrupt.length === 0

@@ -25,6 +25,20 @@ describe('listFragment', () => {
     ]);
   });
 
+  it('orders runs changed in the same millisecond by revision, newest change first', () => {
+    const runs = [
+      { ...suspended('a'), revision: 7 },
+      { ...suspended('b'), revision: 3 },
+      { ...suspended('c'), revision: 5 },
+    ];
+    const text = listFragment(ctx, runs, '', 'suspended').toString();
+    expect([...text.matchAll(/<article[^>]* data-run="([^"]+)"/g)].map((m) => m[1])).toEqual([
+      'a',
+      'c',
+      'b',
+    ]);
+  });
+
   it('folds a long argument into <details> and keeps short ones open', () => {
     const run = suspended('r');
     if (run.status !== 'suspended') throw new Error('unreachable');
