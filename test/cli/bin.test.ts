@@ -138,7 +138,10 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
       ['--bogus'],
       /^fino: unknown option --bogus; expected a command \(run, tools, mcp, sessions, workflows\)/,
     ],
-    [['serve'], /^fino: unknown command "serve"; expected one of run, tools, mcp, sessions, workflows\n/],
+    [
+      ['serve'],
+      /^fino: unknown command "serve"; expected one of run, tools, mcp, sessions, workflows\n/,
+    ],
     [
       ['tools', 'fixtures/single.ts', '--bogus'],
       /^fino: unknown option --bogus; expected one of --format, --help\nRun "fino tools --help" for usage.\n$/,
