@@ -24,3 +24,6 @@ declare module 'fino:ai/mcp' {
 declare module 'fino:ai/session' {
   export * from 'fino/ai/session';
 }
+declare module 'fino:workflow' {
+  export * from 'fino/workflow';
+}

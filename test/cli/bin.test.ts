@@ -136,9 +136,12 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
   it.each([
     [
       ['--bogus'],
-      /^fino: unknown option --bogus; expected a command \(run, tools, mcp, sessions\)/,
+      /^fino: unknown option --bogus; expected a command \(run, tools, mcp, sessions, workflows\)/,
     ],
-    [['serve'], /^fino: unknown command "serve"; expected one of run, tools, mcp, sessions\n/],
+    [
+      ['serve'],
+      /^fino: unknown command "serve"; expected one of run, tools, mcp, sessions, workflows\n/,
+    ],
     [
       ['tools', 'fixtures/single.ts', '--bogus'],
       /^fino: unknown option --bogus; expected one of --format, --help\nRun "fino tools --help" for usage.\n$/,

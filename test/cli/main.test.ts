@@ -52,19 +52,19 @@ describe('fino', () => {
       code: 2,
       stdout: '',
       stderr:
-        'fino: unknown command "serve"; expected one of run, tools, mcp, sessions\nRun "fino --help" for usage.\n',
+        'fino: unknown command "serve"; expected one of run, tools, mcp, sessions, workflows\nRun "fino --help" for usage.\n',
     });
     expect(await cli(['--bogus'])).toEqual({
       code: 2,
       stdout: '',
       stderr:
-        'fino: unknown option --bogus; expected a command (run, tools, mcp, sessions) or --help, --version, --verbose\nRun "fino --help" for usage.\n',
+        'fino: unknown option --bogus; expected a command (run, tools, mcp, sessions, workflows) or --help, --version, --verbose\nRun "fino --help" for usage.\n',
     });
     expect(await cli([])).toEqual({
       code: 2,
       stdout: '',
       stderr:
-        'fino: missing command; expected one of run, tools, mcp, sessions\nRun "fino --help" for usage.\n',
+        'fino: missing command; expected one of run, tools, mcp, sessions, workflows\nRun "fino --help" for usage.\n',
     });
   });
 });

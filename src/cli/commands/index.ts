@@ -20,7 +20,7 @@ export interface CommandEntry {
  * ```ts
  * import { commands } from './index.ts';
  *
- * commands.map((c) => c.name); // → ['run', 'tools', 'mcp', 'sessions']
+ * commands.map((c) => c.name); // → ['run', 'tools', 'mcp', 'sessions', 'workflows']
  * const run = await commands[0].load();
  * ```
  */
@@ -44,5 +44,11 @@ export const commands: readonly CommandEntry[] = [
     name: 'sessions',
     summary: 'List durable runs and approve, reject or resume their pending calls',
     load: async () => (await import('./sessions.ts')).sessions,
+  },
+  {
+    name: 'workflows',
+    summary:
+      'List durable workflow runs; start, signal, cancel them and decide their pending calls',
+    load: async () => (await import('./workflows.ts')).workflows,
   },
 ];

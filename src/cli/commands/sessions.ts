@@ -19,13 +19,13 @@ import {
   session,
   sqliteStore,
 } from '../../ai/session/index.ts';
-import { type SchemaInput, type TaskRunContext, task, UsageError } from '../../task/index.ts';
+import { task, UsageError } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
 import { type CommandIo, writeLine } from '../command.ts';
-import { escapeText, safeJson } from '../escape-text.ts';
 import { EXIT } from '../exit-codes.ts';
 import { importUserModule } from '../load-module.ts';
 import { reportProblem } from '../report-error.ts';
+import { type Output, print, subcommand } from '../subcommand.ts';
 import { type CommandTask, taskCommand } from '../task-command.ts';
 import { serveTask } from './sessions-serve.ts';
 
@@ -153,29 +153,6 @@ const toolCallId = v
   .describe('the pending call\'s id, after a run id (as "list" and "show" print it)');
 const statuses = RUN_STATUSES as readonly [RunStatus, ...RunStatus[]];
 
-/** Where a subcommand reads and writes: its streams, and whether `--json` was given. */
-interface Output {
-  io: CommandIo;
-  json: boolean;
-}
-
-/**
- * Prints `value` as JSON with `--json`, else `text()` one line each. Stored text (model
- * output, errors, notes, arguments) is escaped: one field per line, with no control
- * sequence that could redraw the terminal or disguise another run.
- */
-function print(out: Output, value: unknown, text: () => string[]): number {
-  writeLine(
-    out.io.stdout,
-    out.json
-      ? safeJson(value, 2)
-      : text()
-          .map((line) => escapeText(line))
-          .join('\n'),
-  );
-  return EXIT.ok;
-}
-
 /** Opens the store (and loads the agent, with `--agent`), runs `act`, and closes the store. */
 async function withSession(
   given: { db?: string; agent?: string },
@@ -196,28 +173,6 @@ const actor = (given: { by?: string; note?: string }) => ({ by: given.by, note: 
 
 const pendingRef = (given: { ref: string; toolCallId?: string }): PendingRef =>
   given.toolCallId === undefined ? given.ref : { runId: given.ref, toolCallId: given.toolCallId };
-
-/** A subcommand of `fino sessions` over `io`: a task that prints JSON with `--json`. */
-function subcommand<Input>(
-  io: CommandIo,
-  options: {
-    name: string;
-    description: string;
-    inputSchema: SchemaInput<Input>;
-    positionals: string[];
-    run(input: Input, out: Output): Promise<number>;
-  },
-): CommandTask {
-  return task<Input, number>({
-    name: options.name,
-    description: options.description,
-    inputSchema: options.inputSchema,
-    outputMode: 'both',
-    cli: { positionals: options.positionals },
-    run: (input, ctx: TaskRunContext) =>
-      options.run(input, { io, json: ctx.writer.mode === 'json' }),
-  });
-}
 
 /** A decided run; without an agent it waits, ready, for a worker. */
 const decided = (out: Output, run: SessionRun, hasAgent: boolean): number => {

@@ -1,0 +1,319 @@
+/**
+ * `fino workflows list|show|start|signal|cancel|approve|reject|resume`: inspect durable
+ * workflow runs and act on them from a terminal. Each subcommand is a child task with its
+ * own schema; `fino workflows <subcommand> --help` prints its help. Only `start` needs
+ * the workflows' code (`--module`); the others work on the store alone.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { task, UsageError } from '../../task/index.ts';
+import { v } from '../../validate/index.ts';
+import {
+  type AnyWorkflow,
+  DEFAULT_WORKFLOW_DB,
+  type DecisionRef,
+  postgresWorkflowStore,
+  sqliteWorkflowStore,
+  type WorkflowRun,
+  type WorkflowStatus,
+  type WorkflowStore,
+  workflowRuns,
+} from '../../workflow/index.ts';
+import type { CommandIo } from '../command.ts';
+import { importUserModule } from '../load-module.ts';
+import { type Output, print, subcommand } from '../subcommand.ts';
+import { type CommandTask, taskCommand } from '../task-command.ts';
+
+/** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
+function openStore(db: string | undefined, io: CommandIo, create = false): WorkflowStore {
+  const target = db ?? (io.env.FINO_DATABASE_URL || DEFAULT_WORKFLOW_DB);
+  if (/^postgres(ql)?:\/\//.test(target)) return postgresWorkflowStore(target);
+  const path = isAbsolute(target) ? target : resolve(io.cwd, target);
+  if (!create && !existsSync(path)) {
+    throw new UsageError(`no workflow database at ${path}`, 'Pass --db <file or postgres:// URL>.');
+  }
+  return sqliteWorkflowStore(path);
+}
+
+/** The workflow `id` among a module's exports. */
+async function loadWorkflow(file: string, id: string, io: CommandIo): Promise<AnyWorkflow> {
+  const module = await importUserModule(file, io);
+  const isWorkflow = (value: unknown): value is AnyWorkflow =>
+    typeof (value as AnyWorkflow | null)?.start === 'function' &&
+    typeof (value as AnyWorkflow).id === 'string';
+  const workflows = Object.values(module).filter(isWorkflow);
+  const found = workflows.find((w) => w.id === id);
+  if (!found) {
+    throw new UsageError(
+      `${file} exports no workflow "${id}"; it exports ${workflows.map((w) => `"${w.id}"`).join(', ') || 'none'}`,
+    );
+  }
+  return found;
+}
+
+const describeRun = (run: WorkflowRun): string[] => {
+  const lines = [
+    `${run.runId}  ${run.workflowId}  ${run.status}  ${run.updatedAt}${run.key ? `  key=${run.key}` : ''}`,
+  ];
+  if (run.status === 'done') lines.push(`  output: ${JSON.stringify(run.output)}`);
+  if (run.error)
+    lines.push(`  error: ${run.error.code ? `${run.error.code}: ` : ''}${run.error.message}`);
+  if (run.worker) lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
+  if (run.cancelRequested && run.status !== 'cancelled') lines.push('  cancellation requested');
+  const on = run.waitingOn;
+  if (on) {
+    if (on.timer) lines.push(`  waits: timer at ${on.timer}`);
+    for (const name of on.signals) lines.push(`  waits: signal "${name}"`);
+    for (const child of on.children ?? []) lines.push(`  waits: child run ${child}`);
+  }
+  for (const p of run.pending ?? []) {
+    const reason =
+      p.call.kind === 'suspend' ? `  reason=${JSON.stringify(p.call.reason ?? 'Suspended')}` : '';
+    lines.push(
+      `  pending ${p.call.kind} ${p.decisionId}  tool=${p.call.toolName}${p.call.risk ? `  risk=${p.call.risk}` : ''}${reason}`,
+    );
+    lines.push(`    args=${JSON.stringify(p.call.args)}`);
+    lines.push(`    decide: fino workflows approve ${run.runId} ${p.decisionId}`);
+  }
+  for (const a of run.audit ?? []) {
+    lines.push(
+      `  audit ${a.at} ${a.action}${a.decisionId ? ` ${a.decisionId}` : ''}${a.by ? ` by ${a.by}` : ''}${a.note ? `: ${a.note}` : ''}`,
+    );
+  }
+  return lines;
+};
+
+const db = v
+  .string()
+  .optional()
+  .describe(
+    `a SQLite file or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_WORKFLOW_DB})`,
+  );
+const runId = v.string().describe('the run id (as "list" prints it)');
+const by = v.string().optional().describe('who acts, for the audit trail');
+const note = v.string().optional().describe('a note for the audit trail');
+const ref = v
+  .string()
+  .describe("the decision's token (handed out once), or the run id followed by [decision-id]");
+const decisionId = v
+  .string()
+  .optional()
+  .describe('the pending decision\'s id, after a run id (as "show" prints it)');
+const statuses = [
+  'running',
+  'waiting',
+  'done',
+  'error',
+  'cancelled',
+] as const satisfies readonly WorkflowStatus[];
+
+/** Opens the store, runs `act`, and closes the store. */
+async function withStore<T>(
+  given: { db?: string },
+  io: CommandIo,
+  act: (store: WorkflowStore) => Promise<T>,
+  create = false,
+): Promise<T> {
+  const store = openStore(given.db, io, create);
+  try {
+    return await act(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const decisionRef = (given: { ref: string; decisionId?: string }): DecisionRef =>
+  given.decisionId === undefined ? given.ref : { runId: given.ref, decisionId: given.decisionId };
+
+/** A decision recorded; the run waits for a worker. */
+const decidedLine = (out: Output, recorded: unknown, what: string) =>
+  print(out, recorded, () => [`${what}; a worker continues the run`]);
+
+function subcommands(io: CommandIo): CommandTask[] {
+  return [
+    subcommand(io, {
+      name: 'list',
+      description: 'Runs of every workflow, oldest first',
+      inputSchema: v.object({
+        db,
+        status: v.enum(statuses).optional().describe('only runs with this status'),
+        workflow: v.string().optional().describe('only runs of this workflow id'),
+      }),
+      positionals: [],
+      run: (given, out) =>
+        withStore(given, io, async (store) => {
+          const runs = await workflowRuns(store).list({
+            ...(given.status ? { status: given.status } : {}),
+            ...(given.workflow ? { workflowId: given.workflow } : {}),
+          });
+          return print(out, runs, () =>
+            runs.length === 0 ? ['no runs'] : runs.flatMap(describeRun),
+          );
+        }),
+    }),
+    subcommand(io, {
+      name: 'show',
+      description: 'One run: status, what it waits on, pending decisions, audit trail and history',
+      inputSchema: v.object({ runId, db }),
+      positionals: ['runId'],
+      run: (given, out) =>
+        withStore(given, io, async (store) => {
+          const runs = workflowRuns(store);
+          const run = await runs.get(given.runId);
+          const history = await runs.history(given.runId);
+          return print(out, { ...run, history }, () => [
+            ...describeRun(run),
+            ...history.map(
+              (e) =>
+                `  ${e.startedAt} ${e.kind} ${e.id} ${e.state}${e.endedAt ? ` (${Date.parse(e.endedAt) - Date.parse(e.startedAt)} ms)` : ''}${e.error ? `  error: ${e.error.message}` : ''}`,
+            ),
+          ]);
+        }),
+    }),
+    subcommand(io, {
+      name: 'start',
+      description: 'Start a run of a workflow a module exports (a worker drives it)',
+      inputSchema: v.object({
+        module: v.string().describe('the module exporting the workflow'),
+        workflow: v.string().describe('the workflow id'),
+        input: v.any().optional().describe('the input, as JSON'),
+        key: v.string().optional().describe('an idempotency key: the same key starts one run'),
+        db,
+      }),
+      positionals: ['module', 'workflow'],
+      run: async (given, out) => {
+        const definition = await loadWorkflow(given.module, given.workflow, io);
+        return withStore(
+          given,
+          io,
+          async (store) => {
+            const started = await definition.start(given.input, {
+              store,
+              ...(given.key ? { key: given.key } : {}),
+            });
+            return print(out, started, () => [
+              `${started.runId}  ${started.created ? 'started' : 'already started (same key)'}`,
+            ]);
+          },
+          true,
+        );
+      },
+    }),
+    subcommand(io, {
+      name: 'signal',
+      description: 'Send a signal to a run',
+      inputSchema: v.object({
+        runId,
+        name: v.string().describe('the signal name'),
+        payload: v.any().optional().describe('the payload, as JSON'),
+        db,
+      }),
+      positionals: ['runId', 'name'],
+      run: (given, out) =>
+        withStore(given, io, async (store) => {
+          await workflowRuns(store).signal(given.runId, given.name, given.payload);
+          return print(out, { runId: given.runId, signal: given.name }, () => [
+            `signal "${given.name}" queued for ${given.runId}`,
+          ]);
+        }),
+    }),
+    subcommand(io, {
+      name: 'cancel',
+      description: 'Cancel a run: it unwinds through its finally blocks',
+      inputSchema: v.object({ runId, db, by, note }),
+      positionals: ['runId'],
+      run: (given, out) =>
+        withStore(given, io, async (store) => {
+          const run = await workflowRuns(store).cancel(given.runId, {
+            by: given.by,
+            note: given.note,
+          });
+          return print(out, run, () => describeRun(run));
+        }),
+    }),
+    subcommand(io, {
+      name: 'approve',
+      description: 'Approve a pending tool call',
+      inputSchema: v.object({ ref, decisionId, db, by, note }),
+      positionals: ['ref', 'decisionId'],
+      run: (given, out) =>
+        withStore(given, io, async (store) =>
+          decidedLine(
+            out,
+            await workflowRuns(store).decide(
+              decisionRef(given),
+              { approve: true },
+              { by: given.by, note: given.note },
+            ),
+            'approved',
+          ),
+        ),
+    }),
+    subcommand(io, {
+      name: 'reject',
+      description:
+        'Reject a pending tool call or suspension; the call returns the reason as an error',
+      inputSchema: v.object({
+        ref,
+        decisionId,
+        reason: v.string().min(1).describe('why'),
+        db,
+        by,
+        note,
+      }),
+      positionals: ['ref', 'decisionId'],
+      run: (given, out) =>
+        withStore(given, io, async (store) =>
+          decidedLine(
+            out,
+            await workflowRuns(store).decide(
+              decisionRef(given),
+              { reject: given.reason },
+              { by: given.by, note: given.note },
+            ),
+            'rejected',
+          ),
+        ),
+    }),
+    subcommand(io, {
+      name: 'resume',
+      description: 'Answer a suspended tool call with a value',
+      inputSchema: v.object({
+        ref,
+        decisionId,
+        value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
+        db,
+        by,
+        note,
+      }),
+      positionals: ['ref', 'decisionId'],
+      run: (given, out) =>
+        withStore(given, io, async (store) =>
+          decidedLine(
+            out,
+            await workflowRuns(store).decide(
+              decisionRef(given),
+              { resume: given.value },
+              { by: given.by, note: given.note },
+            ),
+            'answered',
+          ),
+        ),
+    }),
+  ];
+}
+
+/** `fino workflows`: inspects durable workflow runs and acts on them. */
+export const workflows = taskCommand('workflows', (io) => {
+  const children = subcommands(io);
+  return task({
+    name: 'workflows',
+    description: 'Inspects durable workflow runs (fino/workflow): start, signal, cancel, decide.',
+    children,
+    run: () => {
+      throw new UsageError(
+        `missing subcommand; expected one of ${children.map((c) => c.name).join(', ')}`,
+      );
+    },
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * The errors of `fino:workflow`: {@link WorkflowError} for every refusal and every way a
+ * run fails, and {@link NonRetryableError} for a step that must not be retried.
+ */
+
+/**
+ * What went wrong, as a stable `code` a caller can branch on:
+ *
+ * - `NONDETERMINISM`: the workflow's code no longer matches its history (a step id used
+ *   twice, or a replay meeting a different step than the history holds); the run fails;
+ * - `STEP_FAILED`: a step threw on its last attempt (its error is kept in the history);
+ * - `NOT_JSON`: a step result, input, output or signal payload has no exact JSON form;
+ * - `TOO_LARGE`: such a value is larger than the workflow's `maxValueBytes`;
+ * - `INVALID_INPUT` / `INVALID_OUTPUT`: the workflow's schema refused its input or output;
+ * - `INVALID_ARGUMENT`: a caller passed something of the wrong shape;
+ * - `NOT_FOUND`: no run with that id;
+ * - `KEY_CONFLICT`: `start` was given a `key` already used with another input;
+ * - `UNKNOWN_SIGNAL`: a signal name the workflow does not declare;
+ * - `RUN_FINISHED`: the run is done, failed or cancelled, and takes no more signals or cancels;
+ * - `SIGNAL_QUEUE_FULL`: the run already holds the most unconsumed signals it may;
+ * - `ALREADY_DECIDED`: the pending decision was already taken (tokens are single-use);
+ * - `NOT_PENDING`: the run no longer waits for that decision (it ended);
+ * - `CANCELLED`: the run was cancelled (thrown at its waits, and by `result`);
+ * - `RUN_FAILED`: `result` of a run that ended in error;
+ * - `TIMEOUT`: `result` waited longer than its `timeoutMs`;
+ * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one;
+ * - `DRIVER_MISSING`: the store's database package is not installed; the message names the command;
+ * - `STORE_UNAVAILABLE`: the database kept failing with normally transient errors after the retries;
+ * - `CORRUPT_RUN`: a stored run cannot be read; it is left untouched.
+ */
+export type WorkflowErrorCode =
+  | 'NONDETERMINISM'
+  | 'STEP_FAILED'
+  | 'NOT_JSON'
+  | 'TOO_LARGE'
+  | 'INVALID_INPUT'
+  | 'INVALID_OUTPUT'
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'KEY_CONFLICT'
+  | 'UNKNOWN_SIGNAL'
+  | 'RUN_FINISHED'
+  | 'SIGNAL_QUEUE_FULL'
+  | 'ALREADY_DECIDED'
+  | 'NOT_PENDING'
+  | 'CANCELLED'
+  | 'RUN_FAILED'
+  | 'TIMEOUT'
+  | 'SCHEMA_TOO_NEW'
+  | 'DRIVER_MISSING'
+  | 'STORE_UNAVAILABLE'
+  | 'CORRUPT_RUN';
+
+/**
+ * The error of every workflow operation that is refused, and of every run that fails.
+ *
+ * @example
+ * ```ts
+ * import { memoryWorkflowStore, WorkflowError, workflow } from 'fino:workflow';
+ *
+ * const hello = workflow({ id: 'hello', run: async () => 'hi' });
+ * const store = memoryWorkflowStore();
+ * try {
+ *   await hello.get('no-such-run', { store });
+ * } catch (error) {
+ *   if (error instanceof WorkflowError) console.log(error.code); // NOT_FOUND
+ *   else throw error;
+ * }
+ * await store.close();
+ * ```
+ */
+export class WorkflowError extends Error {
+  override name = 'WorkflowError';
+  readonly code: WorkflowErrorCode;
+  /** The run concerned, when known. */
+  readonly runId?: string;
+
+  constructor(
+    code: WorkflowErrorCode,
+    message: string,
+    options?: { runId?: string; cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    if (options?.runId !== undefined) this.runId = options.runId;
+  }
+}
+
+/**
+ * Thrown by a step to fail it at once, without the retries its `retry` option allows
+ * (a refused card, a 404: trying again cannot help). Recognised by `name`, so copies of
+ * the module loaded twice agree.
+ *
+ * @example
+ * ```ts
+ * import { memoryWorkflowStore, NonRetryableError, worker, workflow } from 'fino:workflow';
+ *
+ * let attempts = 0;
+ * const charge = workflow({
+ *   id: 'charge',
+ *   async run(ctx) {
+ *     return ctx.step('charge-card', () => {
+ *       attempts++;
+ *       throw new NonRetryableError('card refused');
+ *     }, { retry: { maxAttempts: 5 } });
+ *   },
+ * });
+ * const store = memoryWorkflowStore();
+ * const { runId } = await charge.start(undefined, { store });
+ * await worker({ store, workflows: [charge] }).drain();
+ * console.log((await charge.get(runId, { store })).error?.message, attempts); // step "charge-card" failed: card refused 1
+ * await store.close();
+ * ```
+ */
+export class NonRetryableError extends Error {
+  override name = 'NonRetryableError';
+}
+
+/** Whether a thrown value is a {@link NonRetryableError}, from any copy of the module. */
+export function isNonRetryable(error: unknown): boolean {
+  try {
+    return (error as { name?: unknown } | null)?.name === 'NonRetryableError';
+  } catch {
+    return false;
+  }
+}

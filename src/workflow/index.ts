@@ -1,0 +1,47 @@
+/**
+ * `fino:workflow`: durable workflows. A workflow's code runs again from the start each
+ * time a worker picks its run up; every step, timer, signal wait and saved value is
+ * checkpointed, so the replay returns saved results and the run continues where it
+ * stopped — after a crash, a deploy, or a wait of days. Stores: memory, SQLite (the
+ * default) and PostgreSQL. See docs/workflow.md.
+ *
+ * @module
+ */
+
+export type { PgPoolLike } from '../internal/sql/index.ts';
+export type {
+  AgentOutcome,
+  Callable,
+  CallOptions,
+  DurableAgent,
+  PendingDecision,
+  StepContext,
+  StepOptions,
+  WaitForSignalOptions,
+  WorkflowContext,
+} from './context-types.ts';
+export type { DriveEnd } from './drive.ts';
+export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './errors.ts';
+export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
+export type { RetryPolicy } from './retry.ts';
+export { type WorkflowRuns, workflowRuns } from './runs.ts';
+export {
+  DEFAULT_WORKFLOW_DB,
+  memoryWorkflowStore,
+  type PostgresWorkflowStoreOptions,
+  postgresWorkflowStore,
+  type SqliteWorkflowStoreOptions,
+  sqliteWorkflowStore,
+} from './stores.ts';
+export type { WorkflowTelemetryOptions } from './telemetry.ts';
+export type * from './types.ts';
+export type { RunWaitingOn, WorkflowHistoryEntry, WorkflowRun } from './view.ts';
+export { type DrainReport, type Worker, type WorkerOptions, worker } from './worker.ts';
+export {
+  type AnyWorkflow,
+  type StartOptions,
+  type StoreOption,
+  type Workflow,
+  type WorkflowOptions,
+  workflow,
+} from './workflow.ts';

@@ -1,0 +1,96 @@
+/**
+ * The workflow stores' schema: their own tables and migration list, applied by the
+ * shared SQL layer's migrations runner once per store.
+ */
+import type { Migration, Schema } from '../../internal/sql/index.ts';
+
+/** The workflow tables, qualified by the store's schema when it has one. */
+export type WorkflowTable =
+  | 'workflow_runs'
+  | 'workflow_history'
+  | 'workflow_signals'
+  | 'workflow_pending'
+  | 'workflow_audit'
+  | 'workflow_migrations';
+
+/** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
+const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
+  {
+    version: 1,
+    name: 'workflow runs, their histories and signals',
+    sql: (t, dialect) => `
+      CREATE TABLE ${t('workflow_runs')} (
+        run_id TEXT PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        run_key TEXT,
+        status TEXT NOT NULL,
+        format INTEGER NOT NULL,
+        input TEXT,
+        output TEXT,
+        error TEXT,
+        waiting TEXT,
+        wake_at BIGINT,
+        cancel_requested INTEGER NOT NULL DEFAULT 0,
+        lease_owner TEXT,
+        lease_expires_at BIGINT,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        UNIQUE (workflow_id, run_key)
+      );
+      CREATE INDEX fino_workflow_runs_wake ON ${t('workflow_runs')} (wake_at);
+      CREATE INDEX fino_workflow_runs_status ON ${t('workflow_runs')} (workflow_id, status, created_at);
+      CREATE TABLE ${t('workflow_history')} (
+        run_id TEXT NOT NULL REFERENCES ${t('workflow_runs')} (run_id) ON DELETE CASCADE,
+        entry_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (run_id, entry_id)
+      );
+      CREATE TABLE ${t('workflow_signals')} (
+        id ${dialect === 'postgres' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
+        run_id TEXT NOT NULL REFERENCES ${t('workflow_runs')} (run_id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        payload TEXT,
+        consumed_by TEXT,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX fino_workflow_signals_run ON ${t('workflow_signals')} (run_id, name, id);`,
+  },
+  {
+    version: 2,
+    name: 'pending decisions with token hashes, and the audit trail',
+    sql: (t, dialect) => `
+      CREATE TABLE ${t('workflow_pending')} (
+        token_hash TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL REFERENCES ${t('workflow_runs')} (run_id) ON DELETE CASCADE,
+        decision_id TEXT NOT NULL,
+        call TEXT NOT NULL,
+        decision TEXT,
+        created_at BIGINT NOT NULL,
+        UNIQUE (run_id, decision_id)
+      );
+      CREATE TABLE ${t('workflow_audit')} (
+        id ${dialect === 'postgres' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
+        run_id TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        action TEXT NOT NULL,
+        decision_id TEXT,
+        tool_name TEXT,
+        actor TEXT,
+        note TEXT
+      );
+      CREATE INDEX fino_workflow_audit_run ON ${t('workflow_audit')} (run_id, id);`,
+  },
+  {
+    version: 3,
+    name: 'child runs: the parent a child wakes when it ends',
+    sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN parent_run_id TEXT`,
+  },
+];
+
+/** The workflow database's schema, for the shared migrations runner. */
+export const WORKFLOW_SCHEMA: Schema<WorkflowTable> = {
+  migrations: MIGRATIONS,
+  versionsTable: 'workflow_migrations',
+  database: 'the workflow database',
+};

@@ -1,0 +1,136 @@
+/**
+ * Rows of the workflow tables and how they read back: a row that cannot be read is
+ * reported as `CORRUPT_RUN` with its run id and is never modified.
+ */
+import type { Decision, PendingCall } from '../../ai/agent/index.ts';
+import { WorkflowError } from '../errors.ts';
+import type {
+  HistoryEntry,
+  StoredError,
+  StoredPending,
+  StoredWorkflowRun,
+  WaitingOn,
+  WorkflowStatus,
+} from '../types.ts';
+
+/** The record format of the rows this fino writes. */
+export const RECORD_FORMAT = 1;
+
+export interface RunRow {
+  run_id: string;
+  workflow_id: string;
+  run_key: string | null;
+  status: string;
+  format: number | string;
+  input: string | null;
+  output: string | null;
+  error: string | null;
+  waiting: string | null;
+  wake_at: number | string | null;
+  cancel_requested: number | string | boolean;
+  parent_run_id?: string | null;
+  lease_owner: string | null;
+  lease_expires_at: number | string | null;
+  created_at: number | string;
+  updated_at: number | string;
+}
+
+export interface HistoryRow {
+  run_id: string;
+  entry_id: string;
+  seq: number | string;
+  body: string;
+}
+
+const STATUSES = ['running', 'waiting', 'done', 'error', 'cancelled'];
+
+const optionalNumber = (value: number | string | null) =>
+  value === null ? undefined : Number(value);
+
+/** Decodes a run row; `CORRUPT_RUN` when it cannot be read. */
+export function decodeRunRow(row: RunRow): StoredWorkflowRun {
+  try {
+    if (Number(row.format) !== RECORD_FORMAT) {
+      throw new Error(`record format ${row.format} is not one this fino reads (${RECORD_FORMAT})`);
+    }
+    if (!STATUSES.includes(row.status)) throw new Error(`unknown status "${row.status}"`);
+    const run: StoredWorkflowRun = {
+      runId: row.run_id,
+      workflowId: row.workflow_id,
+      status: row.status as WorkflowStatus,
+      cancelRequested: Number(row.cancel_requested) === 1 || row.cancel_requested === true,
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+    };
+    if (row.run_key !== null) run.key = row.run_key;
+    if (row.parent_run_id !== null && row.parent_run_id !== undefined)
+      run.parentRunId = row.parent_run_id;
+    if (row.input !== null) run.input = row.input;
+    if (row.output !== null) run.output = row.output;
+    if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
+    if (row.waiting !== null && row.status === 'waiting')
+      run.waiting = JSON.parse(row.waiting) as WaitingOn;
+    const wakeAt = optionalNumber(row.wake_at);
+    if (wakeAt !== undefined) run.wakeAt = wakeAt;
+    if (row.lease_owner !== null) {
+      run.leaseOwner = row.lease_owner;
+      run.leaseExpiresAt = Number(row.lease_expires_at);
+    }
+    return run;
+  } catch (error) {
+    throw new WorkflowError(
+      'CORRUPT_RUN',
+      `stored workflow run "${row.run_id}" cannot be read: ${(error as Error).message}`,
+      { runId: row.run_id },
+    );
+  }
+}
+
+/** Decodes a history row; `CORRUPT_RUN` when it cannot be read. */
+export function decodeHistoryRow(row: HistoryRow): HistoryEntry {
+  try {
+    const body = JSON.parse(row.body) as Omit<HistoryEntry, 'id' | 'seq'>;
+    return { ...body, id: row.entry_id, seq: Number(row.seq) };
+  } catch (error) {
+    throw new WorkflowError(
+      'CORRUPT_RUN',
+      `history entry "${row.entry_id}" of workflow run "${row.run_id}" cannot be read: ${(error as Error).message}`,
+      { runId: row.run_id },
+    );
+  }
+}
+
+/** The body column of a history entry: everything but its keys. */
+export function encodeEntry(entry: HistoryEntry): string {
+  const { id: _id, seq: _seq, ...body } = entry;
+  return JSON.stringify(body);
+}
+
+export interface PendingRow {
+  token_hash: string;
+  run_id: string;
+  decision_id: string;
+  call: string;
+  decision: string | null;
+  created_at: number | string;
+}
+
+/** Decodes a pending row; `CORRUPT_RUN` when it cannot be read. */
+export function decodePendingRow(row: PendingRow): StoredPending {
+  try {
+    const pending: StoredPending = {
+      runId: row.run_id,
+      decisionId: row.decision_id,
+      call: JSON.parse(row.call) as PendingCall,
+      createdAt: Number(row.created_at),
+    };
+    if (row.decision !== null) pending.decision = JSON.parse(row.decision) as Decision;
+    return pending;
+  } catch (error) {
+    throw new WorkflowError(
+      'CORRUPT_RUN',
+      `pending decision "${row.decision_id}" of workflow run "${row.run_id}" cannot be read: ${(error as Error).message}`,
+      { runId: row.run_id },
+    );
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The three workflow stores: memory (tests, one process), SQLite (the embedded default)
+ * and PostgreSQL (many workers on many machines) — one SQL implementation.
+ */
+import { join } from 'node:path';
+import { checkDuration } from '../internal/duration.ts';
+import { type PgPoolLike, postgresDriver, sqliteDriver } from '../internal/sql/index.ts';
+import { WorkflowError } from './errors.ts';
+import { sqlWorkflowStore } from './sql/store.ts';
+import type { WorkflowStore } from './types.ts';
+
+/**
+ * The default file of {@link sqliteWorkflowStore}, relative to the working directory.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_WORKFLOW_DB } from 'fino:workflow';
+ *
+ * console.log(DEFAULT_WORKFLOW_DB); // .fino/workflows.db
+ * ```
+ */
+export const DEFAULT_WORKFLOW_DB = join('.fino', 'workflows.db');
+
+/**
+ * Workflow runs in memory, for tests and one process: the SQLite engine of
+ * {@link sqliteWorkflowStore} on an in-memory database, so it behaves like the others.
+ * Uses `node:sqlite` (Node.js 22.13+), else the optional `better-sqlite3` package.
+ * Everything is lost when the process ends.
+ *
+ * @example
+ * ```ts
+ * import { memoryWorkflowStore } from 'fino:workflow';
+ *
+ * const store = memoryWorkflowStore();
+ * console.log(await store.list()); // []
+ * await store.close();
+ * ```
+ */
+export function memoryWorkflowStore(): WorkflowStore {
+  return sqlWorkflowStore(
+    sqliteDriver(':memory:', {
+      busyTimeoutMs: 0,
+      store: 'memoryWorkflowStore()',
+      database: 'the memory workflow store',
+    }),
+  );
+}
+
+/** Options of {@link sqliteWorkflowStore}. */
+export interface SqliteWorkflowStoreOptions {
+  /** How long to wait for another process's write lock, in ms (default 10 000). */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * Workflow runs in one SQLite file (default `.fino/workflows.db`, created on first use,
+ * owner-only permissions, WAL): the embedded default; several processes on one machine
+ * can share it. Uses `node:sqlite` (Node.js 22.13+), else the optional `better-sqlite3`
+ * package, imported on first use.
+ *
+ * @example
+ * ```ts
+ * import { mkdtempSync } from 'node:fs';
+ * import { tmpdir } from 'node:os';
+ * import { join } from 'node:path';
+ * import { sqliteWorkflowStore } from 'fino:workflow';
+ *
+ * const store = sqliteWorkflowStore(join(mkdtempSync(join(tmpdir(), 'wf-')), 'workflows.db'));
+ * console.log((await store.list({ status: 'waiting' })).length); // 0
+ * await store.close();
+ * ```
+ */
+export function sqliteWorkflowStore(
+  path: string = DEFAULT_WORKFLOW_DB,
+  options: SqliteWorkflowStoreOptions = {},
+): WorkflowStore {
+  if (typeof path !== 'string' || path === '') {
+    throw new TypeError(
+      `sqliteWorkflowStore(path): expected a file path, received ${String(path)}`,
+    );
+  }
+  const busy = checkDuration(
+    'sqliteWorkflowStore: busyTimeoutMs',
+    options?.busyTimeoutMs ?? 10_000,
+    'nonNegative',
+  );
+  return sqlWorkflowStore(
+    sqliteDriver(path, {
+      busyTimeoutMs: busy,
+      store: 'sqliteWorkflowStore()',
+      database: `the workflow database ${path}`,
+    }),
+  );
+}
+
+/** Options of {@link postgresWorkflowStore}. */
+export interface PostgresWorkflowStoreOptions {
+  /** A PostgreSQL schema to keep the tables in (created beforehand); default the search path. */
+  schema?: string;
+}
+
+/**
+ * Workflow runs in PostgreSQL, for many workers on many machines: leases are row-locked
+ * and workers claim due runs with `FOR UPDATE SKIP LOCKED`. Pass a `postgres://` URL (the
+ * store owns its pool) or your own `pg.Pool` (left open by `close()`). Needs the
+ * optional `pg` package with a URL.
+ *
+ * @example
+ * ```ts
+ * import { postgresWorkflowStore } from 'fino:workflow';
+ *
+ * const store = postgresWorkflowStore(process.env.FINO_DATABASE_URL!);
+ * console.log((await store.list({ status: 'waiting' })).length);
+ * await store.close();
+ * ```
+ */
+export function postgresWorkflowStore(
+  urlOrPool: string | PgPoolLike,
+  options: PostgresWorkflowStoreOptions = {},
+): WorkflowStore {
+  const isPool =
+    typeof urlOrPool === 'object' &&
+    urlOrPool !== null &&
+    typeof (urlOrPool as PgPoolLike).query === 'function' &&
+    typeof (urlOrPool as PgPoolLike).connect === 'function';
+  if (typeof urlOrPool !== 'string' && !isPool) {
+    throw new TypeError(
+      `postgresWorkflowStore(urlOrPool): expected a postgres:// URL or a pg.Pool, received ${urlOrPool === null ? 'null' : typeof urlOrPool}`,
+    );
+  }
+  const schema = options?.schema;
+  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
+    throw new WorkflowError(
+      'INVALID_ARGUMENT',
+      `postgresWorkflowStore: schema: expected a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
+    );
+  }
+  return sqlWorkflowStore(
+    postgresDriver(urlOrPool, {
+      ...(schema === undefined ? {} : { schema }),
+      store: 'postgresWorkflowStore()',
+      database: 'the workflow database',
+    }),
+  );
+}

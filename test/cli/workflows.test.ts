@@ -1,0 +1,126 @@
+/**
+ * `fino workflows`: start a run from a module, signal it, see what it waits on, approve
+ * its pending call, cancel — the command over the store a worker drives.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CommandIo } from '../../src/cli/command.ts';
+import { workflows } from '../../src/cli/commands/workflows.ts';
+import { sqliteWorkflowStore, worker } from '../../src/workflow/index.ts';
+import { order } from '../workflow/fixtures/cli-workflows.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'fino-cli-workflows-'));
+const MODULE = join(import.meta.dirname, '..', 'workflow', 'fixtures', 'cli-workflows.ts');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(argv: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => {
+    out += c;
+  });
+  stderr.on('data', (c) => {
+    err += c;
+  });
+  const io: CommandIo = { stdin: new PassThrough(), stdout, stderr, cwd: dir, env: {} };
+  const code = await workflows.run(argv, io);
+  return { code, out, err };
+}
+
+/** A worker pass over the database, as a worker process would do. */
+async function work(db: string) {
+  const store = sqliteWorkflowStore(join(dir, db));
+  await worker({ store, workflows: [order] }).drain();
+  await store.close();
+}
+
+describe('fino workflows', () => {
+  it('starts, signals, shows what a run waits on, approves its call, and shows it done', async () => {
+    const started = await cli([
+      'start',
+      MODULE,
+      'order',
+      '--input',
+      '{"order":"A1"}',
+      '--key',
+      'order:A1',
+      '--db',
+      'w.db',
+      '--json',
+    ]);
+    expect(started.code).toBe(0);
+    const { runId, created } = JSON.parse(started.out);
+    expect(created).toBe(true);
+    const again = await cli([
+      'start',
+      MODULE,
+      'order',
+      '--input',
+      '{"order":"A1"}',
+      '--key',
+      'order:A1',
+      '--db',
+      'w.db',
+    ]);
+    expect(again.out).toContain(`${runId}  already started (same key)`);
+
+    await work('w.db');
+    let shown = await cli(['show', runId, '--db', 'w.db']);
+    expect(shown.out).toContain(`${runId}  order  waiting`);
+    expect(shown.out).toContain('waits: signal "paid"');
+
+    expect(
+      (await cli(['signal', runId, 'paid', '--payload', '{"amount":12}', '--db', 'w.db'])).code,
+    ).toBe(0);
+    await work('w.db');
+    shown = await cli(['show', runId, '--db', 'w.db']);
+    expect(shown.out).toContain('pending approval $call:ship  tool=ship  risk=high');
+    expect(shown.out).toContain('args={"order":"A1"}');
+    expect(shown.out).toContain(`decide: fino workflows approve ${runId} $call:ship`);
+
+    const approved = await cli(['approve', runId, '$call:ship', '--by', 'ana', '--db', 'w.db']);
+    expect(approved.code).toBe(0);
+    const twice = await cli(['approve', runId, '$call:ship', '--db', 'w.db']);
+    expect(twice.code).toBe(1);
+    expect(twice.err).toContain('was already decided (approve by ana at');
+    await work('w.db');
+    shown = await cli(['show', runId, '--db', 'w.db', '--json']);
+    const run = JSON.parse(shown.out);
+    expect(run.status).toBe('done');
+    expect(run.output).toEqual({ paid: 12, shipped: 'shipped A1' });
+    expect(run.history.map((e: { kind: string }) => e.kind)).toEqual(['signal', 'call']);
+    const listed = await cli(['list', '--status', 'done', '--db', 'w.db']);
+    expect(listed.out).toContain(`${runId}  order  done`);
+  });
+
+  it('cancels a run, and refuses what a finished run cannot take', async () => {
+    const { out } = await cli([
+      'start',
+      MODULE,
+      'order',
+      '--input',
+      '{"order":"B2"}',
+      '--db',
+      'c.db',
+      '--json',
+    ]);
+    const { runId } = JSON.parse(out);
+    const cancelled = await cli(['cancel', runId, '--by', 'ops', '--db', 'c.db']);
+    expect(cancelled.out).toContain('cancellation requested');
+    await work('c.db');
+    const late = await cli(['signal', runId, 'paid', '--db', 'c.db']);
+    expect(late.code).toBe(1);
+    expect(late.err).toContain(`workflow run "${runId}" is cancelled; it takes no more signals`);
+    const unknown = await cli(['start', MODULE, 'nope', '--db', 'c.db']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('exports no workflow "nope"; it exports "order"');
+    const missing = await cli(['list', '--db', 'missing.db']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('no workflow database at');
+  });
+});
