@@ -18,7 +18,27 @@ export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
 export type { McpHttpServer, McpListenOptions } from './listen.ts';
+export {
+  type McpServedPrompt,
+  type PromptContext,
+  type PromptMessageInput,
+  type PromptOptions,
+  prompt,
+} from './prompts.ts';
 export type { RemoteTaskInput, RemoteTaskResume } from './remote-task.ts';
+export {
+  type AnyResource,
+  type CompleteFn,
+  type McpResource,
+  type McpResourceTemplate,
+  type ResourceContent,
+  type ResourceContext,
+  type ResourceOptions,
+  type ResourceReadResult,
+  type ResourceTemplateOptions,
+  resource,
+  resourceTemplate,
+} from './resources.ts';
 export {
   type McpServerOptions,
   type McpToolServer,

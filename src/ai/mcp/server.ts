@@ -15,13 +15,17 @@ import {
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describeValue } from '../../internal/describe-value.ts';
+import { checkDuration } from '../../internal/duration.ts';
 import { type AnyTask, isTask } from '../../task/index.ts';
 import type { Store } from '../session/index.ts';
 import { CallStateCodec } from './call-state.ts';
 import { type ApprovalMode, callTool, clientCanElicit } from './call-tool.ts';
+import { Catalog } from './catalog.ts';
 import { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
 import { progressNotifier } from './progress-notifier.ts';
+import type { McpServedPrompt } from './prompts.ts';
+import { type AnyResource, DEFAULT_READ_LIMITS } from './resources.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
 import { type McpServerTaskOptions, taskSetting } from './tasks/task-options.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
@@ -49,6 +53,16 @@ export interface McpServerOptions {
   store?: Store;
   /** How MCP tasks are kept and run. */
   tasks?: McpServerTaskOptions;
+  /**
+   * Resources to serve: `resource()` for one URI, `resourceTemplate()` for a family of
+   * URIs. Given (even empty), the server declares the resources capability (with
+   * subscriptions and list changes).
+   */
+  resources?: readonly AnyResource[];
+  /** Prompts to serve, made with `prompt()`. Given (even empty), the server declares prompts. */
+  prompts?: readonly McpServedPrompt[];
+  /** The most bytes one `resources/read` answer may carry (default 16 MiB). */
+  maxResourceBytes?: number;
 }
 
 /** The streams a stdio server reads requests from and writes responses to. */
@@ -73,6 +87,20 @@ export interface McpToolServer {
    * such tool is served. Calls already running finish.
    */
   removeTool(name: string): boolean;
+  /** The resources and resource templates served now. */
+  readonly resources: readonly AnyResource[];
+  /** The prompts served now. */
+  readonly prompts: readonly McpServedPrompt[];
+  /** Serves one more resource or template and tells connected clients (`list_changed`). */
+  addResource(resource: AnyResource): void;
+  /** Stops serving the resource at `uri` (or the template spelled `uri`); `false` when none. */
+  removeResource(uri: string): boolean;
+  /** Serves one more prompt and tells connected clients. */
+  addPrompt(prompt: McpServedPrompt): void;
+  /** Stops serving the prompt named `name`; `false` when none. */
+  removePrompt(name: string): boolean;
+  /** Tells clients subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void;
   /** A fresh SDK `Server` answering for these tools, for wiring your own transport. */
   createServer(): Server;
   /** Serves these tools over an SDK transport; resolves with the connected `Server`. */
@@ -147,6 +175,18 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     }
     for (const notifier of notifiers) notifier.toolsChanged();
   };
+  const catalog = new Catalog({
+    resources: options.resources,
+    prompts: options.prompts,
+    limits: {
+      maxBytes:
+        checkDuration('mcpServer: maxResourceBytes', options.maxResourceBytes) ??
+        DEFAULT_READ_LIMITS.maxBytes,
+    },
+  });
+  const listChanged = (send: (server: Server) => Promise<void>) => {
+    for (const server of connected) send(server).catch(() => connected.delete(server));
+  };
   const callState = new CallStateCodec();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
@@ -172,6 +212,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       {
         capabilities: {
           tools: { listChanged: true },
+          ...catalog.capabilities(),
           ...(withTasks ? { tasks: TASKS_CAPABILITY } : {}),
         },
         instructions: options.instructions,
@@ -183,6 +224,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       serveTasks(server, runner, canElicit);
       runner.activate();
     }
+    catalog.serve(server);
     server.setRequestHandler('tools/list', () => ({ tools: listing }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
@@ -241,6 +283,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     const closed = server.onclose;
     server.onclose = () => {
       connected.delete(server);
+      catalog.forget(server);
       closed?.();
     };
     return server;
@@ -276,6 +319,31 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       toolsChanged();
       return true;
     },
+    get resources() {
+      return catalog.resources;
+    },
+    get prompts() {
+      return catalog.prompts;
+    },
+    addResource(resource) {
+      catalog.addResource(resource);
+      listChanged((server) => server.sendResourceListChanged());
+    },
+    removeResource(uri) {
+      if (!catalog.removeResource(uri)) return false;
+      listChanged((server) => server.sendResourceListChanged());
+      return true;
+    },
+    addPrompt(prompt) {
+      catalog.addPrompt(prompt);
+      listChanged((server) => server.sendPromptListChanged());
+    },
+    removePrompt(name) {
+      if (!catalog.removePrompt(name)) return false;
+      listChanged((server) => server.sendPromptListChanged());
+      return true;
+    },
+    notifyResourceUpdated: (uri) => catalog.notifyUpdated(uri),
     createServer,
     async connect(transport) {
       const server = createConnectedServer();
