@@ -6,6 +6,12 @@
  */
 
 export type { ApprovalMode } from './call-tool.ts';
+export type {
+  McpCatalogClient,
+  RemoteResources,
+  SampleHandler,
+  ServerLogMessage,
+} from './client-catalog.ts';
 export {
   type McpClientOptions,
   type McpClientTaskOptions,
