@@ -230,14 +230,14 @@ export class Catalog {
     const context = { uri, signal: ctx.mcpReq.signal, log: mcpLog(ctx) };
     const fixed = this.#resources.get(uri);
     if (fixed !== undefined) {
-      return failureAsError(`Resource "${uri}"`, async () =>
+      return failureAsError(`Reading resource "${uri}"`, async () =>
         readResult(uri, await fixed.read(context), fixed.mimeType, this.#limits),
       );
     }
     const matched = this.#match(uri);
     if (matched === undefined) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
     const { template, params } = matched;
-    return failureAsError(`Resource "${uri}"`, async () =>
+    return failureAsError(`Reading resource "${uri}"`, async () =>
       readResult(uri, await template.read(params, context), template.mimeType, this.#limits),
     );
   }

@@ -6,12 +6,6 @@
  */
 
 export type { ApprovalMode } from './call-tool.ts';
-export type {
-  McpCatalogClient,
-  RemoteResources,
-  SampleHandler,
-  ServerLogMessage,
-} from './client-catalog.ts';
 export {
   type McpClientOptions,
   type McpClientTaskOptions,
@@ -20,6 +14,12 @@ export {
   mcpClient,
   type ToolsChangedListener,
 } from './client.ts';
+export type {
+  McpCatalogClient,
+  RemoteResources,
+  SampleHandler,
+  ServerLogMessage,
+} from './client-catalog.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';

@@ -220,7 +220,7 @@ export function readResult(
     bytes += size;
     if (bytes > limits.maxBytes) {
       throw new Error(
-        `resource "${uri}" is larger than this server sends (${limits.maxBytes} bytes); read it in parts, e.g. with a resource template`,
+        `it is larger than this server sends (${limits.maxBytes} bytes); read it in parts, e.g. with a resource template`,
       );
     }
   };
@@ -246,9 +246,7 @@ export function readResult(
     ) {
       const text = (item as { text: string }).text;
       budget(Buffer.byteLength(text));
-      contents.push(
-        withMime({ uri: contentUri(item, uri), text }, contentMime(item, mimeType, uri)),
-      );
+      contents.push(withMime({ uri: contentUri(item, uri), text }, contentMime(item, mimeType)));
     } else if (
       typeof item === 'object' &&
       item !== null &&
@@ -256,15 +254,13 @@ export function readResult(
     ) {
       const blob = (item as { blob: string }).blob;
       if (!BASE64.test(blob)) {
-        throw new Error(`resource "${uri}": contents[${index}].blob: expected base64 text`);
+        throw new Error(`contents[${index}].blob: expected base64 text`);
       }
       budget(Math.floor((blob.length * 3) / 4));
-      contents.push(
-        withMime({ uri: contentUri(item, uri), blob }, contentMime(item, mimeType, uri)),
-      );
+      contents.push(withMime({ uri: contentUri(item, uri), blob }, contentMime(item, mimeType)));
     } else {
       throw new Error(
-        `resource "${uri}": read returned ${describeValue(item)} at ${index}; expected a string, bytes, { text } or { blob }`,
+        `read returned ${describeValue(item)} at ${index}; expected a string, bytes, { text } or { blob }`,
       );
     }
   }
@@ -281,12 +277,12 @@ function contentUri(item: object, uri: string): string {
   return typeof own === 'string' ? own : uri;
 }
 
-function contentMime(item: object, fallback: string | undefined, uri: string): string | undefined {
+function contentMime(item: object, fallback: string | undefined): string | undefined {
   const own = (item as { mimeType?: unknown }).mimeType;
   if (own === undefined) return fallback;
   if (typeof own !== 'string' || !MIME.test(own)) {
     throw new Error(
-      `resource "${uri}": mimeType: expected a MIME type such as "text/plain", received ${describeValue(own)}`,
+      `mimeType: expected a MIME type such as "text/plain", received ${describeValue(own)}`,
     );
   }
   return own;
