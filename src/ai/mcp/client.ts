@@ -22,6 +22,7 @@ import {
   withDefaults,
 } from './client-catalog.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
+import type { McpOAuth } from './oauth/client-auth.ts';
 import {
   readServerProgress,
   runRemoteTask,
@@ -31,12 +32,19 @@ import {
 import { type RemoteCallRequest, remoteTool } from './remote-tool.ts';
 import { finoJsonSchemaValidator, refusedOutputMessage } from './sdk-validator.ts';
 import { TaskInputs } from './task-inputs.ts';
-import { type McpTransportSpec, openTransport } from './transports.ts';
+import { httpTransport, type McpTransportSpec, openTransport } from './transports.ts';
 
 /** Options of {@link mcpClient}. */
 export interface McpClientOptions {
-  /** Where the server is: {@link stdioTransport}, {@link httpTransport}, or any SDK client `Transport`. */
-  transport: McpTransportSpec | Transport;
+  /**
+   * Where the server is: {@link stdioTransport}, {@link httpTransport}, or any SDK client
+   * `Transport`. Or give `url` (and `auth`) for a Streamable HTTP endpoint.
+   */
+  transport?: McpTransportSpec | Transport;
+  /** A Streamable HTTP endpoint: short for `transport: httpTransport({ url, auth })`. */
+  url?: string | URL;
+  /** OAuth 2.1 login for `url`, made with `oauth()` (decision 123). */
+  auth?: McpOAuth;
   /** This client's name and version, as the server sees them (default `fino`). */
   name?: string;
   version?: string;
@@ -161,9 +169,9 @@ export interface McpToolClient extends McpCatalogClient {
  * ```
  */
 export function mcpClient(options: McpClientOptions): McpToolClient {
-  if (options?.transport === undefined) {
+  if (options?.transport === undefined && options?.url === undefined) {
     throw new TypeError(
-      'mcpClient: transport is required: stdioTransport({ command }) or httpTransport({ url })',
+      'mcpClient: transport is required: stdioTransport({ command }), httpTransport({ url }), or url',
     );
   }
   for (const name of ['onElicit', 'onWarning', 'onSample', 'onLog'] as const) {
@@ -178,7 +186,12 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       `mcpClient: approveDestructive: expected a boolean, received ${describeValue(options.approveDestructive)}`,
     );
   }
-  const spec = options.transport;
+  const spec =
+    options.transport ??
+    httpTransport({
+      url: options.url as string | URL,
+      ...(options.auth ? { auth: options.auth } : {}),
+    });
   const timeout = checkDuration('mcpClient: timeoutMs', options.timeoutMs);
   const timing = taskTiming(options.tasks);
   const warn = options.onWarning ?? ((warning: McpClientWarning) => console.warn(warning.message));

@@ -25,6 +25,17 @@ export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
 export type { McpHttpServer, McpListenOptions } from './listen.ts';
 export {
+  type McpOAuth,
+  type OAuthOptions,
+  oauth,
+} from './oauth/client-auth.ts';
+export {
+  fileTokenStore,
+  memoryTokenStore,
+  type OAuthRecord,
+  type TokenStore,
+} from './oauth/token-store.ts';
+export {
   type McpServedPrompt,
   type PromptContext,
   type PromptMessageInput,
