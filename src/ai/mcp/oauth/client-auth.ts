@@ -14,6 +14,7 @@ import {
   type FetchLike,
   type OAuthClientMetadata,
   type OAuthClientProvider,
+  PrivateKeyJwtProvider,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
   UnauthorizedError,
@@ -37,10 +38,19 @@ export interface OAuthOptions {
   clientId?: string;
   clientSecret?: string;
   /**
-   * `'client_credentials'` for machine-to-machine access with `clientId` and
-   * `clientSecret` (no user, no browser); default `'authorization_code'` (with PKCE).
+   * An HTTPS URL of this client's metadata document (a URL-based client id): used
+   * instead of dynamic registration when the authorization server supports it.
+   */
+  clientMetadataUrl?: string;
+  /**
+   * `'client_credentials'` for machine-to-machine access with `clientId` and either
+   * `clientSecret` or `privateKey` (no user, no browser); default `'authorization_code'`
+   * (with PKCE).
    */
   grant?: 'authorization_code' | 'client_credentials';
+  /** A private key (PEM) to sign `private_key_jwt` client assertions, with `signingAlgorithm` (default `ES256`). */
+  privateKey?: string;
+  signingAlgorithm?: string;
   /** Where tokens and registrations are kept (default a file at `~/.fino/mcp-oauth.json`, mode 0600). */
   store?: TokenStore;
 }
@@ -75,7 +85,15 @@ export const MAX_AUTHORIZATIONS = 2;
  * ```
  */
 export function oauth(options: OAuthOptions = {}): McpOAuth {
-  for (const name of ['redirectUrl', 'clientName', 'clientId', 'clientSecret'] as const) {
+  for (const name of [
+    'redirectUrl',
+    'clientName',
+    'clientId',
+    'clientSecret',
+    'clientMetadataUrl',
+    'privateKey',
+    'signingAlgorithm',
+  ] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'string') {
       throw new TypeError(
         `oauth: ${name}: expected a string, received ${describeValue(options[name])}`,
@@ -89,22 +107,19 @@ export function oauth(options: OAuthOptions = {}): McpOAuth {
   }
   if (
     options.grant === 'client_credentials' &&
-    (options.clientId === undefined || options.clientSecret === undefined)
+    (options.clientId === undefined ||
+      (options.clientSecret === undefined && options.privateKey === undefined))
   ) {
-    throw new TypeError("oauth: grant 'client_credentials' needs clientId and clientSecret");
+    throw new TypeError(
+      "oauth: grant 'client_credentials' needs clientId, and clientSecret or privateKey",
+    );
   }
   return { kind: 'oauth', options };
 }
 
 /** A `fetch` for one server that carries its bearer token and logs in when the server asks. */
 export function oauthFetch(spec: McpOAuth, serverUrl: URL, next: FetchLike = fetch): FetchLike {
-  const provider =
-    spec.options.grant === 'client_credentials'
-      ? new ClientCredentialsProvider({
-          clientId: spec.options.clientId as string,
-          clientSecret: spec.options.clientSecret as string,
-        })
-      : new StoredProvider(spec.options, serverUrl.href);
+  const provider = providerFor(spec.options, serverUrl.href);
   const authorizeOnce = async (resourceMetadataUrl: URL | undefined, scope: string | undefined) => {
     const base = { serverUrl, resourceMetadataUrl, scope, fetchFn: next };
     let result = await auth(provider, base);
@@ -132,6 +147,19 @@ export function oauthFetch(spec: McpOAuth, serverUrl: URL, next: FetchLike = fet
   };
 }
 
+function providerFor(options: OAuthOptions, server: string): OAuthClientProvider {
+  if (options.grant !== 'client_credentials') return new StoredProvider(options, server);
+  const clientId = options.clientId as string;
+  if (options.privateKey !== undefined) {
+    return new PrivateKeyJwtProvider({
+      clientId,
+      privateKey: options.privateKey,
+      algorithm: options.signingAlgorithm ?? 'ES256',
+    });
+  }
+  return new ClientCredentialsProvider({ clientId, clientSecret: options.clientSecret as string });
+}
+
 function needsAuthorization(response: Response): boolean {
   if (response.status === 401) return true;
   return (
@@ -155,6 +183,10 @@ class StoredProvider implements OAuthClientProvider {
 
   get redirectUrl(): string {
     return this.#options.redirectUrl ?? 'http://127.0.0.1:33418/callback';
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#options.clientMetadataUrl;
   }
 
   get clientMetadata(): OAuthClientMetadata {

@@ -61,15 +61,39 @@ describe('the MCP conformance suite', () => {
     expect([...found].filter(([, ok]) => !ok).map(([name]) => name)).toEqual([]);
   }, 120_000);
 
-  // The client scenarios mcpClient() passes today, one run each (sse-retry, which
-  // mcpClient() also passes, is left out: it measures reconnection delays, which a
-  // loaded machine distorts). OAuth scenarios: see docs/mcp.md.
-  it.each(['initialize', 'tools_call', 'elicitation-sep1034-client-defaults'])(
+  // The client scenarios mcpClient() passes: 24 of 26, one run each. sse-retry (passed,
+  // but it measures reconnection delays, which a loaded machine distorts) is left out of
+  // the test suite; the two left failing are written down in docs/mcp.md.
+  it.each([
+    'initialize',
+    'tools_call',
+    'elicitation-sep1034-client-defaults',
+    'auth/metadata-default',
+    'auth/metadata-var1',
+    'auth/metadata-var2',
+    'auth/metadata-var3',
+    'auth/basic-cimd',
+    'auth/scope-from-www-authenticate',
+    'auth/scope-from-scopes-supported',
+    'auth/scope-omitted-when-undefined',
+    'auth/scope-step-up',
+    'auth/scope-retry-limit',
+    'auth/token-endpoint-auth-basic',
+    'auth/token-endpoint-auth-post',
+    'auth/token-endpoint-auth-none',
+    'auth/pre-registration',
+    'auth/2025-03-26-oauth-endpoint-fallback',
+    'auth/resource-mismatch',
+    'auth/offline-access-scope',
+    'auth/offline-access-not-supported',
+    'auth/client-credentials-jwt',
+    'auth/client-credentials-basic',
+  ])(
     'passes the client scenario %s with mcpClient()',
     async (scenario) => {
       const command = `${process.execPath} --import ${tsx} ${join(here, 'everything-client.ts')}`;
       const output = await conformance(['client', '--command', command, '--scenario', scenario]);
-      expect(output).toMatch(/Passed: (\d+)\/\1, 0 failed/);
+      expect(output).toMatch(/Passed: (\d+)\/\1, 0 failed, 0 warnings/);
     },
     120_000,
   );

@@ -9,6 +9,8 @@ const url = process.argv[process.argv.length - 1];
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as {
   client_id?: string;
   client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
 };
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 
@@ -18,7 +20,13 @@ const client = mcpClient({
     store: memoryTokenStore(),
     clientName: 'fino-conformance',
     redirectUrl: 'http://localhost:3000/callback',
-    ...(context.client_id ? { clientId: context.client_id, clientSecret: context.client_secret } : {}),
+    clientMetadataUrl: 'https://conformance-test.local/client-metadata.json',
+    ...(context.client_id
+      ? { clientId: context.client_id, clientSecret: context.client_secret }
+      : {}),
+    ...(context.private_key_pem
+      ? { privateKey: context.private_key_pem, signingAlgorithm: context.signing_algorithm }
+      : {}),
     ...(scenario.includes('client-credentials') ? { grant: 'client_credentials' as const } : {}),
     // The suite's authorization server approves at once: follow its redirect by hand.
     authorize: async (authorizationUrl) => {
