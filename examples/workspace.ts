@@ -13,12 +13,13 @@
  */
 import { parseArgs } from 'node:util';
 import { mcpServer } from '../src/ai/mcp/index.ts';
-import { EXIT, processIo, reportError, reportProblem } from '../src/cli/index.ts';
+import { EXIT, listenProblem, processIo, reportError, reportProblem } from '../src/cli/index.ts';
 import { configSnippets } from './workspace/config-snippet.ts';
 import { workspaceFolder } from './workspace/folder.ts';
 import { workspaceTools } from './workspace/tools.ts';
 
 const USAGE = `Usage: npm start -- [--dir <folder>] [--host <host>] [--port <n>] [--token <t>]
+                     [--approval elicit|client|deny]
 
 Serves the workspace tools (list, read, search, write and remove files in one folder)
 over MCP Streamable HTTP, and prints the URL and the snippet to paste into a client.
@@ -28,6 +29,9 @@ over MCP Streamable HTTP, and prints the URL and the snippet to paste into a cli
   --host <host>   the address to listen on (default 127.0.0.1)
   --port <n>      the port (or PORT; default 3000; 0 picks a free one)
   --token <t>     require "Authorization: Bearer <t>" (or FINO_MCP_TOKEN)
+  --approval <m>  how remove_file's approval is asked: elicit (default: the client
+                  asks its user), client (trust the client's own confirmation, for
+                  clients that cannot ask, such as the MCP Inspector) or deny
   --verbose       print stack traces with errors (or FINO_DEBUG=1)
   -h, --help      show this help`;
 
@@ -43,6 +47,7 @@ function options() {
         host: { type: 'string', default: '127.0.0.1' },
         port: { type: 'string', default: process.env.PORT || '3000' },
         token: { type: 'string', default: process.env.FINO_MCP_TOKEN || undefined },
+        approval: { type: 'string', default: 'elicit' },
         verbose: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -71,6 +76,15 @@ async function serve(): Promise<number> {
     );
   }
   if (values.dir === '') return reportProblem(io, '--dir needs a folder', HINT, EXIT.usage);
+  const approval = values.approval;
+  if (approval !== 'elicit' && approval !== 'client' && approval !== 'deny') {
+    return reportProblem(
+      io,
+      `--approval: expected one of elicit, client, deny, received "${approval}"`,
+      HINT,
+      EXIT.usage,
+    );
+  }
   try {
     const root = await workspaceFolder(values.dir);
     const server = mcpServer({
@@ -78,8 +92,13 @@ async function serve(): Promise<number> {
       version: '1.0.0',
       instructions: `Tools over the files of ${root}. Paths are relative to that folder.`,
       tools: await workspaceTools(root),
+      approval,
     });
-    const http = await server.listen({ host: values.host, port, token: values.token });
+    const http = await server
+      .listen({ host: values.host, port, token: values.token })
+      .catch((error: unknown) => {
+        throw listenProblem(error, (other) => `--port ${other}`);
+      });
 
     console.log(`Serving the workspace ${root}`);
     console.log(`MCP endpoint (Streamable HTTP): ${http.url}`);

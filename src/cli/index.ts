@@ -18,6 +18,7 @@ export {
 export { type CommandEntry, commands } from './commands/index.ts';
 export { escapeText, safeJson } from './escape-text.ts';
 export { EXIT } from './exit-codes.ts';
+export { listenProblem } from './listen-problem.ts';
 export { main, processIo } from './main.ts';
 export { isVerbose, reportError, reportProblem } from './report-error.ts';
 export { type CommandTask, runCommandTask, taskCommand } from './task-command.ts';

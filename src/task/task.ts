@@ -4,8 +4,6 @@
  */
 
 import { describeValue } from '../internal/describe-value.ts';
-import { checkDuration } from '../internal/duration.ts';
-import { errorMessage, isControlFlow } from '../internal/thrown-value.ts';
 import {
   type CompiledValidator,
   compile,
@@ -16,19 +14,21 @@ import {
   type SchemaLike,
 } from '../validate/index.ts';
 import { isTask, TASK_BRAND } from './brand.ts';
-import { argumentOf, type CliSpec, deriveCliSpec } from './cli-spec.ts';
+import { type CliSpec, deriveCliSpec } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
-import { capErrorText } from './error-text.ts';
 import { UsageError } from './errors.ts';
 import { RunContextFromOptions } from './execution-context.ts';
 import { renderHelp } from './help.ts';
-import { invalidArgumentsText, issueLines } from './invalid-arguments.ts';
+import { invalidArgumentsText } from './invalid-arguments.ts';
+import { isThenable } from './is-thenable.ts';
 import { type ResolvedIsolation, resolveIsolation } from './isolation/options.ts';
 import { registerExecutor } from './isolation/registry.ts';
 import { runIsolated } from './isolation/run-isolated.ts';
 import { normalizeResult } from './normalize-result.ts';
-import { type ParsedArgv, parseArgv } from './parse-argv.ts';
+import { type ParsedCommand, type ParseOptions, parseCommand } from './parse-command.ts';
+import { checkTaskOptions } from './task-options.ts';
+import { executorThrew, validationThrew } from './tool-result-errors.ts';
 import type {
   AnyTask,
   InvokeContext,
@@ -41,38 +41,12 @@ import type {
 } from './types.ts';
 import { discardingWriter } from './writers.ts';
 
-/** Whether `value` is a thenable; false when its `then` cannot be read (normalizeResult reports it). */
-const isThenable = (value: unknown): value is PromiseLike<unknown> => {
-  // A primitive is never awaited as a thenable (`await` does not read its `then`).
-  if (typeof value !== 'object' && typeof value !== 'function') return false;
-  try {
-    return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
-  } catch {
-    return false;
-  }
-};
+export type { ParsedCommand, ParseOptions } from './parse-command.ts';
 
 /** A signal that never aborts, for calls made without one. */
 const NEVER_ABORTED = new AbortController().signal;
 
 const NO_CONTEXT: InvokeContext = Object.freeze({});
-
-/** The result of `Task.parse()`: the task the command line selected and its input. */
-export interface ParsedCommand<Input = unknown> extends ParsedArgv {
-  /** This task, or the child a subcommand named. */
-  task: AnyTask;
-  /** The command that selected `task`, for its help text (e.g. `calc add`). */
-  usage: string;
-  input: Input & Record<string, unknown>;
-}
-
-/** Options of `Task.parse()`. */
-export interface ParseOptions {
-  /** The command that precedes the arguments, for the help text (default the task's name). */
-  usage?: string;
-  /** Input to start from (e.g. from `--input JSON`); options override its properties. */
-  input?: Record<string, unknown>;
-}
 
 /**
  * A named, validated unit of work. `run()` executes it directly, `invoke()` as a model's
@@ -126,47 +100,8 @@ export class Task<Input = unknown, Output = unknown> {
   readonly #asyncValidation: boolean;
 
   constructor(options: TaskOptions<Input, Output>) {
-    if (typeof options !== 'object' || options === null) {
-      throw new TypeError(
-        `Task options: expected an object with at least \`name\` and \`run\`, received ${describeValue(options)}`,
-      );
-    }
-    const { name, run, timeoutMs } = options;
-    if (typeof name !== 'string' || name === '') {
-      throw new TypeError(
-        `Task name: expected a non-empty string, received ${describeValue(name)}`,
-      );
-    }
-    if (typeof run !== 'function') {
-      throw new TypeError(
-        `Task "${name}": run: expected a function, received ${describeValue(run)}`,
-      );
-    }
-    const { outputMode = 'text' } = options;
-    if (outputMode !== 'text' && outputMode !== 'json' && outputMode !== 'both') {
-      throw new TypeError(
-        `Task "${name}": outputMode: expected 'text', 'json' or 'both', received ${describeValue(outputMode)}`,
-      );
-    }
-    checkDuration(`Task "${name}": timeoutMs`, timeoutMs);
-    const { risk } = options;
-    if (risk !== undefined && (typeof risk !== 'string' || risk === '')) {
-      throw new TypeError(
-        `Task "${name}": risk: expected a non-empty string such as 'low', 'medium', 'high' or 'destructive', received ${describeValue(risk)}`,
-      );
-    }
-    const { idempotent } = options;
-    if (idempotent !== undefined && typeof idempotent !== 'boolean') {
-      throw new TypeError(
-        `Task "${name}": idempotent: expected a boolean, received ${describeValue(idempotent)}`,
-      );
-    }
-    const { execution } = options;
-    if (execution !== undefined && execution !== 'task' && execution !== 'task-optional') {
-      throw new TypeError(
-        `Task "${name}": execution: expected 'task' or 'task-optional', received ${describeValue(execution)}`,
-      );
-    }
+    const { name, run, timeoutMs, outputMode, risk, idempotent, execution } =
+      checkTaskOptions(options);
     this.name = name;
     this.description = options.description ?? '';
     const schema = options.inputSchema as SchemaLike | undefined;
@@ -286,7 +221,7 @@ export class Task<Input = unknown, Output = unknown> {
       try {
         result = this.#validate(args);
       } catch (error) {
-        return Promise.resolve(this.#validationThrew(error));
+        return Promise.resolve(validationThrew(this, error));
       }
       return Promise.resolve(this.#settleCall(result, ctx));
     } catch (error) {
@@ -300,15 +235,9 @@ export class Task<Input = unknown, Output = unknown> {
     try {
       result = await this.#validateAsync(args);
     } catch (error) {
-      return this.#validationThrew(error);
+      return validationThrew(this, error);
     }
     return this.#settleCall(result, ctx);
-  }
-
-  /** The result of a validator that threw, or the error itself when it must propagate. */
-  #validationThrew(error: unknown): ToolResultObject {
-    if (this.throwOnError || isControlFlow(error)) throw error;
-    return errorResult(`Invalid arguments for "${this.name}": ${errorMessage(error)}`);
   }
 
   /**
@@ -332,7 +261,7 @@ export class Task<Input = unknown, Output = unknown> {
       output = this.#call(result.value as Input, ctx, context);
       if (!isThenable(output)) return normalizeResult(this.name, output, context.written);
     } catch (error) {
-      return this.#executorThrew(error, ctx);
+      return executorThrew(this, error, ctx);
     }
     return this.#settleAsync(output, context, ctx);
   }
@@ -345,15 +274,8 @@ export class Task<Input = unknown, Output = unknown> {
     try {
       return normalizeResult(this.name, await output, context.written);
     } catch (error) {
-      return this.#executorThrew(error, ctx);
+      return executorThrew(this, error, ctx);
     }
-  }
-
-  /** The result of an executor (or its result) that threw, or the error when it must propagate. */
-  #executorThrew(error: unknown, ctx: InvokeContext): ToolResultObject {
-    if (this.throwOnError || isControlFlow(error)) throw error;
-    if (ctx.signal?.aborted && error === ctx.signal.reason) throw error;
-    return errorResult(errorMessage(error));
   }
 
   /**
@@ -376,45 +298,8 @@ export class Task<Input = unknown, Output = unknown> {
    * ```
    */
   parse(argv: readonly string[], options: ParseOptions = {}): ParsedCommand<Input> {
-    const usage = options.usage ?? this.name;
-    const first = argv[0];
-    const child = first !== undefined && !first.startsWith('-') ? this.child(first) : undefined;
-    if (child) return child.parse(argv.slice(1), { ...options, usage: `${usage} ${child.name}` });
-    const hint = `Run "${usage} --help" for usage.`;
-    const takesArguments = this.cli.positionals?.length || this.cli.passthrough !== undefined;
-    if (
-      first !== undefined &&
-      !first.startsWith('-') &&
-      this.children.length > 0 &&
-      !takesArguments
-    ) {
-      const names = this.children.map((c) => c.name).join(', ');
-      throw new UsageError(`unknown command "${first}"; expected one of ${names}`, hint);
-    }
-    let parsed: ParsedArgv;
-    try {
-      parsed = parseArgv(argv, this.cli, options.input, this.supports('json'));
-    } catch (error) {
-      throw error instanceof UsageError ? new UsageError(error.message, hint) : error;
-    }
-    if (parsed.mode === 'json' && !this.supports('json')) {
-      throw new UsageError(
-        `--json: "${this.name}" supports only "${this.outputMode}" output`,
-        hint,
-      );
-    }
-    if (!parsed.help && this.#validator && !this.#asyncValidation) {
-      const result = this.#validator.safeParse(parsed.input);
-      if (!result.success) {
-        const lines = issueLines(result.issues, (issue) => {
-          const key = /^[A-Za-z_$][\w$]*/.exec(issue.path)?.[0];
-          return `${key ? argumentOf(this.cli, key) : 'input'}: ${issue.message}`;
-        });
-        throw new UsageError(capErrorText(lines.join('\n')), hint);
-      }
-      parsed.input = result.value as Record<string, unknown>;
-    }
-    return { ...parsed, task: this, usage, input: parsed.input as Input & Record<string, unknown> };
+    const validator = this.#asyncValidation ? undefined : this.#validator;
+    return parseCommand(this, argv, options, validator) as ParsedCommand<Input>;
   }
 
   /**
@@ -511,11 +396,6 @@ export class Task<Input = unknown, Output = unknown> {
   }
 }
 Object.defineProperty(Task.prototype, TASK_BRAND, { value: true });
-
-/** An `isError` result with `text` kept within the error text limit (decision 059). */
-function errorResult(text: string): ToolResultObject {
-  return { content: capErrorText(text), isError: true };
-}
 
 /**
  * Creates a task; the same as `new Task(options)`.

@@ -3,10 +3,14 @@
  * `fino: <message>` and a hint line, exit 2 for a wrong command line, 1 for a failure,
  * no stack trace unless asked.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
@@ -41,6 +45,10 @@ describe('npm start', { timeout: 60_000 }, () => {
     [['--bogus'], /^fino: Unknown option '--bogus'/],
     [['--dir'], /^fino: Option '--dir <value>' argument missing/],
     [['--port', 'x'], /^fino: --port: expected a port number from 0 to 65535, received "x"\n/],
+    [
+      ['--approval', 'sometimes'],
+      /^fino: --approval: expected one of elicit, client, deny, received "sometimes"\n/,
+    ],
   ])('exits 2 on %j with the message and the help hint', async (args, message) => {
     const result = await start(args);
     expect(result.code).toBe(2);
@@ -67,10 +75,57 @@ describe('npm start', { timeout: 60_000 }, () => {
     try {
       const result = await start(['--dir', root, '--port', String(port)]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toMatch(new RegExp(`^fino: .*\\b${port}\\b.*in use`));
+      expect(result.stderr).toMatch(
+        new RegExp(
+          `^fino: listen: 127\\.0\\.0\\.1:${port} is already in use; choose another port with --port ${port + 1} \\(--port 0 picks a free one\\)\n`,
+        ),
+      );
       expect(result.stderr).not.toMatch(/\n\s+at /);
     } finally {
       busy.close();
+    }
+  });
+
+  it('with --approval client, runs remove_file for a client that cannot ask its user', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fino-start-'));
+    await writeFile(join(dir, 'old.txt'), 'bye');
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'examples/workspace.ts'),
+        '--dir',
+        dir,
+        '--port',
+        '0',
+        '--approval',
+        'client',
+      ],
+      { cwd: root, env: { ...process.env, FINO_DEBUG: '', PORT: '' } },
+    );
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          out += chunk;
+          const found = /MCP endpoint \(Streamable HTTP\): (\S+)/.exec(out);
+          if (found) resolve(found[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`npm start exited ${code}: ${out}`)));
+      });
+      const client = new Client({ name: 'inspector-like', version: '1.0.0' }); // declares no elicitation
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const result: any = await client.callTool({
+        name: 'remove_file',
+        arguments: { path: 'old.txt' },
+      });
+      await client.close();
+      expect(result.isError).toBeFalsy();
+      expect(existsSync(join(dir, 'old.txt'))).toBe(false);
+    } finally {
+      child.kill();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -62,6 +62,42 @@ async function inMemoryClient(): Promise<{ send: Send; close(): Promise<void> }>
   };
 }
 
+interface AuthEndpoint {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The server over HTTP behind a stand-in for a bearer-token check: `authOf` names the principal. */
+async function serveWithAuth(authOf: (req: IncomingMessage) => unknown): Promise<AuthEndpoint> {
+  const handle = server.handler();
+  const http: HttpServer = createServer((req, res) => {
+    (req as IncomingMessage & { auth?: unknown }).auth = authOf(req);
+    void handle(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    close: async () => {
+      await handle.close();
+      await new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** An SDK client over HTTP sending `headers` with every request. */
+async function connectAs(url: string, headers: Record<string, string>) {
+  const client = new Client({ name: 'app', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
+  const send: Send = (method, params) =>
+    client.request({ method, params } as never, schemaOf[method] as never) as Promise<any>;
+  return { send, close: () => client.close() };
+}
+
 describe('task ids', () => {
   it.each([
     ['an unknown id', 'task_00000000000000000000000000000000', /Unknown task/],
@@ -177,43 +213,16 @@ it('refuses a store that is not a fino session store', () => {
 });
 
 describe('another client’s tasks', () => {
-  let http: HttpServer;
-  let url: string;
-  let handle: ReturnType<McpToolServer['handler']>;
+  let endpoint: AuthEndpoint;
   beforeEach(async () => {
-    handle = server.handler();
-    http = createServer((req, res) => {
-      // What a bearer-token check in front of the endpoint does: it names the client.
-      const clientId = req.headers['x-client'];
-      (req as IncomingMessage & { auth?: unknown }).auth = {
-        token: String(clientId),
-        clientId: String(clientId),
-        scopes: [],
-      };
-      void handle(req, res);
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  });
-  afterEach(async () => {
-    await handle.close();
-    await new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      http.closeAllConnections();
+    // What a bearer-token check in front of the endpoint does: it names the client.
+    endpoint = await serveWithAuth((req) => {
+      const clientId = String(req.headers['x-client']);
+      return { token: clientId, clientId, scopes: [] };
     });
   });
-
-  const as = async (clientId: string) => {
-    const client = new Client({ name: clientId, version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), {
-        requestInit: { headers: { 'x-client': clientId } },
-      }),
-    );
-    const send: Send = (method, params) =>
-      client.request({ method, params } as never, schemaOf[method] as never) as Promise<any>;
-    return { send, close: () => client.close() };
-  };
+  afterEach(() => endpoint.close());
+  const as = (clientId: string) => connectAs(endpoint.url, { 'x-client': clientId });
 
   it('reads as an unknown task, and is not listed', async () => {
     const alice = await as('alice');
@@ -236,6 +245,81 @@ describe('another client’s tasks', () => {
     ]);
     await alice.close();
     await mallory.close();
+  });
+});
+
+describe('two users of one client application', () => {
+  let endpoint: AuthEndpoint;
+  beforeEach(async () => {
+    // An OAuth check in front of the endpoint: every token was issued to the same
+    // application ("app", or the one in x-client); x-sub is the token's subject, if any.
+    endpoint = await serveWithAuth((req) => {
+      const sub = req.headers['x-sub'];
+      return {
+        token: (req.headers.authorization ?? '').replace(/^Bearer /, ''),
+        clientId: String(req.headers['x-client'] ?? 'app'),
+        scopes: [],
+        ...(sub === undefined ? {} : { extra: { sub: String(sub) } }),
+      };
+    });
+  });
+  afterEach(() => endpoint.close());
+  const user = (headers: Record<string, string>) => connectAs(endpoint.url, headers);
+
+  const cannotSee = async (owner: { send: Send }, other: { send: Send }) => {
+    const { task } = await owner.send('tools/call', {
+      name: 'quick',
+      arguments: { text: 'mine' },
+      task: {},
+    });
+    for (const method of ['tasks/get', 'tasks/result', 'tasks/cancel']) {
+      const error: any = await other.send(method, { taskId: task.taskId }).catch((e) => e);
+      expect(error.code).toBe(-32602);
+      expect(error.message).toMatch(/Unknown task/);
+    }
+    const listed = async (who: { send: Send }) =>
+      (await who.send('tasks/list', {})).tasks.map((t: any) => t.taskId);
+    expect(await listed(other)).not.toContain(task.taskId);
+    expect((await owner.send('tasks/result', { taskId: task.taskId })).content[0].text).toBe(
+      'ok mine',
+    );
+    expect(await listed(owner)).toContain(task.taskId);
+  };
+
+  it('cannot list or read each other’s tasks: each token is its own owner', async () => {
+    const ana = await user({ authorization: 'Bearer token-of-ana' });
+    const bob = await user({ authorization: 'Bearer token-of-bob' });
+    await cannotSee(ana, bob);
+    await cannotSee(bob, ana);
+    await ana.close();
+    await bob.close();
+  });
+
+  it('tells subjects apart by their own parts (app + "x:y" is not app:x + "y")', async () => {
+    const first = await user({ authorization: 'Bearer shared', 'x-sub': 'x:y' });
+    const second = await user({
+      authorization: 'Bearer shared',
+      'x-client': 'app:x',
+      'x-sub': 'y',
+    });
+    await cannotSee(first, second);
+    await first.close();
+    await second.close();
+  });
+
+  it('lets one subject read its tasks with a new token (a refreshed login)', async () => {
+    const before = await user({ authorization: 'Bearer old', 'x-sub': 'ana' });
+    const { task } = await before.send('tools/call', {
+      name: 'quick',
+      arguments: { text: 'kept' },
+      task: {},
+    });
+    await before.close();
+    const after = await user({ authorization: 'Bearer new', 'x-sub': 'ana' });
+    expect((await after.send('tasks/result', { taskId: task.taskId })).content[0].text).toBe(
+      'ok kept',
+    );
+    await after.close();
   });
 });
 

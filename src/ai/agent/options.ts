@@ -1,4 +1,5 @@
 import { showValue } from '../../internal/describe-value.ts';
+import { unknownKeyMessage } from '../../internal/known-keys.ts';
 import { errorMessage } from '../../internal/thrown-value.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
 import {
@@ -131,14 +132,12 @@ export function readOptions(options: AgentOptions): AgentConfig {
       `agent(options): expected an options object, received ${describe(options)}`,
     );
   }
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(KNOWN_OPTIONS, key)) {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `agent(options): unknown option ${showValue(key)}; expected one of ${Object.keys(KNOWN_OPTIONS).join(', ')}`,
-      );
-    }
-  }
+  const unknown = unknownKeyMessage('agent(options)', options, Object.keys(KNOWN_OPTIONS), {
+    system: '"instructions"',
+    maxSteps: '"stopWhen" (stopWhen: maxSteps(n))',
+    thinking: '"reasoning" ({ reasoning: { budgetTokens } })',
+  });
+  if (unknown) throw new AgentError('INVALID_ARGUMENT', unknown);
   const { model, instructions, tools = [], stopWhen, approval, name = 'agent' } = options;
   if (
     model === null ||

@@ -1,3 +1,4 @@
+import { unknownKeyMessage } from '../../internal/known-keys.ts';
 import type { GenerateRequest, GenerateResult, ModelWarning, ToolCall } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
@@ -136,6 +137,19 @@ async function pairAborted(
 const checkpointed = (state: RunState, options: AgentRunOptions): RunState =>
   options.checkpointCopy === false ? state : structuredClone(state);
 
+/** Every run option, hooks included, so a misspelt one (`onStepStrat`) is refused. */
+const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
+  signal: true,
+  runId: true,
+  onCheckpoint: true,
+  checkpointCopy: true,
+  onStepStart: true,
+  onStepFinish: true,
+  onToolCall: true,
+  onToolResult: true,
+  onProgress: true,
+};
+
 function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
   if (options === null || typeof options !== 'object') {
     throw new AgentError(
@@ -143,6 +157,8 @@ function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
       `run options: expected an object, received ${describe(options)}`,
     );
   }
+  const unknown = unknownKeyMessage('run options', options, Object.keys(RUN_OPTIONS));
+  if (unknown) throw new AgentError('INVALID_ARGUMENT', unknown);
   const signal = options.signal as Partial<AbortSignal> | undefined;
   if (
     signal !== undefined &&

@@ -13,6 +13,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { AnyTask, InvokeContext, ToolResultObject } from '../../task/index.ts';
+import { noElicitationHint } from './approval-hint.ts';
 import { approvalMeta } from './approval-meta.ts';
 import type { CallState, CallStateCodec } from './call-state.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
@@ -87,7 +88,7 @@ export async function callTool(
       state.approved = true;
     } else if (!canElicit) {
       return errorResult(
-        `Tool "${tool.name}" requires approval, and this client cannot ask its user (it declares no elicitation capability). It was not executed.`,
+        `Tool "${tool.name}" requires approval, and this client cannot ask its user (it declares no elicitation capability). It was not executed. ${noElicitationHint(tool)}`,
       );
     } else {
       return ask(
@@ -141,7 +142,7 @@ export async function callTool(
     }
     if (!canElicit) {
       return errorResult(
-        `Tool "${tool.name}" paused for input ("${question}"), and this client cannot answer (it declares no elicitation capability). It did not finish.`,
+        `Tool "${tool.name}" paused for input ("${question}"), and this client cannot answer (it declares no elicitation capability). It did not finish. ${noElicitationHint(tool)}`,
       );
     }
     return ask(question, ANSWER_KEY, ANSWER_SCHEMA, { approved: state.approved, question });

@@ -1,6 +1,7 @@
 /**
  * `mcpClient()`: uses any MCP server's tools as fino tools, through the official SDK client.
  */
+
 import { randomUUID } from 'node:crypto';
 import {
   Client,
@@ -21,6 +22,7 @@ import {
   type ServerLogMessage,
   withDefaults,
 } from './client-catalog.ts';
+import { connectionError, transportTarget } from './connection-error.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
 import type { McpOAuth } from './oauth/client-auth.ts';
 import {
@@ -357,7 +359,7 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   const connect = () => {
     connecting ??= sdk.connect(openTransport(spec)).catch((error: unknown) => {
       connecting = undefined; // a later call may try again
-      throw error;
+      throw connectionError(transportTarget(spec), error);
     });
     return connecting;
   };

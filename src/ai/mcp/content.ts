@@ -24,7 +24,7 @@ export function toMcpContent(part: ContentPart): ContentBlock {
       return {
         type: 'resource',
         resource: {
-          uri: `fino:document/${encodeURIComponent(part.name ?? 'document')}`,
+          uri: `${DOCUMENT_URI}${encodeURIComponent(part.name ?? 'document')}`,
           mimeType: part.mediaType,
           blob: part.data,
         },
@@ -59,6 +59,8 @@ export function fromMcpContent(block: ContentBlock): ContentPart {
       return { type: 'audio', mediaType: block.mimeType, data: block.data };
     case 'resource': {
       const { uri, mimeType } = block.resource;
+      const document = documentOf(block.resource);
+      if (document) return document;
       const part: ContentPart = { type: 'resource', uri };
       if (mimeType !== undefined) part.mediaType = mimeType;
       if ('text' in block.resource && typeof block.resource.text === 'string') {
@@ -77,6 +79,39 @@ export function fromMcpContent(block: ContentBlock): ContentPart {
       return { type: 'text', text: JSON.stringify(block) };
   }
 }
+
+/** The URI prefix of a document sent as an embedded resource (see {@link toMcpContent}). */
+const DOCUMENT_URI = 'fino:document/';
+
+/**
+ * An embedded resource as the document it carries: fino's own documents
+ * (`fino:document/<name>`), and any other PDF sent as a blob (named after the URI's last
+ * segment), so a model reads them as documents; `undefined` for every other resource.
+ */
+function documentOf(resource: { uri: string; mimeType?: string; blob?: unknown }) {
+  const { uri, mimeType, blob } = resource;
+  if (typeof blob !== 'string' || mimeType === undefined) return undefined;
+  const ours = uri.startsWith(DOCUMENT_URI);
+  if (!ours && mimeType !== 'application/pdf') return undefined;
+  const part: ContentPart = { type: 'document', mediaType: mimeType, data: blob };
+  const name = ours ? safeDecode(uri.slice(DOCUMENT_URI.length)) : lastSegment(uri);
+  if (name) part.name = name;
+  return part;
+}
+
+const safeDecode = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/** The file name at the end of a URI (`https://x/files/report.pdf` → `report.pdf`), if any. */
+const lastSegment = (uri: string) => {
+  const path = uri.split(/[?#]/)[0];
+  return safeDecode(path.slice(path.lastIndexOf('/') + 1)) || undefined;
+};
 
 /** A fino tool result as an MCP `tools/call` result; `isError` is kept. */
 export function toCallToolResult(result: ToolResultObject): CallToolResult {

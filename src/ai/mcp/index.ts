@@ -20,6 +20,10 @@ export type {
   SampleHandler,
   ServerLogMessage,
 } from './client-catalog.ts';
+export {
+  McpConnectionError,
+  type McpConnectionErrorCode,
+} from './connection-error.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';

@@ -47,17 +47,21 @@ export function defaultAllowedHosts(host: string): string[] {
   return [...new Set([...localhostAllowedHostnames(), ...names.map(bracket)])];
 }
 
-/** A clear error for a failed bind, naming the address and what to do; the system error is its `cause`. */
+/**
+ * A clear error for a failed bind, naming the address and the cause; the system error is
+ * its `cause`. No command-line flag is named here: each command adds its own (the CLI's
+ * `listenProblem`).
+ */
 function listenError(error: Error, host: string, port: number): Error {
   const code = (error as NodeJS.ErrnoException).code;
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const hint =
     code === 'EADDRINUSE'
-      ? `${address} is already in use; choose another port (--port, or port: 0 for a free one)`
+      ? `${address} is already in use`
       : code === 'EACCES'
-        ? `binding ${address} is not permitted; choose a port above 1023 (--port)`
+        ? `binding ${address} is not permitted (ports below 1024 need privileges)`
         : code === 'EADDRNOTAVAIL'
-          ? `${address} is not an address of this machine; choose another host (--host)`
+          ? `${address} is not an address of this machine`
           : `cannot listen on ${address}: ${error.message}`;
   return new Error(`listen: ${hint}`, { cause: error });
 }

@@ -4,7 +4,7 @@
  * than the last (MCP requires it), and the latest update always sent before the result.
  * Decision 094.
  */
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { ProgressNotification, ServerContext } from '@modelcontextprotocol/server';
 import type { Progress } from '../../task/index.ts';
 
 /** The shortest time between two progress notifications of one call. */
@@ -16,8 +16,15 @@ export interface ProgressNotifier {
   flush(): Promise<void>;
 }
 
-/** A notifier for the request in `ctx`, or `undefined` when its client asked for none. */
-export function progressNotifier(ctx: ServerContext): ProgressNotifier | undefined {
+/**
+ * A notifier for the request in `ctx`, or `undefined` when its client asked for none.
+ * Notifications go out with `send`: by default on the request's own stream; a task's go
+ * out on the connection (its request has been answered), for the task's lifetime.
+ */
+export function progressNotifier(
+  ctx: ServerContext,
+  send: (notification: ProgressNotification) => Promise<void> = (n) => ctx.mcpReq.notify(n),
+): ProgressNotifier | undefined {
   const token = ctx.mcpReq._meta?.progressToken;
   if (typeof token !== 'string' && typeof token !== 'number') return undefined;
   let lastSentAt = Number.NEGATIVE_INFINITY;
@@ -31,9 +38,7 @@ export function progressNotifier(ctx: ServerContext): ProgressNotifier | undefin
     const params = { progressToken: token, ...pending };
     pending = undefined;
     lastSentAt = Date.now();
-    sending = ctx.mcpReq
-      .notify({ method: 'notifications/progress', params })
-      .catch(() => undefined); // the client left: nothing to tell
+    sending = send({ method: 'notifications/progress', params }).catch(() => undefined); // the client left: nothing to tell
   };
 
   return {

@@ -254,7 +254,8 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
                 .notification({ method: 'notifications/tasks/status', params: task })
                 .catch(() => undefined); // the client left: it can still poll
             },
-            progress: progressNotifier(ctx),
+            // The task outlives this request: its progress goes out on the connection.
+            progress: progressNotifier(ctx, (n) => server.notification(n)),
           });
           return created as unknown as CallToolResult;
         }

@@ -2,18 +2,16 @@ import { toAnthropicMessages } from './anthropic-messages.ts';
 import { type AnthropicTool, toAnthropicTool } from './anthropic-tool.ts';
 import { checkRequest } from './check-request.ts';
 import { guardedStream } from './guarded-stream.ts';
-import {
-  isRecord,
-  postJson,
-  type RetryOptions,
-  readJson,
-  retryOptionsOf,
-  streamError,
-} from './http.ts';
+import { isRecord, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
-import { apiKey, requireModelName } from './provider-config.ts';
+import { apiKey, checkProviderOptions, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
-import { parseServerSentEvents, responseChunks } from './sse.ts';
+import {
+  type EventStream,
+  TRANSPORT_OPTIONS,
+  type TransportOptions,
+  transport,
+} from './transport.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
   ContentPart,
@@ -30,7 +28,7 @@ import type {
 type ReasoningPart = Extract<ContentPart, { type: 'reasoning' }>;
 
 /** Options of {@link anthropic}. */
-export interface AnthropicOptions extends RetryOptions {
+export interface AnthropicOptions extends TransportOptions {
   /** Model name, e.g. `claude-sonnet-4-5`. */
   model: string;
   /** Defaults to `ANTHROPIC_API_KEY`. */
@@ -53,6 +51,16 @@ export interface AnthropicOptions extends RetryOptions {
 
 const PROVIDER = 'anthropic';
 const REQUEST_ID = 'request-id';
+const KNOWN_OPTIONS: Record<keyof AnthropicOptions, true> = {
+  ...TRANSPORT_OPTIONS,
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  maxTokens: true,
+  version: true,
+  headers: true,
+  cacheControl: true,
+};
 /** How many times one turn paused by the API (`pause_turn`) is continued before giving up. */
 const MAX_PAUSE_CONTINUATIONS = 8;
 
@@ -73,20 +81,22 @@ const MAX_PAUSE_CONTINUATIONS = 8;
  * ```
  */
 export function anthropic(options: AnthropicOptions): Model {
+  checkProviderOptions(PROVIDER, options, KNOWN_OPTIONS, {
+    anthropicVersion: '"version"',
+    betas: '"headers" ({ headers: { \'anthropic-beta\': … } })',
+  });
   requireModelName(PROVIDER, options);
-  const retry = retryOptionsOf(options);
+  const http = transport({ provider: PROVIDER, requestIdHeader: REQUEST_ID }, options);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
 
-  const send = async (
+  const call = (
     request: GenerateRequest,
     stream: boolean,
     warnings: ModelWarning[],
     paused: Block[],
   ) => {
     const key = apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true);
-    return postJson({
-      ...retry,
-      provider: PROVIDER,
+    return {
       url: `${baseURL}/v1/messages`,
       headers: {
         'x-api-key': key!,
@@ -95,8 +105,7 @@ export function anthropic(options: AnthropicOptions): Model {
       },
       body: bodyOf(options, request, stream, warnings, paused),
       signal: request.signal,
-      requestIdHeader: REQUEST_ID,
-    });
+    };
   };
 
   return {
@@ -109,8 +118,7 @@ export function anthropic(options: AnthropicOptions): Model {
       const paused: Block[] = [];
       for (let pauses = 0; ; pauses++) {
         warnings = [];
-        const response = await send(request, false, warnings, paused);
-        const body = await readJson(response, PROVIDER, REQUEST_ID);
+        const body = await http.json(call(request, false, warnings, paused));
         const turn = readMessage(body, builder);
         usage = addUsage(usage, turn.usage);
         paused.push(...turn.blocks);
@@ -128,8 +136,8 @@ export function anthropic(options: AnthropicOptions): Model {
         const paused: Block[] = [];
         for (let pauses = 0; ; pauses++) {
           warnings = [];
-          const response = await send(request, true, warnings, paused);
-          const turn = yield* streamMessage(response, builder);
+          const stream = await http.events(call(request, true, warnings, paused));
+          const turn = yield* streamMessage(stream, builder);
           usage = addUsage(usage, turn.usage);
           paused.push(...turn.blocks);
           if (turn.raw !== 'pause_turn' || pauses === MAX_PAUSE_CONTINUATIONS) {
@@ -293,16 +301,14 @@ function reasoningOf(block: Record<string, unknown>): ReasoningPart {
 
 /** Streams one response's events into the turn; returns its raw stop reason and usage. */
 async function* streamMessage(
-  response: Response,
+  { events, requestId }: EventStream,
   builder: TurnBuilder,
 ): AsyncGenerator<StreamEvent, ReadTurn> {
-  const requestId = response.headers.get(REQUEST_ID) ?? undefined;
   let usage = usageOf();
   let raw: string | undefined;
   const wholeInputs = new Map<number, string>();
   const blocks = new StreamedBlocks();
-  for await (const { data } of parseServerSentEvents(responseChunks(response))) {
-    const event = parseEvent(data);
+  for await (const event of events) {
     blocks.apply(event);
     switch (event.type) {
       case 'message_start':
@@ -414,18 +420,6 @@ class StreamedBlocks {
         }
       });
   }
-}
-
-function parseEvent(data: string): Record<string, unknown> {
-  try {
-    const event: unknown = JSON.parse(data);
-    if (isRecord(event)) return event;
-  } catch {
-    // Reported below.
-  }
-  throw new ModelError(`${PROVIDER}: a stream event was not a JSON object: ${data.slice(0, 200)}`, {
-    provider: PROVIDER,
-  });
 }
 
 function stopReasonOf(raw: string | undefined): StopReason {

@@ -3,8 +3,68 @@
  * body: each malformed field is named with what was expected and what was received.
  */
 import { describeValue } from '../../internal/describe-value.ts';
+import { unknownKeyMessage } from '../../internal/known-keys.ts';
 import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
-import type { ContentPart, GenerateRequest, ModelMessage } from './types.ts';
+import { ModelError } from './model-error.ts';
+import type {
+  ContentPart,
+  GenerateRequest,
+  ModelMessage,
+  OutputSpec,
+  ReasoningOptions,
+} from './types.ts';
+
+/** Every field of a request, so a misspelt one is refused, not ignored (decision 108). */
+const REQUEST_FIELDS: Record<keyof GenerateRequest, true> = {
+  messages: true,
+  system: true,
+  tools: true,
+  toolChoice: true,
+  maxTokens: true,
+  temperature: true,
+  reasoning: true,
+  output: true,
+  providerOptions: true,
+  signal: true,
+};
+const REASONING_FIELDS: Record<keyof ReasoningOptions, true> = { effort: true, budgetTokens: true };
+const OUTPUT_FIELDS: Record<keyof OutputSpec, true> = { schema: true, name: true };
+const REQUEST_HINTS = {
+  thinking: '"reasoning" ({ reasoning: { budgetTokens } })',
+  instructions: '"system"',
+  abortSignal: '"signal"',
+  stream: 'model.stream(request) instead of generate(request)',
+};
+
+/**
+ * Refuses a field of a request, or of its `reasoning` or `output`, that no provider
+ * knows, with a `ModelError` whose `code` is `INVALID_ARGUMENT`, naming the field and the
+ * closest known one. What fino does not model goes in `providerOptions`.
+ */
+export function checkRequestFields(provider: string, request: GenerateRequest): void {
+  const refuse = (message: string | undefined) => {
+    if (message) throw new ModelError(message, { provider, code: 'INVALID_ARGUMENT' });
+  };
+  refuse(
+    unknownKeyMessage(`${provider}: request`, request, Object.keys(REQUEST_FIELDS), REQUEST_HINTS),
+  );
+  const { reasoning, output } = request;
+  if (typeof reasoning === 'object' && reasoning !== null) {
+    refuse(
+      unknownKeyMessage(
+        `${provider}: request.reasoning`,
+        reasoning,
+        Object.keys(REASONING_FIELDS),
+        {
+          budget: '"budgetTokens"',
+        },
+      ),
+    );
+  }
+  if (typeof output === 'object' && output !== null) {
+    refuse(unknownKeyMessage(`${provider}: request.output`, output, Object.keys(OUTPUT_FIELDS)));
+  }
+}
 
 const ROLES = new Set(['system', 'user', 'assistant']);
 
@@ -20,6 +80,7 @@ export function checkRequest(provider: string, request: GenerateRequest): void {
     );
   };
   if (typeof request !== 'object' || request === null) fail('request', 'an object', request);
+  checkRequestFields(provider, request);
   if (!Array.isArray(request.messages)) fail('request.messages', 'an array', request.messages);
   request.messages.forEach((message: ModelMessage, i) => {
     if (typeof message !== 'object' || message === null) {

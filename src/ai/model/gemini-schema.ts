@@ -35,9 +35,10 @@ interface Context {
 /**
  * Converts a JSON Schema to the OpenAPI 3.0 subset that Gemini-style function declarations
  * accept: local `$ref`s are inlined, `type: [t, 'null']` and `null` branches become
- * `nullable: true`, `const` becomes a one-value `enum`, `oneOf` becomes `anyOf`, and
- * unsupported keywords are removed. Each change that loses meaning is a warning
- * (`additionalProperties: false` is dropped silently: extra keys are never sent anyway).
+ * `nullable: true` (`oneOf: [X, null]` is a nullable X), `const` becomes a one-value
+ * `enum`, a `oneOf` of several branches becomes `anyOf`, and unsupported keywords are
+ * removed. Each change that loses meaning is a warning, `additionalProperties: false`
+ * included (the model may then send other keys; the tool's own validation still refuses them).
  *
  * @example
  * ```ts
@@ -45,11 +46,11 @@ interface Context {
  *
  * const { schema, warnings } = toGeminiSchema({
  *   type: 'object',
- *   properties: { unit: { const: 'C' }, note: { type: ['string', 'null'] } },
+ *   properties: { unit: { const: 'C' }, note: { oneOf: [{ type: 'string' }, { type: 'null' }] } },
  *   additionalProperties: false,
  * });
  * console.log(schema); // { type: 'object', properties: { unit: { type: 'string', enum: ['C'] }, note: { type: 'string', nullable: true } } }
- * console.log(warnings); // []
+ * console.log(warnings); // [{ path: '', keyword: 'additionalProperties', message: 'additionalProperties: false is not supported: removed; …' }]
  * ```
  */
 export function toGeminiSchema(schema: JsonSchemaObject): SchemaConversion {
@@ -82,10 +83,14 @@ function convert(node: JsonSchemaObject, path: string, context: Context): JsonSc
     } else if (keyword === 'items' && isRecord(value)) {
       out.items = convert(value, pointer(path, 'items'), context);
     } else if ((keyword === 'anyOf' || keyword === 'oneOf') && Array.isArray(value)) {
-      if (keyword === 'oneOf') warn('oneOf', 'oneOf became anyOf: exclusivity is not enforced');
-      setBranches(out, value, pointer(path, keyword), context);
+      setBranches(out, keyword, value, path, context);
     } else if (keyword === 'additionalProperties' && value === false) {
-      // Not expressible, and nothing is lost: a model only sends the listed keys.
+      warn(
+        'additionalProperties',
+        'additionalProperties: false is not supported: removed; the model may send keys beyond the listed properties (the tool still validates its arguments against the original schema)',
+      );
+    } else if (keyword === 'additionalProperties' && (value === true || isEmpty(value))) {
+      // Any extra key allowed: the default, so nothing is lost.
     } else if (keyword !== '$defs' && keyword !== 'definitions' && !SILENT_KEYWORDS.has(keyword)) {
       warn(keyword, `${keyword} is not supported: removed`);
     }
@@ -149,22 +154,48 @@ function setEnum(
   warn('enum', `non-string values ${JSON.stringify(values)} cannot be an enum: removed`);
 }
 
+/**
+ * `anyOf` / `oneOf` branches: `null` branches become `nullable: true`; one branch left is
+ * merged into the node (nothing lost, so no warning); several stay as `anyOf`, and a
+ * `oneOf` then says that exclusivity is lost.
+ */
 function setBranches(
   out: JsonSchemaObject,
+  keyword: 'anyOf' | 'oneOf',
   branches: unknown[],
   path: string,
   context: Context,
 ): void {
   const kept: JsonSchemaObject[] = [];
+  const at = pointer(path, keyword);
   branches.forEach((branch, i) => {
     if (isRecord(branch) && branch.type === 'null' && Object.keys(branch).length === 1) {
       out.nullable = true;
     } else if (isRecord(branch)) {
-      kept.push(convert(branch, pointer(path, i), context));
+      kept.push(convert(branch, pointer(at, i), context));
     }
   });
   if (kept.length === 1) Object.assign(out, kept[0], out.nullable ? { nullable: true } : {});
-  else out.anyOf = kept;
+  else if (kept.length > 1) {
+    out.anyOf = kept;
+    if (keyword === 'oneOf') {
+      context.warnings.push({
+        path,
+        keyword,
+        message: 'oneOf became anyOf: exclusivity is not enforced',
+      });
+    }
+  } else {
+    context.warnings.push({
+      path,
+      keyword,
+      message: `${keyword} has no branch but null, which Gemini cannot express: only nullable was kept`,
+    });
+  }
+}
+
+function isEmpty(value: unknown): boolean {
+  return isRecord(value) && Object.keys(value).length === 0;
 }
 
 /**

@@ -4,17 +4,15 @@ import { toGeminiSchema, toGeminiWireSchema } from './gemini-schema.ts';
 import { toGeminiTool } from './gemini-tool.ts';
 import { GeminiTurn, usageFrom } from './gemini-turn.ts';
 import { guardedStream } from './guarded-stream.ts';
-import {
-  isRecord,
-  postJson,
-  type RetryOptions,
-  readJson,
-  retryOptionsOf,
-  streamError,
-} from './http.ts';
+import { isRecord, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
-import { requireModelName } from './provider-config.ts';
-import { parseServerSentEvents, responseChunks } from './sse.ts';
+import { checkProviderOptions, requireModelName } from './provider-config.ts';
+import {
+  type EventStream,
+  TRANSPORT_OPTIONS,
+  type TransportOptions,
+  transport,
+} from './transport.ts';
 import type {
   GenerateRequest,
   GenerateResult,
@@ -26,7 +24,7 @@ import type {
 } from './types.ts';
 
 /** Options of {@link gemini}. */
-export interface GeminiOptions extends RetryOptions {
+export interface GeminiOptions extends TransportOptions {
   /** Model name, e.g. `gemini-2.5-flash` (a `models/…` or `tunedModels/…` name also works). */
   model: string;
   /** Defaults to `GOOGLE_API_KEY`, else `GEMINI_API_KEY` (the official SDK's order). */
@@ -38,6 +36,15 @@ export interface GeminiOptions extends RetryOptions {
 }
 
 const PROVIDER = GEMINI;
+const KNOWN_OPTIONS: Record<keyof GeminiOptions, true> = {
+  ...TRANSPORT_OPTIONS,
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  headers: true,
+};
+const IN_PROVIDER_OPTIONS = (name: string) =>
+  `the request option providerOptions ({ providerOptions: { gemini: { ${name} } } })`;
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 /** Google documents no request id header; gateways in front of it commonly set this one. */
 const REQUEST_ID = 'x-request-id';
@@ -62,41 +69,50 @@ const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * ```
  */
 export function gemini(options: GeminiOptions): Model {
+  checkProviderOptions(PROVIDER, options, KNOWN_OPTIONS, {
+    safetySettings: IN_PROVIDER_OPTIONS('safetySettings'),
+    generationConfig: IN_PROVIDER_OPTIONS('generationConfig'),
+    cachedContent: IN_PROVIDER_OPTIONS('cachedContent'),
+  });
   requireModelName(PROVIDER, options);
-  const retry = retryOptionsOf(options);
+  const http = transport(
+    { provider: PROVIDER, requestIdHeader: REQUEST_ID, eventNoun: 'chunk' },
+    options,
+  );
   const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const path = modelPath(options.model);
 
-  const send = async (request: GenerateRequest, stream: boolean) => {
+  const prepared = (request: GenerateRequest, stream: boolean) => {
     checkRequest(PROVIDER, request);
     checkToolNames(request);
     const key = keyOf(options.apiKey);
     const warnings: ModelWarning[] = [];
     const body = bodyOf(request, warnings);
     const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-    const response = await postJson({
-      ...retry,
-      provider: PROVIDER,
+    const call = {
       url: `${baseURL}/v1beta/${path}:${method}`,
       headers: { 'x-goog-api-key': key, ...options.headers },
       body,
       signal: request.signal,
-      requestIdHeader: REQUEST_ID,
-    });
-    return { response, warnings };
+    };
+    return { call, warnings };
   };
 
   return {
     id: `${PROVIDER}:${options.model}`,
     async generate(request) {
-      const { response, warnings } = await send(request, false);
+      const { call, warnings } = prepared(request, false);
       const turn = new GeminiTurn(request.output !== undefined);
-      return fromResponse(await readJson(response, PROVIDER, REQUEST_ID), turn, warnings);
+      return fromResponse(await http.json(call), turn, warnings);
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
-        const { response, warnings } = await send(request, true);
-        yield* streamResponse(response, new GeminiTurn(request.output !== undefined), warnings);
+        const { call, warnings } = prepared(request, true);
+        yield* streamResponse(
+          await http.events(call),
+          new GeminiTurn(request.output !== undefined),
+          warnings,
+        );
       });
     },
   };
@@ -248,16 +264,14 @@ function fromResponse(body: unknown, turn: GeminiTurn, warnings: ModelWarning[])
 }
 
 async function* streamResponse(
-  response: Response,
+  { events, requestId }: EventStream,
   turn: GeminiTurn,
   warnings: ModelWarning[],
 ): AsyncGenerator<StreamEvent> {
-  const requestId = response.headers.get(REQUEST_ID) ?? undefined;
   let usage: Usage = usageFrom(undefined);
   let finish: string | undefined;
   let blocked = false;
-  for await (const { data } of parseServerSentEvents(responseChunks(response))) {
-    const chunk = parseChunk(data);
+  for await (const chunk of events) {
     if (chunk.error !== undefined) throw streamError(PROVIDER, chunk, requestId);
     const candidate = firstCandidate(chunk);
     for (const part of partsOf(candidate)) yield* turn.add(part);
@@ -275,18 +289,6 @@ async function* streamResponse(
   }
   yield { type: 'usage', usage };
   yield { type: 'stop', result: turn.finish(finish, usage, warnings, blocked) };
-}
-
-function parseChunk(data: string): Record<string, unknown> {
-  try {
-    const chunk: unknown = JSON.parse(data);
-    if (isRecord(chunk)) return chunk;
-  } catch {
-    // Reported below.
-  }
-  throw new ModelError(`${PROVIDER}: a stream chunk was not a JSON object: ${data.slice(0, 200)}`, {
-    provider: PROVIDER,
-  });
 }
 
 function firstCandidate(body: Record<string, unknown>): Record<string, unknown> | undefined {

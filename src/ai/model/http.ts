@@ -29,71 +29,16 @@ export function retryOptionsOf(options: RetryOptions): RetryOptions {
   return { maxRetries, initialRetryDelayMs, maxRetryDelayMs };
 }
 
-export interface PostJsonOptions extends RetryOptions {
-  provider: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-  signal?: AbortSignal;
-  /** The response header holding the provider's request id. */
-  requestIdHeader: string;
-}
-
 const RETRYABLE_STATUS = new Set([408, 409, 429]);
 
-/**
- * POSTs a JSON body and returns the successful response, retrying with exponential
- * backoff and jitter on retryable failures, honouring `retry-after` (capped). Any other
- * failure becomes a {@link ModelError}; an abort (also during a backoff) an `AbortError`.
- */
-export async function postJson(options: PostJsonOptions): Promise<Response> {
-  const maxRetries = options.maxRetries ?? 2;
-  const initialDelay = options.initialRetryDelayMs ?? 500;
-  const maxDelay = options.maxRetryDelayMs ?? 60_000;
-  const { signal } = options;
-  for (let attempt = 0; ; attempt++) {
-    if (signal?.aborted) throw abortError(signal);
-    let response: Response;
-    try {
-      response = await fetch(options.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...options.headers },
-        body: JSON.stringify(options.body),
-        signal,
-      });
-    } catch (error) {
-      if (signal?.aborted) throw abortError(signal);
-      if (attempt < maxRetries) {
-        await sleep(backoff(attempt, initialDelay, maxDelay), signal);
-        continue;
-      }
-      const reason = error instanceof Error ? error.message : String(error);
-      throw new ModelError(
-        `${options.provider}: could not reach ${options.url} (${reason})${retriesNote(attempt)}`,
-        { provider: options.provider, retryable: true, cause: error },
-      );
-    }
-    if (response.ok) return response;
-    const retryable = shouldRetry(response);
-    if (retryable && attempt < maxRetries) {
-      await response.body?.cancel().catch(() => undefined);
-      const hinted = retryAfterMs(response.headers);
-      const delay = hinted === undefined ? backoff(attempt, initialDelay, maxDelay) : hinted;
-      await sleep(Math.min(delay, maxDelay), signal);
-      continue;
-    }
-    throw await errorFromResponse(response, options, retryable, attempt);
-  }
-}
-
-/** Reads a failed response into a {@link ModelError} naming status, provider message and request id. */
-export async function errorFromResponse(
+/** A failed response, its body read as `text`, as a {@link ModelError} naming status, provider message and request id. */
+export function errorFromResponse(
   response: Response,
-  options: Pick<PostJsonOptions, 'provider' | 'requestIdHeader'>,
+  text: string,
+  options: { provider: string; requestIdHeader: string },
   retryable = false,
   retries = 0,
-): Promise<ModelError> {
-  const text = await response.text().catch(() => '');
+): ModelError {
   let body: unknown = text;
   try {
     body = JSON.parse(text);
@@ -115,25 +60,6 @@ export async function errorFromResponse(
       body,
     },
   );
-}
-
-/** Reads a successful response's JSON body; anything else is a {@link ModelError}. */
-export async function readJson(
-  response: Response,
-  provider: string,
-  requestIdHeader: string,
-): Promise<unknown> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ModelError(`${provider}: the response was not JSON: ${text.slice(0, 200)}`, {
-      provider,
-      status: response.status,
-      requestId: response.headers.get(requestIdHeader) ?? undefined,
-      body: text,
-    });
-  }
 }
 
 /** A {@link ModelError} for an error object a provider sent inside a stream. */
@@ -174,7 +100,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function shouldRetry(response: Response): boolean {
+/** Whether a failed response is worth another attempt (`x-should-retry` wins over the status). */
+export function shouldRetry(response: Response): boolean {
   const hint = response.headers.get('x-should-retry');
   if (hint === 'true') return true;
   if (hint === 'false') return false;
@@ -193,16 +120,19 @@ export function retryAfterMs(headers: Headers, now = Date.now()): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function backoff(attempt: number, initialDelay: number, maxDelay: number): number {
+/** The n-th retry's wait: `initialDelay` × 2^attempt, capped, with up to 25 % jitter subtracted. */
+export function backoff(attempt: number, initialDelay: number, maxDelay: number): number {
   const delay = Math.min(initialDelay * 2 ** attempt, maxDelay);
   return delay * (1 - Math.random() * 0.25);
 }
 
-function retriesNote(retries: number): string {
+/** ` after 2 retries`, or nothing before the first retry. */
+export function retriesNote(retries: number): string {
   return retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+/** Waits `ms`, or rejects with an `AbortError` as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const onAbort = () => {

@@ -17,4 +17,6 @@ export { type OpenAIOptions, openai } from './openai.ts';
 export { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
 export { type OpenAITool, type OpenAIToolOptions, toOpenAITool } from './openai-tool.ts';
 export * from './scripted-model.ts';
+export type { TimeoutOptions } from './timeouts.ts';
+export type { TransportOptions } from './transport.ts';
 export type * from './types.ts';

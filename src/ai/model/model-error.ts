@@ -6,7 +6,12 @@ export interface ModelErrorDetails {
   status?: number;
   /** The provider's own error message, from its error body. */
   providerMessage?: string;
-  /** The provider's error type or code (e.g. `invalid_request_error`, `rate_limit_exceeded`). */
+  /**
+   * The provider's error type or code (e.g. `invalid_request_error`, `rate_limit_exceeded`),
+   * or fino's own: `timeout` (a wait of `timeouts` expired), `event_too_large` /
+   * `body_too_large` (past `maxEventBytes` / `maxBodyBytes`), `INVALID_ARGUMENT` (an option
+   * or request field the model does not know).
+   */
   code?: string;
   /** The provider's request id header, to quote to its support. */
   requestId?: string;
@@ -18,8 +23,9 @@ export interface ModelErrorDetails {
 }
 
 /**
- * A failed model request: the provider refused it, failed, or could not be reached.
- * The message names the provider, the status and the provider's own message.
+ * A failed model request: the provider refused it, failed, could not be reached or took
+ * too long, or the request itself named an option the model does not know. The message
+ * names the provider, the status and the provider's own message.
  *
  * @example
  * ```ts

@@ -1,20 +1,19 @@
 import { checkRequest } from './check-request.ts';
 import { guardedStream } from './guarded-stream.ts';
-import {
-  isRecord,
-  postJson,
-  type RetryOptions,
-  readJson,
-  retryOptionsOf,
-  streamError,
-} from './http.ts';
+import { isRecord, streamError } from './http.ts';
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
 import { toOpenAITool } from './openai-tool.ts';
-import { apiKey, requireModelName } from './provider-config.ts';
+import { apiKey, checkProviderOptions, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
-import { parseServerSentEvents, responseChunks } from './sse.ts';
+import {
+  type EventStream,
+  type ProviderRequest,
+  TRANSPORT_OPTIONS,
+  type TransportOptions,
+  transport,
+} from './transport.ts';
 import { TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
   GenerateRequest,
@@ -30,7 +29,7 @@ import type {
 } from './types.ts';
 
 /** Options of {@link openai}. */
-export interface OpenAIOptions extends RetryOptions {
+export interface OpenAIOptions extends TransportOptions {
   /** Model name, e.g. `gpt-4o-mini`, or the name a compatible server knows (`llama3.2`). */
   model: string;
   /** Defaults to `OPENAI_API_KEY`; optional with a custom `baseURL` (local servers need none). */
@@ -55,6 +54,17 @@ export interface OpenAIOptions extends RetryOptions {
 
 const PROVIDER = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const REQUEST_ID = 'x-request-id';
+const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
+  ...TRANSPORT_OPTIONS,
+  model: true,
+  apiKey: true,
+  baseURL: true,
+  strict: true,
+  headers: true,
+  maxTokensField: true,
+  reasoningEffort: true,
+};
 
 /**
  * A {@link Model} over the OpenAI Chat Completions API — so also Ollama, vLLM, llama.cpp
@@ -72,38 +82,40 @@ const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
  * ```
  */
 export function openai(options: OpenAIOptions): Model {
+  checkProviderOptions(PROVIDER, options, KNOWN_OPTIONS, {
+    organization: '"headers" ({ headers: { \'OpenAI-Organization\': … } })',
+  });
   requireModelName(PROVIDER, options);
-  const retry = retryOptionsOf(options);
+  const http = transport(
+    { provider: PROVIDER, requestIdHeader: REQUEST_ID, endMarker: '[DONE]' },
+    options,
+  );
   const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
 
-  const send = async (request: GenerateRequest, stream: boolean) => {
+  const prepared = (request: GenerateRequest, stream: boolean) => {
     checkRequest(PROVIDER, request);
     const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
-    const prepared = prepare(options, request, stream);
-    const response = await postJson({
-      ...retry,
-      provider: PROVIDER,
+    const { body, ...rest } = prepare(options, request, stream);
+    const call: ProviderRequest = {
       url: `${baseURL}/chat/completions`,
       headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers },
-      body: prepared.body,
+      body,
       signal: request.signal,
-      requestIdHeader: 'x-request-id',
-    });
-    return { response, ...prepared };
+    };
+    return { call, ...rest };
   };
 
   return {
     id: `${PROVIDER}:${options.model}`,
     async generate(request) {
-      const { response, builder, warnings } = await send(request, false);
-      const body = await readJson(response, PROVIDER, 'x-request-id');
-      return fromCompletion(body, builder, warnings);
+      const { call, builder, warnings } = prepared(request, false);
+      return fromCompletion(await http.json(call), builder, warnings);
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
-        const { response, builder, warnings } = await send(request, true);
-        yield* streamCompletion(response, builder, warnings);
+        const { call, builder, warnings } = prepared(request, true);
+        yield* streamCompletion(await http.events(call), builder, warnings);
       });
     },
   };
@@ -203,7 +215,7 @@ function fromCompletion(
 }
 
 async function* streamCompletion(
-  response: Response,
+  { events, requestId }: EventStream,
   builder: TurnBuilder,
   warnings: ModelWarning[],
 ): AsyncGenerator<StreamEvent> {
@@ -211,12 +223,8 @@ async function* streamCompletion(
   let finished = false;
   let usage: Usage | undefined;
   const calls = new Map<number, { id: string; key: string }>();
-  for await (const { data } of parseServerSentEvents(responseChunks(response))) {
-    if (data === '[DONE]') break;
-    const chunk = parseChunk(data);
-    if (isRecord(chunk.error)) {
-      throw streamError(PROVIDER, chunk, response.headers.get('x-request-id') ?? undefined);
-    }
+  for await (const chunk of events) {
+    if (isRecord(chunk.error)) throw streamError(PROVIDER, chunk, requestId);
     usage = usageFrom(chunk.usage) ?? usage;
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isRecord(choice)) continue;
@@ -267,18 +275,6 @@ async function* streamCompletion(
     type: 'stop',
     result: builder.finish(stopReasonOf(raw, calls.size > 0), raw, total, warnings),
   };
-}
-
-function parseChunk(data: string): Record<string, unknown> {
-  try {
-    const chunk: unknown = JSON.parse(data);
-    if (isRecord(chunk)) return chunk;
-  } catch {
-    // Reported below.
-  }
-  throw new ModelError(`${PROVIDER}: a stream event was not a JSON object: ${data.slice(0, 200)}`, {
-    provider: PROVIDER,
-  });
 }
 
 /** Arguments arrive as JSON text; some compatible servers send an object instead. */

@@ -1,5 +1,9 @@
 import { abortError } from '../../internal/abort-error.ts';
 import { describeValue } from '../../internal/describe-value.ts';
+import { unknownKeyMessage } from '../../internal/known-keys.ts';
+import { checkRequestFields } from './check-request.ts';
+import { ModelError } from './model-error.ts';
+import { checkProviderOptions } from './provider-config.ts';
 import { resultEvents } from './result-events.ts';
 import type {
   GenerateRequest,
@@ -32,6 +36,16 @@ export interface ScriptedReply {
   /** Defaults to zero tokens. */
   usage?: Partial<Usage>;
 }
+
+const SCRIPTED = 'scriptedModel';
+const REPLY_FIELDS: Record<keyof ScriptedReply, true> = {
+  text: true,
+  reasoning: true,
+  warnings: true,
+  toolCalls: true,
+  stopReason: true,
+  usage: true,
+};
 
 /**
  * A turn of a {@link scriptedModel}: a plain string (text only), a reply, an `Error`
@@ -75,6 +89,7 @@ export function scriptedModel(
   turns: readonly ScriptedTurn[],
   options: { id?: string } = {},
 ): ScriptedModel {
+  checkProviderOptions(SCRIPTED, options, { id: true });
   if (!Array.isArray(turns)) {
     throw new TypeError(
       `scriptedModel(turns): expected an array of turns, received ${describeValue(turns)}`,
@@ -86,6 +101,7 @@ export function scriptedModel(
 
   const reply = async (request: GenerateRequest): Promise<GenerateResult> => {
     requests.push(request);
+    if (typeof request === 'object' && request !== null) checkRequestFields(SCRIPTED, request);
     if (request.signal?.aborted) throw abortError(request.signal);
     const turn = next;
     if (turn >= script.length) {
@@ -128,6 +144,8 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
       `scriptedModel: turn ${index}: expected a string, a reply object, an Error or a function, received ${describeValue(reply)}`,
     );
   }
+  const unknown = unknownKeyMessage(`${SCRIPTED}: turn ${index}`, reply, Object.keys(REPLY_FIELDS));
+  if (unknown) throw new ModelError(unknown, { provider: SCRIPTED, code: 'INVALID_ARGUMENT' });
   const text = reply.text ?? '';
   if (typeof text !== 'string') {
     throw new TypeError(

@@ -4,13 +4,23 @@
  * records how the run ended. It stops, writing nothing more, as soon as another worker
  * has taken the run over.
  */
+import { throttledWriter } from '../../internal/throttled-writer.ts';
 import type { AgentRunOptions, CheckpointReason, Decisions, RunResult } from '../agent/index.ts';
 import { SessionError } from './errors.ts';
-import { progressWriter } from './progress-writer.ts';
 import { currentView, toView } from './run-view.ts';
 import { sqlAccessOf } from './sql-access.ts';
 import { newToken } from './tokens.ts';
-import type { Outcome, SessionAgent, SessionRun, Store, StoredRun } from './types.ts';
+import type {
+  Outcome,
+  SessionAgent,
+  SessionRun,
+  Store,
+  StoredProgress,
+  StoredRun,
+} from './types.ts';
+
+/** The shortest time between two progress writes of one run (decision 053). */
+const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
 /**
  * The checkpoints the store already has the means to rebuild, so not written (each
@@ -65,7 +75,10 @@ export async function driveHeldRun(
     );
   }, leaseMs / 3);
   heartbeat.unref();
-  const progress = progressWriter((update) => store.progress(runId, owner, update));
+  const progress = throttledWriter(
+    (update: StoredProgress) => store.progress(runId, owner, update),
+    PROGRESS_WRITE_INTERVAL_MS,
+  );
   // fino's SQL stores serialise a checkpoint's state before they first await, and keep
   // no reference to it: they are given the agent's live state, not a copy (decision 089).
   const checkpointCopy = sqlAccessOf(store) === undefined;

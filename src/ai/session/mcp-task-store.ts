@@ -57,6 +57,8 @@ export interface McpTaskStore {
     ownerKey: string,
     options: { sessionId?: string; after?: McpTaskCursor; limit: number },
   ): Promise<McpTaskRecord[]>;
+  /** How many tasks `ownerKey` has stored that have not expired (finished ones included). */
+  count(ownerKey: string): Promise<number>;
   setStatusMessage(taskId: string, message: string | undefined): Promise<void>;
   /**
    * Ends `worker`'s lease on the task: `completed` with `result` (any JSON value),
@@ -212,6 +214,15 @@ export function mcpTaskStore(store: Store): McpTaskStore {
         if (record) records.push(record);
       }
       return records;
+    },
+
+    async count(ownerKey) {
+      await sql.migrated();
+      const [row] = await driver.query<{ n: number | string }>(
+        `SELECT COUNT(*) AS n FROM ${t('mcp_tasks')} WHERE owner_key = ? AND expires_at >= ${now}`,
+        [ownerKey],
+      );
+      return Number(row?.n ?? 0);
     },
 
     async setStatusMessage(taskId, message) {

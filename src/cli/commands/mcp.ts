@@ -7,6 +7,7 @@ import { type ApprovalMode, mcpServer } from '../../ai/mcp/index.ts';
 import { task, UsageError } from '../../task/index.ts';
 import { type Infer, v } from '../../validate/index.ts';
 import { type CommandIo, writeLine } from '../command.ts';
+import { listenProblem } from '../listen-problem.ts';
 import { loadTasks } from '../load-module.ts';
 import { taskCommand } from '../task-command.ts';
 
@@ -82,7 +83,11 @@ async function serve(args: McpArgs, io: CommandIo): Promise<number> {
     await stdio.close();
     return 0;
   }
-  const http = await server.listen({ ...args.http, token: args.token });
+  const { host } = args.http;
+  const http = await server.listen({ ...args.http, token: args.token }).catch((error: unknown) => {
+    const bracketed = host.includes(':') ? `[${host}]` : host;
+    throw listenProblem(error, (port) => `--http ${bracketed}:${port}`);
+  });
   const auth = args.token === undefined ? '' : ' (bearer token required)';
   writeLine(io.stderr, `fino mcp: serving ${names} over Streamable HTTP at ${http.url}${auth}`);
   if (!LOOPBACK.has(args.http.host) && args.token === undefined) {

@@ -89,6 +89,26 @@ describe('lifecycle hooks', () => {
     await expect(run).rejects.toThrow('late');
   });
 
+  it('refuse a misspelt hook or run option, naming the closest one, in every run method', async () => {
+    const bot = agent({ model: model(), tools: [echoTool()] });
+    const misspelt = { onStepStrat: () => undefined } as unknown as AgentRunOptions;
+    const message =
+      'run options: unknown option "onStepStrat"; did you mean "onStepStart"? expected one of signal, runId, onCheckpoint, checkpointCopy, onStepStart, onStepFinish, onToolCall, onToolResult, onProgress';
+    await expect(bot.generate('go', misspelt)).rejects.toMatchObject({
+      name: 'AgentError',
+      code: 'INVALID_ARGUMENT',
+      message,
+    });
+    await expect(collect(bot.stream('go', misspelt))).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message,
+    });
+    await expect(bot.step('go', misspelt)).rejects.toThrow(message);
+    await expect(bot.generate('go', { checkpointcopy: false } as never)).rejects.toThrow(
+      'unknown option "checkpointcopy"; did you mean "checkpointCopy"?',
+    );
+  });
+
   it('refuse a hook that is not a function', async () => {
     const run = agent({ model: model() }).generate('go', {
       onStepFinish: 'log' as unknown as AgentRunOptions['onStepFinish'],

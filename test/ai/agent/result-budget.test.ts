@@ -229,12 +229,12 @@ describe('maxResultChars and read_result', () => {
 });
 
 describe('unknown agent options', () => {
-  it('are refused with the name and the known options', () => {
+  it('are refused with the name, the closest known name and the known options', () => {
     const model = scriptedModel([]);
     expect(() =>
       agent({ model, maxResultChar: 10 } as unknown as Parameters<typeof agent>[0]),
     ).toThrow(
-      /^agent\(options\): unknown option "maxResultChar"; expected one of model, instructions, .*maxResultChars/,
+      /^agent\(options\): unknown option "maxResultChar"; did you mean "maxResultChars"\? expected one of model, instructions, .*maxResultChars/,
     );
   });
 });

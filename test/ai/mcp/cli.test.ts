@@ -1,6 +1,8 @@
 /** `fino mcp`: argument handling and startup lines in process, HTTP serving through the binary. */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +70,26 @@ describe('fino mcp over stdio', () => {
     expect(err()).toMatch(/^fino mcp: serving 7 tools \(.+\) over stdio\n$/);
     expect(toolNames(err())).toEqual(TOOL_NAMES);
     expect(JSON.parse(out().split('\n')[0]).result.serverInfo.name).toBe('tools');
+  });
+});
+
+describe('fino mcp --http on a busy port', () => {
+  it('says how to choose another port with its own flag (--http), never one it lacks', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const { port } = busy.address() as AddressInfo;
+    try {
+      const { io, err } = fakeIo();
+      expect(await mcp.run([fixture, '--http', `127.0.0.1:${port}`], io)).toBe(1);
+      expect(err()).toMatch(
+        new RegExp(
+          `^fino: listen: 127\\.0\\.0\\.1:${port} is already in use; choose another port with --http 127\\.0\\.0\\.1:${port + 1} \\(--http 127\\.0\\.0\\.1:0 picks a free one\\)\n`,
+        ),
+      );
+      expect(err()).not.toMatch(/--port/);
+    } finally {
+      busy.close();
+    }
   });
 });
 

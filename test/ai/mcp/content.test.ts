@@ -41,6 +41,44 @@ describe('content mapping', () => {
     });
   });
 
+  it('reads a document back as a document part, and any PDF blob resource as one', () => {
+    const document: ContentPart = {
+      type: 'document',
+      mediaType: 'application/pdf',
+      data: 'JVBE',
+      name: 'r 1.pdf',
+    };
+    expect(fromMcpContent(toMcpContent(document))).toEqual(document);
+    expect(
+      fromMcpContent({
+        type: 'resource',
+        resource: {
+          uri: 'https://x.test/files/q3%20report.pdf?v=2',
+          mimeType: 'application/pdf',
+          blob: 'JVBE',
+        },
+      }),
+    ).toEqual({
+      type: 'document',
+      mediaType: 'application/pdf',
+      data: 'JVBE',
+      name: 'q3 report.pdf',
+    });
+    // Other blobs, and a PDF given as text, stay resources.
+    expect(
+      fromMcpContent({
+        type: 'resource',
+        resource: { uri: 'https://x.test/a.pdf', mimeType: 'application/pdf', text: 'not a blob' },
+      }).type,
+    ).toBe('resource');
+    expect(
+      fromMcpContent({
+        type: 'resource',
+        resource: { uri: 'fino:document/%E0%A4%A', mimeType: 'text/plain', blob: 'aGk=' },
+      }),
+    ).toEqual({ type: 'document', mediaType: 'text/plain', data: 'aGk=', name: '%E0%A4%A' });
+  });
+
   it('reads a resource link as a resource without contents', () => {
     expect(fromMcpContent({ type: 'resource_link', uri: 'https://x.test/a', name: 'a' })).toEqual({
       type: 'resource',

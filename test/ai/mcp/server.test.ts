@@ -110,8 +110,16 @@ describe.each(CLIENT_KINDS)('mcpServer over Streamable HTTP, %s client', (kind) 
     await client.close();
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/requires approval.*cannot ask.*not executed/);
+    // Not a dead end: the refusal names the ways around a client that cannot ask.
+    expect(text(result)).toContain(
+      "serve with approval: 'client' (fino mcp --approval client, npm start -- --approval client)",
+    );
+    expect(text(result)).toContain(
+      'declare "remove" with execution: \'task-optional\' so a call made as a task waits for approval from "fino sessions approve" or the inbox (fino sessions serve)',
+    );
     expect(suspended.isError).toBe(true);
     expect(text(suspended)).toMatch(/paused for input \("Which colour\?"\).*cannot answer/);
+    expect(text(suspended)).toContain('--approval client');
   });
 });
 

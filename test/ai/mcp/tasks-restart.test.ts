@@ -3,7 +3,8 @@
  * working or waiting, a new one starts on the same SQLite file, and the official SDK
  * clients get every task answered by the rule of decision 096 — a non-idempotent tool
  * interrupted mid-run fails (it may have partly run), an idempotent one runs again, and
- * one waiting for approval still waits and runs exactly once when approved.
+ * one waiting for approval still waits and runs exactly once when approved, and one still
+ * queued for a running slot (it never started) is started (decision 116).
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,13 +34,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const target = (): Target => ({
+const target = (env: Record<string, string> = {}): Target => ({
   command: process.execPath,
   args: ['--import', 'tsx', fixture],
   env: {
     ...(process.env as Record<string, string>),
     FINO_TASKS_DIR: dir,
     FINO_TASKS_DB: join(dir, 'tasks.db'),
+    FINO_TASKS_PER_OWNER: '',
+    ...env,
   },
 });
 
@@ -97,3 +100,23 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks across a server crash, %s client', (
     ]);
   }, 60_000);
 });
+
+it('starts a task that was still queued when its server was killed (it never ran)', async () => {
+  const first = await connectTaskClient('v2 (2025 era)', target({ FINO_TASKS_PER_OWNER: '1' }));
+  open.push(first);
+  const running = (await first.callAsTask('write_report', { title: 'A' })).task;
+  const queued = (await first.callAsTask('write_report', { title: 'B' })).task;
+  await pollTask(first, running.taskId, (t) => t.statusMessage === 'writing A');
+  await pollTask(first, queued.taskId, (t) => /^Queued, not started yet/.test(t.statusMessage));
+  expect(lines(join(dir, 'write_report'))).toEqual(['A']);
+
+  process.kill(first.pid()!, 'SIGKILL');
+
+  const second = await connectTaskClient('v2 (2025 era)', target());
+  open.push(second);
+  const failed = await pollTask(second, running.taskId, (t) => t.status !== 'working');
+  expect(failed.statusMessage).toMatch(/interrupted by a server restart/); // it may have partly run
+  const started = await pollTask(second, queued.taskId, (t) => t.statusMessage === 'writing B');
+  expect(started.status).toBe('working'); // not failed: it had not started
+  expect(lines(join(dir, 'write_report'))).toEqual(['A', 'B']);
+}, 60_000);

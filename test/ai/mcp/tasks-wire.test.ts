@@ -1,4 +1,5 @@
 /** The wire form of stored MCP tasks: statuses, `Task` objects, owners, ttl and cursors. */
+
 import { describe, expect, it } from 'vitest';
 import {
   decodeCursor,
@@ -9,6 +10,7 @@ import {
   toTask,
 } from '../../../src/ai/mcp/tasks/task-wire.ts';
 import type { McpTaskRecord } from '../../../src/ai/session/index.ts';
+import { sha256Hex } from '../../../src/internal/sha256.ts';
 
 const record = (run: Partial<McpTaskRecord['run']>, statusMessage?: string): McpTaskRecord => ({
   taskId: 'task_1',
@@ -64,20 +66,34 @@ describe('toTask', () => {
 
 describe('ownerOf', () => {
   const ctx = (extra: object) => extra as Parameters<typeof ownerOf>[0];
-  it('binds to the authenticated client, and its subject when there is one', () => {
-    expect(
-      ownerOf(ctx({ http: { authInfo: { clientId: 'app', token: 't', scopes: [] } } })),
-    ).toEqual({
-      ownerKey: 'client:app',
+  const auth = (clientId: string, token: string, sub?: unknown) => ({
+    http: {
+      authInfo: { clientId, token, scopes: [], ...(sub === undefined ? {} : { extra: { sub } }) },
+    },
+  });
+  it('binds to the principal: the subject within its application, else the token (hashed)', () => {
+    expect(ownerOf(ctx({ sessionId: 's', ...auth('app', 't', 'ana') }))).toEqual({
+      ownerKey: 'auth:["app","sub","ana"]',
+      sessionId: 's',
     });
-    expect(
-      ownerOf(
-        ctx({
-          sessionId: 's',
-          http: { authInfo: { clientId: 'app', token: 't', scopes: [], extra: { sub: 'ana' } } },
-        }),
-      ),
-    ).toEqual({ ownerKey: 'client:app:ana', sessionId: 's' });
+    const { ownerKey } = ownerOf(ctx(auth('app', 't')));
+    expect(ownerKey).toBe(`auth:["app","token","${sha256Hex('t')}"]`);
+    expect(ownerKey).not.toContain('"t"'); // the token itself is never stored
+  });
+
+  it('never gives two principals of one application, or ambiguous parts, the same owner', () => {
+    const keys = [
+      auth('app', 'token-of-ana'),
+      auth('app', 'token-of-bob'),
+      auth('app', 't', 'x:y'),
+      auth('app:x', 't', 'y'),
+      auth('app', 't', 'token'),
+      auth('app', 't', ''), // an empty subject is no subject: the token decides
+      auth('app', 't', 42), // a subject that is not a string: the token decides
+    ].map((a) => ownerOf(ctx(a)).ownerKey);
+    expect(new Set(keys.slice(0, 5)).size).toBe(5);
+    expect(keys[5]).toBe(keys[6]);
+    expect(keys[5]).toBe(ownerOf(ctx(auth('app', 't'))).ownerKey);
   });
 
   it('is the anonymous client otherwise', () => {

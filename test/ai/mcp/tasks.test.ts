@@ -6,7 +6,7 @@
  */
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type McpHttpServer, mcpServer } from '../../../src/ai/mcp/index.ts';
 import { memoryStore, type Store, session } from '../../../src/ai/session/index.ts';
@@ -205,7 +205,11 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks over HTTP, %s client', (kind) => {
   it('continues a task approved through the session (fino sessions approve), client not asked', async () => {
     const client = await connect(kind); // declares no elicitation: it cannot answer
     const { task } = await client.callAsTask('deploy', { env: 'staging' });
-    await pollTask(client, task.taskId, (t) => t.status === 'input_required');
+    const waiting = await pollTask(client, task.taskId, (t) => t.status === 'input_required');
+    // The status message names the ways to approve without this client.
+    expect(waiting.statusMessage).toContain(
+      `with "fino sessions approve --db <the server's task store> ${task.taskId} call", or in the inbox (fino sessions serve --db <the server's task store>).`,
+    );
     const decided = await session({ store }).approve(
       { runId: task.taskId, toolCallId: 'call' },
       { by: 'ana', note: 'release day' },
@@ -233,6 +237,26 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks over HTTP, %s client', (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // a second run would show by now
     expect(runs).toEqual(['deploy prod']);
     expect((await store.audit(task.taskId)).filter((a) => a.action === 'approve')).toHaveLength(1);
+  });
+
+  it('rejects an approval form answered with content that does not fit it, asking once', async () => {
+    let asked = 0;
+    const client = await connect(kind, () => {
+      asked++;
+      return { action: 'accept', content: { approve: 'yes please' } } as never;
+    });
+    const { task } = await client.callAsTask('deploy', { env: 'prod' });
+    const result = await client.taskResult(task.taskId);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(
+      /was rejected \(The client's approval did not fit the form: .*approve.*\)\. It was not executed\./,
+    );
+    expect(asked).toBe(1);
+    expect((await client.getTask(task.taskId)).status).toBe('completed');
+    expect(runs).toEqual([]);
+    expect(await store.audit(task.taskId)).toMatchObject([
+      { action: 'reject', toolCallId: 'call', by: 'mcp client' },
+    ]);
   });
 
   it('puts a suspension to the client and resumes the tool with its answer', async () => {
@@ -301,6 +325,61 @@ it('works with the v1 client’s own task API (callToolStream)', async () => {
     expect(text(result)).toBe('built api');
   } finally {
     await client.close();
+  }
+});
+
+it('sends a v1 client every progress update of a task, for the task’s lifetime', async () => {
+  const stages = [newGate(), newGate()];
+  const staged = tool({
+    name: 'staged',
+    description: 'Three stages, each reported.',
+    parameters: v.object({}),
+    execution: 'task',
+    execute: async (_args, ctx) => {
+      ctx.progress?.({ progress: 1, total: 3, message: 'stage 1' });
+      await stages[0].wait;
+      ctx.progress?.({ progress: 2, total: 3, message: 'stage 2' });
+      await stages[1].wait;
+      ctx.progress?.({ progress: 3, total: 3, message: 'stage 3' });
+      return 'staged';
+    },
+  });
+  const own = await mcpServer({
+    name: 'progress',
+    version: '1.0.0',
+    tools: [staged],
+    store,
+    tasks: { pollIntervalMs: 20 },
+  }).listen();
+  const client = new V1Client({ name: 'v1-progress', version: '1.0.0' });
+  await client.connect(new V1HttpTransport(new URL(own.url)));
+  try {
+    const seen: any[] = [];
+    const created: any = await client.request(
+      { method: 'tools/call', params: { name: 'staged', arguments: {}, task: {} } } as never,
+      CreateTaskResultSchema,
+      { onprogress: (update) => seen.push(update) },
+    );
+    expect(created.task.status).toBe('working');
+    await vi.waitFor(() => expect(seen.map((p) => p.message)).toEqual(['stage 1']));
+    stages[0].open();
+    await vi.waitFor(() => expect(seen.map((p) => p.message)).toEqual(['stage 1', 'stage 2']));
+    stages[1].open();
+    await vi.waitFor(() =>
+      expect(seen).toEqual([
+        { progress: 1, total: 3, message: 'stage 1' },
+        { progress: 2, total: 3, message: 'stage 2' },
+        { progress: 3, total: 3, message: 'stage 3' },
+      ]),
+    );
+    const result: any = await client.request(
+      { method: 'tasks/result', params: { taskId: created.task.taskId } } as never,
+      CallToolResultSchema,
+    );
+    expect(text(result)).toBe('staged');
+  } finally {
+    await client.close();
+    await own.close();
   }
 });
 

@@ -26,7 +26,50 @@ describe('toGeminiSchema', () => {
       },
       required: ['unit'],
     });
+    // Folding null into nullable loses nothing; dropping additionalProperties: false does.
+    expect(warnings).toEqual([
+      {
+        path: '',
+        keyword: 'additionalProperties',
+        message: expect.stringMatching(/^additionalProperties: false is not supported: removed; /),
+      },
+    ]);
+  });
+
+  it('folds oneOf [X, null] into a nullable X without claiming it became anyOf', () => {
+    const { schema, warnings } = toGeminiSchema({
+      oneOf: [{ type: 'integer', minimum: 0 }, { type: 'null' }],
+    });
+    expect(schema).toEqual({ type: 'integer', minimum: 0, nullable: true });
     expect(warnings).toEqual([]);
+  });
+
+  it('says oneOf became anyOf only when several branches remain, at the node that had it', () => {
+    const { schema, warnings } = toGeminiSchema({
+      oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }],
+    });
+    expect(schema).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }], nullable: true });
+    expect(warnings).toEqual([
+      { path: '', keyword: 'oneOf', message: 'oneOf became anyOf: exclusivity is not enforced' },
+    ]);
+  });
+
+  it('keeps quiet about additionalProperties that allows anything, and warns on a branch of only null', () => {
+    expect(
+      toGeminiSchema({ type: 'object', additionalProperties: true }).warnings.concat(
+        toGeminiSchema({ type: 'object', additionalProperties: {} }).warnings,
+      ),
+    ).toEqual([]);
+    const { schema, warnings } = toGeminiSchema({ anyOf: [{ type: 'null' }] });
+    expect(schema).toEqual({ nullable: true });
+    expect(warnings).toEqual([
+      {
+        path: '',
+        keyword: 'anyOf',
+        message:
+          'anyOf has no branch but null, which Gemini cannot express: only nullable was kept',
+      },
+    ]);
   });
 
   it('reports what it removes or rewrites', () => {

@@ -464,6 +464,12 @@ describe('gemini: generate', () => {
         keyword: 'format',
         message: 'output schema: format "hostname" is not supported: removed',
       },
+      {
+        path: '',
+        keyword: 'additionalProperties',
+        message:
+          'output schema: additionalProperties: false is not supported: removed; the model may send keys beyond the listed properties (the tool still validates its arguments against the original schema)',
+      },
     ]);
   });
 

@@ -80,6 +80,21 @@ describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
   );
 
   it(
+    'counts an owner’s stored tasks that have not expired, finished ones included',
+    withStore(async (tasks) => {
+      await tasks.create(task('a1', 'auth:["app","sub","ana"]'));
+      await tasks.create(task('a2', 'auth:["app","sub","ana"]'));
+      await tasks.create(task('a3', 'auth:["app","sub","ana"]', { ttlMs: 1 }));
+      await tasks.create(task('b1', 'auth:["app","sub","bob"]'));
+      await tasks.finish('a1', 'w1', { status: 'completed', result: 'ok' });
+      await new Promise((resolve) => setTimeout(resolve, 20)); // a3 expires
+      expect(await tasks.count('auth:["app","sub","ana"]')).toBe(2);
+      expect(await tasks.count('auth:["app","sub","bob"]')).toBe(1);
+      expect(await tasks.count('anonymous')).toBe(0);
+    }),
+  );
+
+  it(
     'finishes a task completed, waiting on a pending call a session can decide, or failed',
     withStore(async (tasks, store) => {
       for (const id of ['done', 'asks', 'broke']) await tasks.create(task(id));

@@ -2,6 +2,7 @@
  * The MCP Tasks options of `mcpServer()`, checked, and where the tasks are stored.
  */
 import { join } from 'node:path';
+import { describeValue } from '../../../internal/describe-value.ts';
 import { checkDuration } from '../../../internal/duration.ts';
 import { type McpTaskStore, mcpTaskStore, type Store, sqliteStore } from '../../session/index.ts';
 
@@ -20,7 +21,26 @@ export interface McpServerTaskOptions {
    * the claim expires.
    */
   leaseMs?: number;
+  /** The most tasks running at once in this server (default 16); the rest wait in a queue. */
+  maxRunning?: number;
+  /** The most tasks of one owner running at once (default 4); its others wait in the queue. */
+  maxRunningPerOwner?: number;
+  /** The most tasks waiting to run (default 1 000); past it a new task is refused (`-32600`). */
+  maxQueued?: number;
+  /**
+   * The most tasks one owner keeps stored, finished ones included until their ttl ends
+   * (default 1 000); past it a new task is refused (`-32600`).
+   */
+  maxStoredPerOwner?: number;
 }
+
+/** The default limits on MCP tasks (decision 116). */
+const TASK_LIMITS = {
+  maxRunning: 16,
+  maxRunningPerOwner: 4,
+  maxQueued: 1000,
+  maxStoredPerOwner: 1000,
+} as const;
 
 /** The default store of MCP tasks, relative to the working directory. */
 export const DEFAULT_MCP_TASKS_PATH = join('.fino', 'mcp-tasks.db');
@@ -44,9 +64,26 @@ export function taskSetting(options: { store?: Store; tasks?: McpServerTaskOptio
     maxTtlMs: checkDuration('mcpServer: tasks.maxTtlMs', tasks.maxTtlMs ?? 3_600_000),
     pollIntervalMs: checkDuration('mcpServer: tasks.pollIntervalMs', tasks.pollIntervalMs ?? 1_000),
     leaseMs: checkDuration('mcpServer: tasks.leaseMs', tasks.leaseMs ?? 30_000),
+    maxRunning: checkLimit('maxRunning', tasks.maxRunning),
+    maxRunningPerOwner: checkLimit('maxRunningPerOwner', tasks.maxRunningPerOwner),
+    maxQueued: checkLimit('maxQueued', tasks.maxQueued),
+    maxStoredPerOwner: checkLimit('maxStoredPerOwner', tasks.maxStoredPerOwner),
+    storeName: store === undefined ? DEFAULT_MCP_TASKS_PATH : "<the server's task store>",
     records: () => {
       records ??= mcpTaskStore(store ?? sqliteStore(DEFAULT_MCP_TASKS_PATH));
       return records;
     },
   };
+}
+
+/** A task limit: a whole number ≥ 1 (≥ 0 for `maxQueued`), its default when not given. */
+function checkLimit(name: keyof typeof TASK_LIMITS, value: unknown): number {
+  if (value === undefined) return TASK_LIMITS[name];
+  const least = name === 'maxQueued' ? 0 : 1;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < least) {
+    throw new RangeError(
+      `mcpServer: tasks.${name}: expected a whole number of at least ${least}, received ${describeValue(value)}`,
+    );
+  }
+  return value;
 }

@@ -4,37 +4,41 @@
  * from the store. Approvals and suspensions wait in the store as the run's pending call,
  * answered once — through `tasks/result` (elicitation) or `fino sessions approve`. A
  * poller continues tasks decided elsewhere and tasks whose server died (decision 096).
+ * How many run at once and how many an owner keeps: decision 116.
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type {
   CallToolResult,
   CreateTaskResult,
-  ElicitResult,
   ListTasksResult,
   Task,
 } from '@modelcontextprotocol/server';
-import { controlFlowName, errorMessage } from '../../../internal/thrown-value.ts';
-import type { AnyTask, InvokeContext, Progress } from '../../../task/index.ts';
-import { argsHash, type Decision, type PendingCall } from '../../agent/index.ts';
+import type { Decision } from '../../agent/index.ts';
 import {
   type McpTaskRecord,
   type McpTaskStore,
   SessionError,
   type StoredRun,
 } from '../../session/index.ts';
-import { approvalMeta } from '../approval-meta.ts';
-import {
-  ANSWER_KEY,
-  ANSWER_SCHEMA,
-  APPROVAL_SCHEMA,
-  type ApprovalMode,
-  approvalQuestion,
-  checkedResult,
-} from '../call-tool.ts';
+import type { ApprovalMode } from '../call-tool.ts';
 import { errorResult } from '../content.ts';
 import type { ProgressNotifier } from '../progress-notifier.ts';
-import type { OutputValidator } from '../structured-output.ts';
+import {
+  approvalGate,
+  runTaskTool,
+  TASK_CALL_ID,
+  type TaskOutcome,
+  type TaskTool,
+} from './task-execution.ts';
+import { TaskLeases } from './task-leases.ts';
+import { TaskPoller } from './task-poller.ts';
+import { taskProgress } from './task-progress.ts';
+import { type Asker, decisionFrom, rejectionFrom, taskQuestion } from './task-questions.ts';
+import { StoredTaskQuota } from './task-quota.ts';
+import { QUEUED_MESSAGE, resumption } from './task-resumption.ts';
+import { type QueuedTask, type TaskSlotLimits, TaskSlots } from './task-slots.ts';
+import { TaskWaiters } from './task-waiters.ts';
 import {
   decodeCursor,
   encodeCursor,
@@ -44,18 +48,13 @@ import {
   taskStatus,
   taskTtl,
   terminalTask,
+  tooManyTasks,
   toTask,
   unknownTask,
 } from './task-wire.ts';
 
-/** A served tool as the runner needs it. */
-export interface TaskTool {
-  tool: AnyTask;
-  outputValidator: OutputValidator;
-}
-
-/** How the runner works; durations already checked. */
-export interface TaskRunnerSetting {
+/** How the runner works; durations and limits already checked. */
+export interface TaskRunnerSetting extends TaskSlotLimits {
   /** The task records (opened on first use). */
   records(): McpTaskStore;
   /** The tool served under `name` now. */
@@ -64,6 +63,10 @@ export interface TaskRunnerSetting {
   leaseMs: number;
   maxTtlMs: number;
   pollIntervalMs: number;
+  /** The most tasks one owner keeps stored (until they expire). */
+  maxStoredPerOwner: number;
+  /** The task store as `fino sessions --db` names it. */
+  storeName: string;
 }
 
 /** Where a task created here tells its client about itself, while that client is connected. */
@@ -72,17 +75,8 @@ export interface TaskChannel {
   progress?: ProgressNotifier;
 }
 
-/** Asks the client of a `tasks/result` request to fill a form. */
-export type Asker = (params: {
-  message: string;
-  requestedSchema: Record<string, unknown>;
-  _meta: Record<string, unknown>;
-}) => Promise<ElicitResult>;
-
-/** The id of the one call of a task's run, as `fino sessions approve <taskId> call` names it. */
-export const TASK_CALL_ID = 'call';
-
 const PAGE_SIZE = 50;
+
 /** Results this runner creates, which `tools/call` may return instead of a `CallToolResult`. */
 const created = new WeakSet<object>();
 
@@ -94,37 +88,46 @@ export const isCreatedTask = (result: unknown): result is CreateTaskResult =>
 export class TaskRunner {
   readonly worker = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   readonly #setting: TaskRunnerSetting;
-  /** Tasks executing in this process, by id. */
+  readonly #slots: TaskSlots;
+  readonly #leases: TaskLeases;
+  readonly #waiters: TaskWaiters;
+  /** Tasks queued or executing in this process, by id: aborting one stops it. */
   readonly #running = new Map<string, AbortController>();
   /** How to reach the clients that created tasks here, until the task ends. */
   readonly #channels = new Map<string, TaskChannel>();
-  /** Who waits for a task to change (`tasks/result`). */
-  readonly #waiters = new Map<string, Set<() => void>>();
   /** Tasks whose question is being put to a client right now. */
   readonly #asking = new Set<string>();
-  #timer: NodeJS.Timeout | undefined;
-  #ticking = false;
-  #ticks = 0;
+  readonly #quota: StoredTaskQuota;
+  readonly #poller: TaskPoller;
 
   constructor(setting: TaskRunnerSetting) {
     this.#setting = setting;
+    this.#slots = new TaskSlots(setting);
+    this.#leases = new TaskLeases(() => setting.records().runs, this.worker, setting.leaseMs);
+    this.#waiters = new TaskWaiters(setting.pollIntervalMs);
+    this.#quota = new StoredTaskQuota(setting.maxStoredPerOwner);
+    this.#poller = new TaskPoller({
+      ...setting,
+      worker: this.worker,
+      isHere: (taskId) => this.#running.has(taskId),
+      resume: (run, interrupted) => this.#continue(run, interrupted),
+    });
   }
 
   /** Starts the poller that continues orphaned and decided tasks and drops expired ones. */
   activate(): void {
-    if (this.#timer) return;
-    this.#timer = setInterval(() => void this.#tick(), this.#setting.pollIntervalMs);
-    this.#timer.unref();
-    void this.#tick();
+    this.#poller.activate();
   }
 
   /** Stops the poller. Tasks running here go on; unfinished ones are taken over after a restart. */
   close(): void {
-    clearInterval(this.#timer);
-    this.#timer = undefined;
+    this.#poller.close();
   }
 
-  /** Creates a task for a `tools/call` with `params.task`, starts it and answers at once. */
+  /**
+   * Creates a task for a `tools/call` with `params.task`, starts (or queues) it and
+   * answers at once. `-32600` when the owner keeps too many tasks or the queue is full.
+   */
   async create(
     served: TaskTool,
     args: unknown,
@@ -133,18 +136,29 @@ export class TaskRunner {
     channel: TaskChannel,
   ): Promise<CreateTaskResult> {
     const ttlMs = taskTtl(taskParam, this.#setting.maxTtlMs);
+    const { ownerKey } = owner;
+    if (this.#slots.full) {
+      throw tooManyTasks(
+        `this server already has ${this.#slots.queued} tasks waiting to run (tasks.maxQueued); try again later`,
+      );
+    }
     const records = this.#setting.records();
     const taskId = `task_${randomBytes(16).toString('hex')}`;
-    await records.create({
-      taskId,
-      ownerKey: owner.ownerKey,
-      sessionId: owner.sessionId,
-      toolName: served.tool.name,
-      arguments: args,
-      ttlMs,
-      worker: this.worker,
-      leaseMs: this.#setting.leaseMs,
-    });
+    await this.#quota.create(
+      ownerKey,
+      () => records.count(ownerKey),
+      () =>
+        records.create({
+          taskId,
+          ownerKey,
+          sessionId: owner.sessionId,
+          toolName: served.tool.name,
+          arguments: args,
+          ttlMs,
+          worker: this.worker,
+          leaseMs: this.#setting.leaseMs,
+        }),
+    );
     this.activate();
     this.#channels.set(taskId, channel);
     const record = await records.get(taskId);
@@ -229,7 +243,7 @@ export class TaskRunner {
         await this.#ask(record, ask);
         continue;
       }
-      await this.#waitForChange(taskId, signal);
+      await this.#waiters.wait(taskId, signal);
     }
   }
 
@@ -239,61 +253,44 @@ export class TaskRunner {
     return record;
   }
 
-  /** Puts the task's pending question to a client and records the answer, once. */
+  /**
+   * Puts the task's pending question to a client and records the answer, once. An answer
+   * that does not fit the form is a rejection; a client that did not answer is asked later.
+   */
   async #ask(record: McpTaskRecord, ask: Asker): Promise<void> {
     const pending = record.run.pending.find((p) => p.decision === undefined);
     if (!pending) return;
     const { call } = pending;
-    const served = this.#setting.tool(record.toolName);
     this.#asking.add(record.taskId);
-    let decision: Decision;
+    let decision: Decision | undefined;
     try {
-      const form =
-        call.kind === 'approval'
-          ? {
-              message: served
-                ? approvalQuestion(served.tool, call.args)
-                : `Allow "${call.toolName}" with ${JSON.stringify(call.args)}?`,
-              requestedSchema: APPROVAL_SCHEMA,
-              _meta: { ...approvalMeta(call.toolName, call.args), ...relatedTask(record.taskId) },
-            }
-          : {
-              message: call.reason ?? `"${call.toolName}" needs your input to continue.`,
-              requestedSchema: ANSWER_SCHEMA,
-              _meta: relatedTask(record.taskId),
-            };
-      const answer = await ask(form);
-      const accepted = answer.action === 'accept';
-      decision =
-        call.kind === 'approval'
-          ? accepted && answer.content?.approve === true
-            ? { approve: true }
-            : { reject: 'The user rejected the call.' }
-          : accepted
-            ? { resume: answer.content?.[ANSWER_KEY] }
-            : { reject: 'The user did not answer.' };
-    } catch {
-      // The client could not answer now (it left, or timed out): ask again later.
+      const answer = await ask(
+        taskQuestion(record.taskId, call, this.#setting.tool(record.toolName)?.tool),
+      );
+      decision = decisionFrom(call, answer);
+    } catch (thrown) {
+      decision = rejectionFrom(call, thrown);
+    } finally {
       this.#asking.delete(record.taskId);
-      await delay(this.#setting.pollIntervalMs);
+    }
+    if (decision === undefined) {
+      await delay(this.#setting.pollIntervalMs); // the client could not answer now: ask again later
       return;
     }
-    this.#asking.delete(record.taskId);
     await this.#decide(record.taskId, decision, 'mcp client');
   }
 
   /** Records a decision on the task's pending call; the first one wins, later ones are dropped. */
   async #decide(taskId: string, decision: Decision, by: string): Promise<void> {
     try {
-      const { run, claimed } = await this.#setting.records().runs.decide(
-        { runId: taskId, toolCallId: TASK_CALL_ID },
-        decision,
-        { by },
-        {
-          owner: this.worker,
-          leaseMs: this.#setting.leaseMs,
-        },
-      );
+      const { run, claimed } = await this.#setting
+        .records()
+        .runs.decide(
+          { runId: taskId, toolCallId: TASK_CALL_ID },
+          decision,
+          { by },
+          { owner: this.worker, leaseMs: this.#setting.leaseMs },
+        );
       if (claimed) void this.#continue(run, false).catch(() => undefined);
     } catch (error) {
       const code = (error as SessionError).code;
@@ -308,37 +305,19 @@ export class TaskRunner {
     if (!record) return;
     const served = await this.#servedOrFail(record);
     if (!served) return;
+    const next = resumption(
+      run,
+      {
+        toolName: record.toolName,
+        statusMessage: record.statusMessage,
+        idempotent: served.tool.idempotent === true,
+      },
+      interrupted,
+    );
     await records.setStatusMessage(record.taskId, undefined); // the question is answered
     delete record.statusMessage;
-    const current = run.pending[run.pending.length - 1];
-    const decision = current?.decision;
-    const approved =
-      current?.call.kind === 'suspend' || (decision !== undefined && 'approve' in decision);
-    if (interrupted) {
-      if (served.tool.idempotent !== true) {
-        await this.#finish(record, {
-          status: 'failed',
-          error:
-            'interrupted by a server restart; it may have partly run, and it is not declared idempotent, so it was not run again',
-        });
-        return;
-      }
-      const resume = decision !== undefined && 'resume' in decision ? decision : undefined;
-      await this.#execute(record, { approved, resume });
-      return;
-    }
-    if (decision !== undefined && 'reject' in decision) {
-      const what =
-        current.call.kind === 'approval'
-          ? `The call to "${record.toolName}" was rejected (${decision.reject}). It was not executed.`
-          : `"${record.toolName}" stopped: ${decision.reject}`;
-      await this.#finish(record, { status: 'completed', result: errorResult(what) });
-      return;
-    }
-    await this.#execute(record, {
-      approved: true,
-      resume: decision !== undefined && 'resume' in decision ? decision : undefined,
-    });
+    if ('finish' in next) await this.#finish(record, next.finish);
+    else await this.#execute(record, next.execute);
   }
 
   /** The task's tool as served now; the task fails when the server no longer serves it. */
@@ -353,138 +332,97 @@ export class TaskRunner {
     return served;
   }
 
-  /** Runs the task's tool while this worker holds the task, and records how it ended. */
+  /**
+   * Runs the task's tool while this worker holds the task — once a running slot is free —
+   * and records how it ended.
+   */
   async #execute(
     record: McpTaskRecord,
     how: { approved: boolean; resume?: { resume: unknown } },
   ): Promise<void> {
-    const { taskId } = record;
     const served = await this.#servedOrFail(record);
     if (!served) return;
-    const { tool } = served;
-    const args = record.arguments;
-    const pendingCall = (kind: PendingCall['kind'], reason?: string, payload?: unknown) => {
-      const call: PendingCall = {
-        kind,
-        toolCallId: TASK_CALL_ID,
-        toolName: tool.name,
-        args,
-        argsHash: argsHash(args),
-      };
-      if (reason !== undefined) call.reason = reason;
-      if (payload !== undefined) call.payload = payload;
-      if (tool.risk !== undefined) call.risk = tool.risk;
-      if (tool.sideEffects !== undefined) call.sideEffects = tool.sideEffects;
-      return call;
-    };
-
-    if (!how.approved && this.#setting.approval !== 'client' && tool.requiresApproval) {
-      if (this.#setting.approval === 'deny') {
-        const refused = `Tool "${tool.name}" requires approval, and this server refuses such calls (approval: 'deny'). It was not executed.`;
-        await this.#finish(record, { status: 'completed', result: errorResult(refused) });
-      } else {
-        await this.#finish(record, {
-          status: 'input_required',
-          call: pendingCall('approval'),
-          message: `Waiting for approval: ${approvalQuestion(tool, args)}`,
-        });
-      }
+    const gate = approvalGate(served.tool, record.arguments, {
+      approval: this.#setting.approval,
+      approved: how.approved,
+      taskId: record.taskId,
+      db: this.#setting.storeName,
+    });
+    if (gate) {
+      await this.#finish(record, gate);
       return;
     }
-
+    const { taskId, ownerKey } = record;
     const controller = new AbortController();
     this.#running.set(taskId, controller);
-    const { leaseMs } = this.#setting;
-    const heartbeat = setInterval(() => {
-      this.#setting
-        .records()
-        .runs.renew(taskId, this.worker, leaseMs)
-        .then(
-          (held) => held || controller.abort(), // cancelled, or taken over elsewhere
-          () => {}, // retried at the next beat
-        );
-    }, leaseMs / 3);
-    heartbeat.unref();
-    const progress = this.#progress(record);
-    const context: InvokeContext = {
-      signal: controller.signal,
-      toolCallId: taskId,
-      runId: taskId,
-      step: 0,
-      messages: [],
-      progress: progress.report,
-    };
-    if (how.resume) context.resumeValue = how.resume.resume;
+    const stopHolding = this.#leases.hold(taskId, () => controller.abort()); // cancelled, or taken over
     try {
-      const result = await tool.invoke(args, context);
-      await progress.flush();
-      if (controller.signal.aborted) return; // cancelled: the run says so already
-      await this.#finish(record, {
-        status: 'completed',
-        result: checkedResult(tool.name, result, served.outputValidator),
-      });
-    } catch (error) {
-      await progress.flush();
-      if (controller.signal.aborted) return;
-      if (controlFlowName(error) === 'SuspendSignal') {
-        const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
-        await this.#finish(record, {
-          status: 'input_required',
-          call: pendingCall('suspend', question, (error as { payload?: unknown }).payload),
-          message: question,
+      if (!(await this.#slot(record, controller.signal))) return; // cancelled while queued
+      try {
+        const outcome = await runTaskTool(served, taskId, record.arguments, {
+          resume: how.resume,
+          signal: controller.signal,
+          progress: this.#progress(record),
         });
-        return;
+        if (outcome) await this.#finish(record, outcome);
+      } finally {
+        this.#slots.release(ownerKey);
       }
-      const failure = `Tool "${tool.name}" failed: ${errorMessage(error)}`;
-      await this.#finish(record, { status: 'completed', result: errorResult(failure) });
     } finally {
-      clearInterval(heartbeat);
+      stopHolding();
       this.#running.delete(taskId);
     }
   }
 
+  /**
+   * Waits for a running slot for the task: `true` once it holds one, `false` when `signal`
+   * aborts first. A task that waits says so in its status message.
+   */
+  #slot(record: McpTaskRecord, signal: AbortSignal): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      let queued: QueuedTask | undefined;
+      let marked: Promise<unknown> = Promise.resolve();
+      const aborted = () => {
+        queued?.withdraw();
+        resolve(false);
+      };
+      queued = this.#slots.acquire(record.ownerKey, () => {
+        signal.removeEventListener('abort', aborted);
+        if (!queued) {
+          resolve(true);
+          return;
+        }
+        // Started after waiting: the queued message goes (after its own write lands).
+        marked.then(() => this.#setStatus(record.taskId, undefined)).finally(() => resolve(true));
+      });
+      if (!queued) return;
+      signal.addEventListener('abort', aborted, { once: true });
+      const { maxRunningPerOwner, maxRunning } = this.#setting;
+      marked = this.#setStatus(
+        record.taskId,
+        `${QUEUED_MESSAGE} (at most ${maxRunningPerOwner} running tasks per client, ${maxRunning} in all).`,
+      );
+    });
+  }
+
+  /** Stores the task's status message and tells who waits; a failed write is dropped. */
+  #setStatus(taskId: string, message: string | undefined): Promise<unknown> {
+    return this.#setting
+      .records()
+      .setStatusMessage(taskId, message)
+      .then(() => this.#changed(taskId))
+      .catch(() => undefined);
+  }
+
   /** `ctx.progress()` of a task's tool: its status message, and progress to its client. */
   #progress(record: McpTaskRecord): ProgressNotifier {
-    const channel = this.#channels.get(record.taskId);
-    let latest: string | undefined;
-    let writing: Promise<void> = Promise.resolve();
-    let timer: NodeJS.Timeout | undefined;
-    const write = () => {
-      timer = undefined;
-      const message = latest;
-      writing = this.#setting
-        .records()
-        .setStatusMessage(record.taskId, message)
-        .then(() => void this.#changed(record.taskId).catch(() => undefined))
-        .catch(() => undefined);
-    };
-    return {
-      report: (update: Progress) => {
-        channel?.progress?.report(update);
-        latest =
-          update.message ??
-          `${update.progress}${update.total !== undefined ? ` of ${update.total}` : ''}`;
-        timer ??= setTimeout(write, PROGRESS_WRITE_MS);
-      },
-      flush: async () => {
-        if (timer) {
-          clearTimeout(timer);
-          write();
-        }
-        await writing;
-        await channel?.progress?.flush();
-      },
-    };
+    return taskProgress(this.#channels.get(record.taskId)?.progress, (message) =>
+      this.#setStatus(record.taskId, message),
+    );
   }
 
   /** Ends the task with `outcome` (when this worker still holds it) and tells who waits. */
-  async #finish(
-    record: McpTaskRecord,
-    outcome:
-      | { status: 'completed'; result: CallToolResult }
-      | { status: 'input_required'; call: PendingCall; message: string }
-      | { status: 'failed'; error: string },
-  ): Promise<void> {
+  async #finish(record: McpTaskRecord, outcome: TaskOutcome): Promise<void> {
     const records = this.#setting.records();
     if (outcome.status === 'input_required') {
       await records.setStatusMessage(record.taskId, outcome.message);
@@ -495,7 +433,7 @@ export class TaskRunner {
 
   /** Wakes the task's waiters and tells its client its status; returns the task. */
   async #changed(taskId: string): Promise<Task> {
-    for (const wake of this.#waiters.get(taskId) ?? []) wake();
+    this.#waiters.wake(taskId);
     const record = await this.#setting.records().get(taskId);
     if (!record) throw unknownTask(taskId);
     const task = toTask(record, this.#setting.pollIntervalMs);
@@ -504,53 +442,6 @@ export class TaskRunner {
     if (TERMINAL.includes(task.status)) this.#channels.delete(taskId);
     return task;
   }
-
-  /** Resolves when the task changes here, or after a poll interval (it may change elsewhere). */
-  #waitForChange(taskId: string, signal: AbortSignal): Promise<void> {
-    signal.throwIfAborted();
-    return new Promise<void>((resolve, reject) => {
-      const waiters = this.#waiters.get(taskId) ?? new Set();
-      this.#waiters.set(taskId, waiters);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(done);
-        if (waiters.size === 0) this.#waiters.delete(taskId);
-        signal.removeEventListener('abort', aborted);
-        resolve();
-      };
-      const aborted = () => {
-        done();
-        reject(signal.reason);
-      };
-      const timer = setTimeout(done, this.#setting.pollIntervalMs);
-      waiters.add(done);
-      signal.addEventListener('abort', aborted, { once: true });
-    });
-  }
-
-  /** One round of the poller: continue what no worker holds, now and then drop expired tasks. */
-  async #tick(): Promise<void> {
-    if (this.#ticking) return;
-    this.#ticking = true;
-    try {
-      const records = this.#setting.records();
-      for (const { taskId, interrupted } of await records.orphans()) {
-        if (this.#running.has(taskId)) continue;
-        const run = await records.runs.claim(taskId, this.worker, this.#setting.leaseMs);
-        if (run) void this.#continue(run, interrupted).catch(() => undefined);
-      }
-      if (this.#ticks++ % SWEEP_EVERY_TICKS === 0) await records.sweep();
-    } catch {
-      // The store is unreachable or a row unreadable: the next tick tries again.
-    } finally {
-      this.#ticking = false;
-    }
-  }
 }
-
-/** How long progress updates are gathered before the status message is written. */
-const PROGRESS_WRITE_MS = 250;
-/** The poller drops expired tasks every this many rounds. */
-const SWEEP_EVERY_TICKS = 60;
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());

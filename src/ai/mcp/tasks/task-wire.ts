@@ -3,6 +3,7 @@
  * owns it, the `params.task` a client sends and the `tasks/list` cursor. Decision 096.
  */
 import {
+  type AuthInfo,
   ProtocolError,
   ProtocolErrorCode,
   RELATED_TASK_META_KEY,
@@ -10,6 +11,7 @@ import {
   type Task,
   type TaskStatus,
 } from '@modelcontextprotocol/server';
+import { sha256Hex } from '../../../internal/sha256.ts';
 import type { McpTaskCursor, McpTaskRecord, RunStatus } from '../../session/index.ts';
 
 /** Statuses after which a task never changes. */
@@ -59,19 +61,26 @@ export interface TaskOwner {
 }
 
 /**
- * The owner of a request: its authenticated client (the `authInfo` the HTTP layer's
- * bearer-token check put on the request), else `anonymous` — over stdio the one client,
- * over unauthenticated HTTP any client that knows a task's unguessable id.
+ * The owner of a request: the authenticated principal (the `authInfo` a bearer-token
+ * check in front of the endpoint put on the request) — its subject (`extra.sub`) within
+ * its client application, else the token itself (as a SHA-256), never the application
+ * alone — or `anonymous`: over stdio the one client, over unauthenticated HTTP any client
+ * that knows a task's unguessable id. The parts are encoded as JSON, so no two principals
+ * share a key (decision 115).
  */
 export function ownerOf(ctx: ServerContext): TaskOwner {
-  const auth = ctx.http?.authInfo;
-  const owner: TaskOwner = {
-    ownerKey: auth
-      ? `client:${auth.clientId}${auth.extra?.sub ? `:${String(auth.extra.sub)}` : ''}`
-      : 'anonymous',
-  };
+  const owner: TaskOwner = { ownerKey: ownerKeyOf(ctx.http?.authInfo) };
   if (ctx.sessionId !== undefined) owner.sessionId = ctx.sessionId;
   return owner;
+}
+
+/** The owner key of an authenticated principal, or `anonymous`. */
+function ownerKeyOf(auth: AuthInfo | undefined): string {
+  if (!auth) return 'anonymous';
+  const sub = auth.extra?.sub;
+  const principal =
+    typeof sub === 'string' && sub !== '' ? ['sub', sub] : ['token', sha256Hex(String(auth.token))];
+  return `auth:${JSON.stringify([String(auth.clientId), ...principal])}`;
 }
 
 /** A `tasks/*` request's `taskId`: a string of sane length, else `-32602`. */
@@ -144,3 +153,7 @@ export function decodeCursor(cursor: unknown): McpTaskCursor | undefined {
     );
   }
 }
+
+/** The error for a task the limits do not take now (decision 116). */
+export const tooManyTasks = (why: string) =>
+  new ProtocolError(ProtocolErrorCode.InvalidRequest, `Too many tasks: ${why}.`);

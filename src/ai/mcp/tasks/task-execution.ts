@@ -1,0 +1,123 @@
+/**
+ * One run of a task's tool: the approval gate before it, the call itself, and the outcome
+ * it leaves — completed with a result, waiting for input, or failed (decision 095, point 4).
+ */
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { controlFlowName, errorMessage } from '../../../internal/thrown-value.ts';
+import type { AnyTask, InvokeContext } from '../../../task/index.ts';
+import { argsHash, type PendingCall } from '../../agent/index.ts';
+import { taskApprovalHint } from '../approval-hint.ts';
+import { type ApprovalMode, approvalQuestion, checkedResult } from '../call-tool.ts';
+import { errorResult } from '../content.ts';
+import type { ProgressNotifier } from '../progress-notifier.ts';
+import type { OutputValidator } from '../structured-output.ts';
+
+/** A served tool as a task needs it. */
+export interface TaskTool {
+  tool: AnyTask;
+  outputValidator: OutputValidator;
+}
+
+/** How a task ends a turn of its run. */
+export type TaskOutcome =
+  | { status: 'completed'; result: CallToolResult }
+  | { status: 'input_required'; call: PendingCall; message: string }
+  | { status: 'failed'; error: string };
+
+/** The id of the one call of a task's run, as `fino sessions approve <taskId> call` names it. */
+export const TASK_CALL_ID = 'call';
+
+/** The pending call of a task waiting on `tool` with `args`. */
+export function pendingCall(
+  tool: AnyTask,
+  args: unknown,
+  kind: PendingCall['kind'],
+  reason?: string,
+  payload?: unknown,
+): PendingCall {
+  const call: PendingCall = {
+    kind,
+    toolCallId: TASK_CALL_ID,
+    toolName: tool.name,
+    args,
+    argsHash: argsHash(args),
+  };
+  if (reason !== undefined) call.reason = reason;
+  if (payload !== undefined) call.payload = payload;
+  if (tool.risk !== undefined) call.risk = tool.risk;
+  if (tool.sideEffects !== undefined) call.sideEffects = tool.sideEffects;
+  return call;
+}
+
+/**
+ * What a task whose tool needs approval becomes before it runs: waiting for the approval
+ * (its status message says where else it can be given; `db` names the task store), or
+ * refused (`approval: 'deny'`); `undefined` when it may run.
+ */
+export function approvalGate(
+  tool: AnyTask,
+  args: unknown,
+  how: { approval: ApprovalMode; approved: boolean; taskId: string; db: string },
+): TaskOutcome | undefined {
+  const { approval, approved } = how;
+  if (approved || approval === 'client' || !tool.requiresApproval) return undefined;
+  if (approval === 'deny') {
+    const refused = `Tool "${tool.name}" requires approval, and this server refuses such calls (approval: 'deny'). It was not executed.`;
+    return { status: 'completed', result: errorResult(refused) };
+  }
+  return {
+    status: 'input_required',
+    call: pendingCall(tool, args, 'approval'),
+    message: `Waiting for approval: ${approvalQuestion(tool, args)} ${taskApprovalHint(how.taskId, how.db)}`,
+  };
+}
+
+/**
+ * Calls the task's tool and answers its outcome; `undefined` when `signal` was aborted
+ * (the task was cancelled or taken over: the store says so already).
+ */
+export async function runTaskTool(
+  served: TaskTool,
+  taskId: string,
+  args: unknown,
+  how: { resume?: { resume: unknown }; signal: AbortSignal; progress: ProgressNotifier },
+): Promise<TaskOutcome | undefined> {
+  const { tool } = served;
+  const context: InvokeContext = {
+    signal: how.signal,
+    toolCallId: taskId,
+    runId: taskId,
+    step: 0,
+    messages: [],
+    progress: how.progress.report,
+  };
+  if (how.resume) context.resumeValue = how.resume.resume;
+  try {
+    const result = await tool.invoke(args, context);
+    await how.progress.flush();
+    if (how.signal.aborted) return undefined;
+    return {
+      status: 'completed',
+      result: checkedResult(tool.name, result, served.outputValidator),
+    };
+  } catch (error) {
+    await how.progress.flush();
+    if (how.signal.aborted) return undefined;
+    if (controlFlowName(error) === 'SuspendSignal') {
+      const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
+      return {
+        status: 'input_required',
+        call: pendingCall(
+          tool,
+          args,
+          'suspend',
+          question,
+          (error as { payload?: unknown }).payload,
+        ),
+        message: question,
+      };
+    }
+    const failure = `Tool "${tool.name}" failed: ${errorMessage(error)}`;
+    return { status: 'completed', result: errorResult(failure) };
+  }
+}
