@@ -33,6 +33,7 @@ export {
   type OAuthOptions,
   oauth,
 } from './oauth/client-auth.ts';
+export type { McpServerAuth, VerifiedToken } from './oauth/server-auth.ts';
 export {
   fileTokenStore,
   memoryTokenStore,

@@ -23,6 +23,7 @@ import { type ApprovalMode, callTool, clientCanElicit } from './call-tool.ts';
 import { Catalog } from './catalog.ts';
 import { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
+import { type McpServerAuth, missingScopes, serverAuth } from './oauth/server-auth.ts';
 import { progressNotifier } from './progress-notifier.ts';
 import type { McpServedPrompt } from './prompts.ts';
 import { type AnyResource, DEFAULT_READ_LIMITS } from './resources.ts';
@@ -63,6 +64,13 @@ export interface McpServerOptions {
   prompts?: readonly McpServedPrompt[];
   /** The most bytes one `resources/read` answer may carry (default 16 MiB). */
   maxResourceBytes?: number;
+  /**
+   * OAuth 2.1 over HTTP: the server publishes protected-resource metadata naming its
+   * authorization servers, checks every request's bearer token with `verify` (401/403
+   * challenges the MCP client logs in from), and refuses tools whose `toolScopes` the
+   * token lacks. Decision 125.
+   */
+  auth?: McpServerAuth;
 }
 
 /** The streams a stdio server reads requests from and writes responses to. */
@@ -187,6 +195,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const listChanged = (send: (server: Server) => Promise<void>) => {
     for (const server of connected) send(server).catch(() => connected.delete(server));
   };
+  const bearer = options.auth === undefined ? undefined : serverAuth(options.auth);
   const callState = new CallStateCodec();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
@@ -236,6 +245,13 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         );
       }
       const { tool } = entry;
+      const missing = missingScopes(bearer, name, ctx.http?.authInfo);
+      if (missing.length > 0) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `Tool "${name}" needs the scope(s) ${missing.join(', ')}, which this access token does not carry; log in again asking for them.`,
+        );
+      }
       // MCP Tasks are a 2025-11-25 feature; the 2026-07-28 revision moved them to an
       // extension the SDK does not negotiate, so there every call is answered directly.
       if (withTasks && isTaskEra(server.getNegotiatedProtocolVersion())) {
@@ -292,7 +308,13 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
 
   const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler =>
     httpHandler(
-      { createServer, createConnectedServer, notifiers, close: () => runner.close() },
+      {
+        createServer,
+        createConnectedServer,
+        notifiers,
+        close: () => runner.close(),
+        ...(bearer ? { auth: bearer } : {}),
+      },
       handlerOptions,
     );
 
