@@ -38,6 +38,13 @@ export interface CompareOptions {
   rounds?: number;
   /** Milliseconds each peer runs per round (default 300, or `BENCH_TIME_MS`). */
   timeMs?: number;
+  /**
+   * `'wall'` (the default, or `BENCH_CLOCK=wall`) or `'cpu'` (`BENCH_CLOCK=cpu`): the
+   * process's CPU time, user + system, so waiting for a core on an overloaded machine
+   * does not count. Run CPU-clock measurements with `node --single-threaded`: the CPU
+   * time of V8's background compiler and GC threads would otherwise count too.
+   */
+  clock?: 'wall' | 'cpu';
   /** Print the table (default true). */
   print?: boolean;
 }
@@ -138,6 +145,9 @@ export interface BatchedResult {
   /** 25th and 75th percentiles over samples of the time per operation, in nanoseconds. */
   p25Ns: number;
   p75Ns: number;
+  /** The fastest and slowest samples' time per operation, in nanoseconds. */
+  minNs: number;
+  maxNs: number;
   /** `medianNs / baseline.medianNs`: below 1 is faster than the baseline. */
   ratio: number;
   /** Operations per sample (the batch size). */
@@ -153,6 +163,13 @@ export interface BatchedOptions {
   sampleMs?: number;
   /** Milliseconds each peer runs before timing starts (default 300, or `BENCH_WARMUP_MS`). */
   warmupMs?: number;
+  /**
+   * `'wall'` (the default, or `BENCH_CLOCK=wall`) or `'cpu'` (`BENCH_CLOCK=cpu`): the
+   * process's CPU time, user + system, so waiting for a core on an overloaded machine
+   * does not count. Run CPU-clock measurements with `node --single-threaded`: the CPU
+   * time of V8's background compiler and GC threads would otherwise count too.
+   */
+  clock?: 'wall' | 'cpu';
   /** Print the table (default true). */
   print?: boolean;
 }
@@ -162,14 +179,27 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   (typeof value === 'object' || typeof value === 'function') &&
   typeof (value as { then?: unknown }).then === 'function';
 
-/** Runs `fn` `n` times in a row, awaiting only results that are promises; returns nanoseconds taken. */
-async function timeBatch(fn: PeerFn, n: number): Promise<number> {
-  const start = process.hrtime.bigint();
+/** Nanoseconds on `clock`: wall time, or the process's CPU time (user + system). */
+function now(clock: 'wall' | 'cpu'): number {
+  if (clock === 'wall') return Number(process.hrtime.bigint());
+  const { user, system } = process.cpuUsage();
+  return (user + system) * 1000;
+}
+
+/** Keeps every result alive, so that no call can be optimised away. */
+let sink: unknown;
+
+/**
+ * Runs `fn` `n` times in a row, awaiting each result that is a promise before the next
+ * call (as a caller does); returns the nanoseconds taken on `clock`.
+ */
+async function timeBatch(fn: PeerFn, n: number, clock: 'wall' | 'cpu'): Promise<number> {
+  const start = now(clock);
   for (let i = 0; i < n; i++) {
-    const result = fn();
-    if (isThenable(result)) await result;
+    sink = fn();
+    if (isThenable(sink)) sink = await sink;
   }
-  return Number(process.hrtime.bigint() - start);
+  return now(clock) - start;
 }
 
 /**
@@ -204,6 +234,7 @@ export async function compareBatched(
   const samples = options.samples ?? Number(process.env.BENCH_SAMPLES ?? 21);
   const sampleMs = options.sampleMs ?? Number(process.env.BENCH_SAMPLE_MS ?? 20);
   const warmupMs = options.warmupMs ?? Number(process.env.BENCH_WARMUP_MS ?? 300);
+  const clock = options.clock ?? (process.env.BENCH_CLOCK === 'cpu' ? 'cpu' : 'wall');
 
   // Warm every peer, and size its batch from how fast it ran once warm.
   const batch = new Map<string, number>();
@@ -211,13 +242,14 @@ export async function compareBatched(
     let calls = 0;
     let spent = 0;
     for (let n = 1; spent < warmupMs * 1e6; n = Math.min(n * 2, 1 << 16)) {
-      spent += await timeBatch(peers[name], n);
+      spent += await timeBatch(peers[name], n, clock);
       calls += n;
     }
     // Size from the fastest of three batches: a pause from elsewhere only makes one slower.
     const n = Math.max(1, calls >> 3);
     let perCall = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 3; i++) perCall = Math.min(perCall, (await timeBatch(peers[name], n)) / n);
+    for (let i = 0; i < 3; i++)
+      perCall = Math.min(perCall, (await timeBatch(peers[name], n, clock)) / n);
     batch.set(name, Math.max(1, Math.round((sampleMs * 1e6) / perCall)));
   }
 
@@ -226,7 +258,7 @@ export async function compareBatched(
     for (let i = 0; i < names.length; i++) {
       const name = names[(s + i) % names.length];
       const n = batch.get(name)!;
-      times.get(name)!.push((await timeBatch(peers[name], n)) / n);
+      times.get(name)!.push((await timeBatch(peers[name], n, clock)) / n);
     }
   }
 
@@ -239,11 +271,13 @@ export async function compareBatched(
       medianNs,
       p25Ns: quantile(values, 0.25),
       p75Ns: quantile(values, 0.75),
+      minNs: Math.min(...values),
+      maxNs: Math.max(...values),
       ratio: medianNs / base,
       batch: batch.get(name)!,
     };
   });
-  if (options.print !== false) console.log(formatBatchedTable(title, results, baseline));
+  if (options.print !== false) console.log(formatBatchedTable(title, results, baseline, clock));
   return results;
 }
 
@@ -252,6 +286,7 @@ export function formatBatchedTable(
   title: string,
   results: BatchedResult[],
   baseline: string,
+  clock: 'wall' | 'cpu' = 'wall',
 ): string {
   return [
     `### ${title}`,
@@ -263,7 +298,7 @@ export function formatBatchedTable(
         `| ${r.name} | ${formatNs(r.medianNs)} | ${formatNs(r.p25Ns)}–${formatNs(r.p75Ns)} | ${r.batch} | ${r.ratio.toFixed(2)} |`,
     ),
     '',
-    `_${loadLine()}_`,
+    `_${clock} clock; ${loadLine()}_`,
     '',
   ].join('\n');
 }

@@ -12,7 +12,7 @@
 import { Ajv } from 'ajv';
 import { tool as now } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
-import { load, ratioTable, timeBatched } from '../validate/batched.ts';
+import { compareBatched } from '../harness.ts';
 
 const before: typeof now = (
   await import(new URL('../../.fino/before/src/ai/tool/index.ts', import.meta.url).href)
@@ -39,14 +39,8 @@ const syncFloor = (input: unknown) => {
 for (const answer of [syncFloor(args), await old.invoke(args), await fresh.invoke(args)])
   if (answer.content !== '5') throw new Error(`a peer answered ${JSON.stringify(answer)}`);
 
-const loadBefore = load();
-const rows = await timeBatched({
+await compareBatched('invoke() before and after, in batches', {
   'sync floor': () => syncFloor(args),
   'invoke() before': () => old.invoke(args),
   'invoke() now': () => fresh.invoke(args),
 });
-console.log(
-  `\ninvoke() before and after, in batches (${process.env.BENCH_CLOCK === 'cpu' ? 'CPU' : 'wall'} clock), ns per call:\n\n` +
-    ratioTable(rows) +
-    `\n\nload average ${loadBefore} → ${load()}`,
-);

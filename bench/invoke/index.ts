@@ -13,7 +13,7 @@
  *
  * Valid arguments are used (the common case); every peer returns the tool's text.
  *
- * A second table times, in batches (../validate/batched.ts), `invoke()` against a
+ * A second table times, in batches (`compareBatched`, ../harness.ts), `invoke()` against a
  * synchronous floor — Ajv validation, try/catch and the synchronous executor, no `await` —
  * since `invoke()` does not await a result that is already there; with two steps between
  * them: the floor as an async function (the promise `invoke()` returns) and the floor with
@@ -26,8 +26,7 @@ import { Ajv } from 'ajv';
 import { z } from 'zod';
 import { tool } from '../../src/ai/tool/index.ts';
 import { compile, v } from '../../src/validate/index.ts';
-import { compare } from '../harness.ts';
-import { load, ratioTable, timeBatched } from '../validate/batched.ts';
+import { compare, compareBatched } from '../harness.ts';
 
 const add = ({ a, b }: { a: number; b: number }) => String(a + b);
 const args = { a: 2, b: 3 };
@@ -124,15 +123,13 @@ const finoFloor = (input: unknown) => {
 };
 for (const answer of [syncFloor(args), await asyncFloor(args), finoFloor(args)])
   if (answer.content !== '5') throw new Error(`a floor answered ${JSON.stringify(answer)}`);
-const loadBefore = load();
-const rows = await timeBatched({
-  'sync floor': () => syncFloor(args),
-  'async floor': () => asyncFloor(args),
-  'sync floor, fino validator': () => finoFloor(args),
-  'fino invoke()': () => finoTool.invoke(args),
-});
-console.log(
-  `\ninvoke() against a synchronous floor, in batches (${process.env.BENCH_CLOCK === 'cpu' ? 'CPU' : 'wall'} clock), ns per call:\n\n` +
-    ratioTable(rows) +
-    `\n\ntarget ≤ 1.3×; load average ${loadBefore} → ${load()}`,
+await compareBatched(
+  'invoke() against a synchronous floor, in batches (target ≤ 1.3×)',
+  {
+    'sync floor': () => syncFloor(args),
+    'async floor': () => asyncFloor(args),
+    'sync floor, fino validator': () => finoFloor(args),
+    'fino invoke()': () => finoTool.invoke(args),
+  },
+  { baseline: 'sync floor' },
 );

@@ -11,7 +11,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { compile as now } from '../../src/validate/index.ts';
-import { load, timeBatched } from './batched.ts';
+import { compareBatched, loadLine } from '../harness.ts';
 import { REAL_WORLD } from './real-world.ts';
 
 type Compile = typeof now;
@@ -27,7 +27,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 const ratios: Record<string, number[]> = {};
-const startLoad = load();
+const startLoad = loadLine();
 console.log(
   `| schema | Ajv ns | ${which === 'valid' ? 'is before | is now | ' : ''}safeParse before | safeParse now |`,
 );
@@ -42,14 +42,14 @@ for (const { name, schema, valid, invalid } of REAL_WORLD) {
   }
   peers['safeParse before'] = () => old.safeParse(data).success;
   peers['safeParse now'] = () => fresh.safeParse(data).success;
-  const [base, ...rest] = await timeBatched(peers);
+  const [base, ...rest] = await compareBatched(which, peers, { samples: 15, print: false });
   const cells = rest.map((result) => {
-    const ratio = result.median / base.median;
+    const ratio = result.medianNs / base.medianNs;
     ratios[result.name] ??= [];
     ratios[result.name].push(ratio);
     return `${ratio.toFixed(2)}×`;
   });
-  console.log(`| ${name} | ${base.median.toFixed(0)} | ${cells.join(' | ')} |`);
+  console.log(`| ${name} | ${base.medianNs.toFixed(0)} | ${cells.join(' | ')} |`);
 }
 console.log(
   `| **median** | | ${Object.values(ratios)
@@ -57,5 +57,5 @@ console.log(
     .join(' | ')} |`,
 );
 console.log(
-  `\n${which} data; clock: ${process.env.BENCH_CLOCK === 'cpu' ? 'CPU time' : 'wall time'}; load average (1 min) ${startLoad} at start, ${load()} at end`,
+  `\n${which} data; clock: ${process.env.BENCH_CLOCK === 'cpu' ? 'CPU time' : 'wall time'}; ${startLoad} at start, ${loadLine()} at end`,
 );

@@ -1,6 +1,6 @@
 /**
  * fino against Ajv 8 on real MCP and OpenAI-strict tool schemas (./real-world.ts), timed in
- * batches (./batched.ts), formats off for both. Rows per schema: valid arguments (fino
+ * batches (`compareBatched`, ../harness.ts), formats off for both. Rows per schema: valid arguments (fino
  * `safeParse` and `is` vs Ajv `allErrors: false`), invalid arguments (fino `safeParse`,
  * which builds repair messages, vs Ajv `allErrors: true`). Prints per-schema ratios and their
  * median; then compile time for the whole set (new schema objects per batch, so nothing is
@@ -9,7 +9,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { compile } from '../../src/validate/index.ts';
-import { load, timeBatched } from './batched.ts';
+import { type BatchedResult, compareBatched, loadLine } from '../harness.ts';
 import { REAL_WORLD } from './real-world.ts';
 
 const median = (values: number[]): number => {
@@ -24,7 +24,7 @@ const ratios = { valid: [] as number[], is: [] as number[], invalid: [] as numbe
 // Ratios of the fastest samples: on a loaded machine the minimum is the least disturbed.
 const best = { valid: [] as number[], is: [] as number[], invalid: [] as number[] };
 const rows: string[] = [];
-const startLoad = load();
+const startLoad = loadLine();
 
 for (const { name, schema, valid, invalid } of REAL_WORLD) {
   const fino = compile(schema);
@@ -34,27 +34,35 @@ for (const { name, schema, valid, invalid } of REAL_WORLD) {
     throw new Error(`${name}: the valid arguments do not pass`);
   if (fino.safeParse(invalid).success || fino.is(invalid) || ajvAll(invalid))
     throw new Error(`${name}: the invalid arguments pass`);
-  const v = await timeBatched({
-    ajv: () => ajvFast(valid),
-    safeParse: () => fino.safeParse(valid).success,
-    is: () => fino.is(valid),
-  });
-  const i = await timeBatched({
-    ajvAll: () => ajvAll(invalid),
-    safeParse: () => fino.safeParse(invalid).success,
-  });
+  const v = await compareBatched(
+    `${name}, valid`,
+    {
+      ajv: () => ajvFast(valid),
+      safeParse: () => fino.safeParse(valid).success,
+      is: () => fino.is(valid),
+    },
+    { samples: 15, print: false },
+  );
+  const i = await compareBatched(
+    `${name}, invalid`,
+    {
+      ajvAll: () => ajvAll(invalid),
+      safeParse: () => fino.safeParse(invalid).success,
+    },
+    { samples: 15, print: false },
+  );
   const [ajvV, spV, isV] = v;
   const [ajvI, spI] = i;
-  ratios.valid.push(spV.median / ajvV.median);
-  ratios.is.push(isV.median / ajvV.median);
-  ratios.invalid.push(spI.median / ajvI.median);
-  best.valid.push(spV.min / ajvV.min);
-  best.is.push(isV.min / ajvV.min);
-  best.invalid.push(spI.min / ajvI.min);
-  const fmt = (r: { median: number; min: number; max: number }) =>
-    `${r.median.toFixed(0)} (${r.min.toFixed(0)}–${r.max.toFixed(0)})`;
+  ratios.valid.push(spV.medianNs / ajvV.medianNs);
+  ratios.is.push(isV.medianNs / ajvV.medianNs);
+  ratios.invalid.push(spI.medianNs / ajvI.medianNs);
+  best.valid.push(spV.minNs / ajvV.minNs);
+  best.is.push(isV.minNs / ajvV.minNs);
+  best.invalid.push(spI.minNs / ajvI.minNs);
+  const fmt = (r: BatchedResult) =>
+    `${r.medianNs.toFixed(0)} (${r.minNs.toFixed(0)}–${r.maxNs.toFixed(0)})`;
   rows.push(
-    `| ${name} | ${fmt(ajvV)} | ${fmt(spV)} | ${(spV.median / ajvV.median).toFixed(2)}× | ${fmt(isV)} | ${(isV.median / ajvV.median).toFixed(2)}× | ${fmt(ajvI)} | ${fmt(spI)} | ${(spI.median / ajvI.median).toFixed(2)}× |`,
+    `| ${name} | ${fmt(ajvV)} | ${fmt(spV)} | ${(spV.medianNs / ajvV.medianNs).toFixed(2)}× | ${fmt(isV)} | ${(isV.medianNs / ajvV.medianNs).toFixed(2)}× | ${fmt(ajvI)} | ${fmt(spI)} | ${(spI.medianNs / ajvI.medianNs).toFixed(2)}× |`,
   );
 }
 
@@ -70,7 +78,7 @@ console.log(
 console.log(
   `median of the min-sample ratios: valid safeParse ${median(best.valid).toFixed(2)}× · is ${median(best.is).toFixed(2)}× · invalid ${median(best.invalid).toFixed(2)}×`,
 );
-console.log(`load average (1 min): ${startLoad} at start, ${load()} at end`);
+console.log(`${startLoad} at start, ${loadLine()} at end`);
 
 // Compile: the whole set, new schema objects each time (neither library may cache).
 {
@@ -78,7 +86,8 @@ console.log(`load average (1 min): ${startLoad} at start, ${load()} at end`);
   // schema object, so both peers get new clones per batch (the cloning is timed for both).
   const compiler = new Ajv2020({ strict: false });
   const take = () => REAL_WORLD.map((c) => structuredClone(c.schema));
-  const [ajv, fino] = await timeBatched(
+  const [ajv, fino] = await compareBatched(
+    'compile',
     {
       ajv: () => {
         for (const schema of take()) compiler.compile(schema);
@@ -87,10 +96,10 @@ console.log(`load average (1 min): ${startLoad} at start, ${load()} at end`);
         for (const schema of take()) compile(schema);
       },
     },
-    { samples: 7, batchMs: 50 },
+    { samples: 7, sampleMs: 50, print: false },
   );
   console.log(
-    `\ncompile the ${REAL_WORLD.length} schemas: Ajv ${(ajv.median / 1000).toFixed(0)} µs (${(ajv.min / 1000).toFixed(0)}–${(ajv.max / 1000).toFixed(0)}), fino ${(fino.median / 1000).toFixed(1)} µs (${(fino.min / 1000).toFixed(1)}–${(fino.max / 1000).toFixed(1)}): fino ${(ajv.median / fino.median).toFixed(1)}× faster (target ≥ 15×)`,
+    `\ncompile the ${REAL_WORLD.length} schemas: Ajv ${(ajv.medianNs / 1000).toFixed(0)} µs (${(ajv.minNs / 1000).toFixed(0)}–${(ajv.maxNs / 1000).toFixed(0)}), fino ${(fino.medianNs / 1000).toFixed(1)} µs (${(fino.minNs / 1000).toFixed(1)}–${(fino.maxNs / 1000).toFixed(1)}): fino ${(ajv.medianNs / fino.medianNs).toFixed(1)}× faster (target ≥ 15×)`,
   );
 }
 

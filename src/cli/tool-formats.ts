@@ -10,6 +10,18 @@ export const TOOL_FORMATS = ['neutral', 'openai', 'anthropic', 'gemini', 'mcp'] 
 export type ToolFormat = (typeof TOOL_FORMATS)[number];
 
 /**
+ * What each format prints, for `fino tools --help`: the one list the help, the summary of
+ * `fino --help` and the `--format` choices are all made from.
+ */
+export const TOOL_FORMAT_SHAPES: Readonly<Record<ToolFormat, string>> = {
+  neutral: '{ name, description, parameters }',
+  openai: "{ type: 'function', function: { name, description, parameters } }",
+  anthropic: '{ name, description, input_schema }',
+  gemini: '{ name, description, parameters } (a function declaration)',
+  mcp: 'what an MCP server lists: { name, title?, description, inputSchema,\n             outputSchema?, annotations?, execution?, _meta? }',
+};
+
+/**
  * The tools in `format`: `neutral` is fino's own `{ name, description, parameters }`;
  * `openai`, `anthropic` and `gemini` are what those adapters send (OpenAI without strict
  * mode unless a definition asks for it, Gemini's function declaration); `mcp` is what

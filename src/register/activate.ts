@@ -8,10 +8,17 @@ import { register } from 'node:module';
 let typeScript = false;
 let specifiers = false;
 
+/**
+ * The hook module beside this one: `hooks.js` when built, `hooks.ts` when fino runs from
+ * its sources (tests). Node 24 resolves `register()`'s specifier as written, without
+ * tsx's `.js` → `.ts` mapping that Node 20 applied.
+ */
+const HOOKS = new URL(import.meta.url).pathname.endsWith('.ts') ? './hooks.ts' : './hooks.js';
+
 /** Registers the `fino:` resolve hook, unless it is registered and runs before tsx's. */
 function activateFinoSpecifiers(): void {
   if (specifiers) return;
-  register('./hooks.js', import.meta.url);
+  register(HOOKS, import.meta.url);
   specifiers = true;
 }
 

@@ -34,14 +34,30 @@ function fileUrlOf(url: string): URL {
 }
 
 /**
+ * The formats a resolver gives a `.ts` file Node would load as CommonJS: `commonjs`
+ * (Node 20, tsx), `commonjs-typescript` (Node ≥ 22.7's own TypeScript support), or none
+ * at all — Node 22 and 24 leave the format of a `.ts` file outside a `"type": "module"`
+ * package to the loader, which then takes it for CommonJS.
+ */
+const COMMONJS_FORMATS = new Set<string | null | undefined>([
+  'commonjs',
+  'commonjs-typescript',
+  undefined,
+  null,
+  '',
+]);
+
+/**
  * The resolved file as an ES module, when it is TypeScript with ES module syntax that
  * Node would load as CommonJS (a `.ts` file in a package without `"type": "module"`, or
- * in a folder without a `package.json`); `undefined` otherwise. Node 22 detects such
- * syntax itself; on Node 20 the file would fail to load, or — one import deep, where tsx
- * loads it as CommonJS — fail to resolve the `fino:` specifiers it imports.
+ * in a folder without a `package.json`); `undefined` otherwise. Loaded as CommonJS, the
+ * file fails to resolve the `fino:` specifiers it imports (`require('fino:…')`), and on
+ * Node 22 and 24 its top-level `await` fails to compile.
  */
 function asEsmTypeScript(resolved: Resolved): Resolved | undefined {
-  if (resolved.format !== 'commonjs' || !resolved.url.startsWith('file:')) return undefined;
+  if (!COMMONJS_FORMATS.has(resolved.format) || !resolved.url.startsWith('file:')) {
+    return undefined;
+  }
   const file = fileUrlOf(resolved.url);
   if (!/\.tsx?$/.test(file.pathname)) return undefined;
   try {

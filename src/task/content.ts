@@ -11,6 +11,11 @@
 export interface TextPart {
   type: 'text';
   text: string;
+  /**
+   * Opaque data the provider that wrote this text (in an assistant message) needs back
+   * with it, keyed by provider name (e.g. OpenAI's Responses output item). Others ignore it.
+   */
+  providerMetadata?: Record<string, unknown>;
 }
 
 /** An image, base64-encoded. */
@@ -59,6 +64,12 @@ export interface ToolUsePart {
    * (e.g. Gemini's `thoughtSignature`), keyed by provider name. Other providers ignore it.
    */
   providerMetadata?: Record<string, unknown>;
+  /**
+   * Set when the model's provider ran the call itself (a provider-defined tool such as
+   * OpenAI's web search): its result follows in the same assistant message, the agent
+   * does not run it, and only this provider sends the pair back; others skip both.
+   */
+  provider?: string;
 }
 
 /**
@@ -77,6 +88,8 @@ export interface ReasoningPart {
   redacted?: string;
   /** The provider that produced it, e.g. `anthropic`. */
   provider?: string;
+  /** Opaque data `provider` needs back unchanged (e.g. OpenAI's whole reasoning item). */
+  providerMetadata?: Record<string, unknown>;
 }
 
 /** The result of one tool call (in a user message), answering the `tool_use` with the same id. */
@@ -85,6 +98,8 @@ export interface ToolResultPart {
   toolCallId: string;
   content: string | ContentPart[];
   isError?: boolean;
+  /** Set on the result of a call the provider ran itself (see {@link ToolUsePart.provider}). */
+  provider?: string;
 }
 
 /** Any part of a message or of a tool result. */

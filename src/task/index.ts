@@ -21,6 +21,10 @@ export {
 } from './client-requests.ts';
 export type * from './content.ts';
 export { TaskTimeoutError, UsageError } from './errors.ts';
+export {
+  configureIsolation,
+  type IsolationCapacity,
+} from './isolation/capacity.ts';
 export type { Isolation, WorkerIsolation, WorkerResourceLimits } from './isolation/options.ts';
 export { SuspendSignal } from './suspend-signal.ts';
 export { type ParsedCommand, type ParseOptions, Task, task } from './task.ts';

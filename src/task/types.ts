@@ -220,8 +220,10 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   /**
    * `'worker'` runs the executor in a worker thread, terminated at `timeoutMs` or on
    * abort: hard cancellation. The task must be constructed at the top level of an ES
-   * module, which the worker imports; input and output cross by structured clone.
-   * Decision 082, docs/tool.md "Hard cancellation".
+   * module, which the worker imports (never call it at that module's top level); input
+   * and output cross by structured clone. Workers are capped (`configureIsolation`) and
+   * ended past `maxExternalMemoryMb`. Decisions 082 and 132, docs/tool.md "Hard
+   * cancellation".
    */
   isolation?: Isolation;
   /** The executor. */

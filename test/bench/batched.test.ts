@@ -32,6 +32,38 @@ describe('compareBatched', () => {
     expect(calls.fast).toBeGreaterThan(3 * results[1].batch);
   });
 
+  it('awaits each call before the next, so asynchronous work is timed and never piles up', async () => {
+    let inFlight = 0;
+    let most = 0;
+    let finished = 0;
+    const slowToSettle = async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      finished++;
+    };
+    await compareBatched(
+      'one at a time',
+      { slowToSettle },
+      { samples: 3, sampleMs: 2, warmupMs: 5, print: false },
+    );
+    expect(most).toBe(1);
+    expect(inFlight).toBe(0);
+    expect(finished).toBeGreaterThan(3);
+  });
+
+  it('times CPU time with the cpu clock: waiting for a timer costs wall time only', async () => {
+    const sleep = () => new Promise((resolve) => setTimeout(resolve, 2));
+    const options = { samples: 3, sampleMs: 10, warmupMs: 10, print: false } as const;
+    const [wall] = await compareBatched('sleep', { sleep }, { ...options, clock: 'wall' });
+    const [cpu] = await compareBatched('sleep', { sleep }, { ...options, clock: 'cpu' });
+    expect(wall.minNs).toBeGreaterThanOrEqual(2e6);
+    expect(cpu.medianNs).toBeLessThan(wall.minNs);
+    expect(wall.minNs).toBeLessThanOrEqual(wall.medianNs);
+    expect(wall.medianNs).toBeLessThanOrEqual(wall.maxNs);
+  });
+
   it('refuses a baseline that is not a peer', async () => {
     await expect(
       compareBatched('x', { a: () => 1 }, { baseline: 'b', print: false }),
@@ -41,11 +73,22 @@ describe('compareBatched', () => {
   it('renders a Markdown table with the load average', () => {
     const table = formatBatchedTable(
       't',
-      [{ name: 'a', medianNs: 1500, p25Ns: 1400, p75Ns: 1600, ratio: 1, batch: 100 }],
+      [
+        {
+          name: 'a',
+          medianNs: 1500,
+          p25Ns: 1400,
+          p75Ns: 1600,
+          minNs: 1300,
+          maxNs: 1700,
+          ratio: 1,
+          batch: 100,
+        },
+      ],
       'a',
     );
     expect(table).toContain('| a | 1.50 µs | 1.40 µs–1.60 µs | 100 | 1.00 |');
-    expect(table).toContain('load average');
+    expect(table).toContain('wall clock; load average');
   });
 
   it('computes interpolated quantiles and names the load average', () => {

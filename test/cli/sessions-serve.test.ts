@@ -1,4 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -9,6 +11,9 @@ import { sessions } from '../../src/cli/commands/sessions.ts';
 import { type ServeHelpers, serve } from '../../src/cli/commands/sessions-serve.ts';
 import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
 
+const RUN_CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
+/** tsx's loader by its own address: the child runs in a folder without node_modules. */
+const TSX = import.meta.resolve('tsx');
 const dir = mkdtempSync(join(tmpdir(), 'fino-cli-serve-'));
 const log = join(dir, 'log.jsonl');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -78,7 +83,82 @@ describe('fino sessions serve', () => {
     expect((await bad(['--verbose'])).err).toContain(
       'unknown option --verbose; expected one of --db, --port',
     );
-    expect((await bad(['--db', join(dir, 'missing.db')])).err).toContain('no session database at');
+  });
+
+  it('creates a missing SQLite database, says so, and shows an empty inbox', async () => {
+    const path = join(dir, 'new', 'sessions.db');
+    // The command as a user runs it, stopped by SIGTERM as by a terminal's Ctrl-C.
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX, RUN_CLI, 'sessions', 'serve', '--db', path, '--port', '0'],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const exited = once(child, 'exit');
+    let err = '';
+    child.stderr.on('data', (chunk) => {
+      err += chunk;
+    });
+    try {
+      while (!err.includes('http://') && child.exitCode === null) {
+        await once(child.stderr, 'data');
+      }
+      expect(err).toContain(`created an empty session database at ${path}`);
+      const url = /(http:\/\/\S+)/.exec(err)![1];
+      expect(await (await fetch(url)).text()).toContain('Nothing waits for a decision.');
+      expect(existsSync(path)).toBe(true);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toEqual([0, null]);
+    // Reading commands still refuse a file that is not there: a typo would show nothing.
+    const listed = io();
+    expect(await sessions.run(['list', '--db', join(dir, 'missing.db')], listed.io)).toBe(2);
+    expect(listed.text.err).toContain('no session database at');
+    expect(listed.text.err).toContain('"fino sessions serve", which creates it');
+  });
+
+  it('takes a token per approver (--token name=secret, repeated) and records who decided', async () => {
+    const store = sqliteStore(join(dir, 'approvers.db'));
+    await session({ store, agent: shopAgent('order', log) }).start('Ship', { runId: 'run-who' });
+    await store.close();
+    const server = await started(
+      [
+        '--db',
+        'approvers.db',
+        '--port',
+        '0',
+        '--token',
+        'ana=ana-secret-1',
+        '--token',
+        'bo=bo-secret-22',
+      ],
+      'approvers.db',
+    );
+    const origin = new URL(server.url).origin;
+    expect(server.url).toBe(`${origin}/`);
+    expect(server.text.err).toContain(`  ana: ${origin}/?token=ana-secret-1`);
+    expect(server.text.err).toContain(`  bo: ${origin}/?token=bo-secret-22`);
+    const entry = await fetch(`${origin}/?token=bo-secret-22`, { redirect: 'manual' });
+    const cookie = entry.headers.get('set-cookie')!.split(';')[0];
+    const page = await (await fetch(`${origin}/`, { headers: { cookie } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1];
+    const response = await fetch(`${origin}/runs/run-who/calls/ship_1`, {
+      method: 'POST',
+      headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, action: 'approve', by: 'ana' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    const check = sqliteStore(join(dir, 'approvers.db'));
+    expect((await session({ store: check }).get('run-who'))?.audit?.[0].by).toBe('bo');
+    await check.close();
+    const { io: cliIo, text } = io();
+    const mixed = await sessions.run(
+      ['serve', '--token', 'shared-secret', '--token', 'ana=ana-secret-1'],
+      cliIo,
+    );
+    expect(mixed).toBe(2);
+    expect(text.err).toContain('--token: expected name=secret for each of several tokens');
   });
 
   it('serves the inbox; approving there continues the run with --agent', async () => {

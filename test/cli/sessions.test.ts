@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type SessionRun, session, sqliteStore } from '../../src/ai/session/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
@@ -11,6 +13,9 @@ import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
 const dir = mkdtempSync(join(tmpdir(), 'fino-cli-sessions-'));
 const log = join(dir, 'log.jsonl');
 process.env.FINO_TEST_LOG = log;
+const RUN_CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
+/** tsx's loader by its own address: the child runs in a folder without node_modules. */
+const TSX = import.meta.resolve('tsx');
 const AGENT = join(import.meta.dirname, '..', 'ai', 'session', 'fixtures', 'order-agent.ts');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -64,6 +69,28 @@ describe('fino sessions', () => {
     expect(
       JSON.parse((await cli(['list', '--db', 'list.db', '--json', '--status=done'])).out),
     ).toEqual([]);
+  });
+
+  it('prints, for a call waiting for an answer, a resume command that works when run in a shell', async () => {
+    const store = sqliteStore(join(dir, 'answer db.db'));
+    await session({ store, agent: shopAgent('ask', log) }).start('Size?', { runId: "run 'q'" });
+    await store.close();
+    const fino = (args: string[]) =>
+      promisify(execFile)(process.execPath, ['--import', TSX, RUN_CLI, ...args], { cwd: dir });
+    const { stdout } = await fino(['sessions', 'list', '--db', 'answer db.db']);
+    const printed = /^ {4}decide: (.*)$/m.exec(stdout)?.[1];
+    expect(printed).toBe(
+      `fino sessions resume 'run '\\''q'\\''' ask_1 --value <JSON> --db 'answer db.db'`,
+    );
+    // The printed command as a user runs it, `<JSON>` replaced by an answer.
+    const command = printed!.replace('<JSON>', `'"M"'`).replace(/^fino /, '');
+    const shell = `"${process.execPath}" --import "${TSX}" "${RUN_CLI}" ${command}`;
+    const answered = await promisify(execFile)('sh', ['-c', shell], { cwd: dir });
+    expect(answered.stdout).toContain("run 'q'  ready");
+    const check = sqliteStore(join(dir, 'answer db.db'));
+    const run = await session({ store: check }).get("run 'q'");
+    await check.close();
+    expect(run?.audit?.at(-1)).toMatchObject({ action: 'resume', toolCallId: 'ask_1' });
   });
 
   it('approves by token and continues the run in its own process with --agent', async () => {

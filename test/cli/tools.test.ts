@@ -1,8 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { mcpServer } from '../../src/ai/mcp/index.ts';
 import { anthropic, gemini, type Model, openai } from '../../src/ai/model/index.ts';
+import { TOOL_FORMATS } from '../../src/cli/tool-formats.ts';
 import * as served from '../ai/mcp/fixtures/tools.ts';
 import { replayServer } from '../ai/model/replay-server.ts';
 import { cli } from './io.ts';
@@ -60,6 +63,22 @@ describe('fino tools', () => {
       description: 'Get current weather for a city.',
       inputSchema: weatherParameters,
     });
+  });
+
+  it('names every format it accepts in its help, in fino --help and in docs/cli.md', async () => {
+    const help = await cli(['tools', '--help']);
+    const main = await cli(['--help']);
+    const docs = readFileSync(join(import.meta.dirname, '../../docs/cli.md'), 'utf8');
+    const choices = `--format <${TOOL_FORMATS.join('|')}>`;
+    expect(help.stdout).toContain(choices);
+    expect(docs).toContain(`fino tools <file> [--format ${TOOL_FORMATS.join('|')}]`);
+    for (const format of TOOL_FORMATS) {
+      expect(help.stdout).toMatch(new RegExp(`^ {2}${format} +\\S`, 'm'));
+      expect(main.stdout).toMatch(new RegExp(`^ {2}tools .*\\b${format}\\b`, 'm'));
+      // Each accepted format prints definitions.
+      expect(await tools('--format', format)).toHaveLength(6);
+    }
+    expect(docs).toContain(`expected one of ${TOOL_FORMATS.join(', ')}, received`);
   });
 
   it('exits 2 on an unknown format or option, or without a file', async () => {

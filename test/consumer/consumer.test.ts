@@ -1,11 +1,14 @@
 /**
- * The package as a user gets it (decision 070): `npm pack`, then `npm install` of the
- * tarball into fresh projects outside the repository — one with `"type": "module"`, one
- * without, the second installed with `--ignore-scripts` — where none of fino's
- * devDependencies can be found. There the README's "Use it in your project" steps run:
- * its examples execute, type-check strictly (no `skipLibCheck`) under TypeScript 7 and
- * 5.9, and `fino --help`, `fino run`, `fino tools` and `fino mcp` (driven by the official
- * SDK client over stdio) work. Packs the current dist/: needs `npm run build` first
+ * The package as a user gets it (decisions 070 and 130): `npm pack`, then the README's
+ * "Use it in your project" steps, read from the README itself and run as written in an
+ * empty folder outside the repository: its project commands (`npm init -y`, …, all but
+ * the "only for" driver installs) as one shell script, its files (`tsconfig.json`,
+ * `tools.ts`, `app.ts`) written by their names, then each of its last commands, checking
+ * the output each one's `# prints:` comment announces. A second project, without
+ * `"type": "module"` and installed with `--ignore-scripts`, checks that `fino run`,
+ * `fino tools`, `fino mcp` and the examples work there too. The examples also type-check
+ * strictly (no `skipLibCheck`) under TypeScript 5.9, and `fino mcp` is driven by the
+ * official SDK client over stdio. Packs the current dist/: needs `npm run build` first
  * (`npm test` does it; the test builds only when dist/ is missing). Skips with a message
  * when npm cannot run, and fails instead when `CI=true`.
  */
@@ -48,13 +51,43 @@ async function run(cwd: string, command: string, args: string[], timeout = 120_0
   }
 }
 
-/** The README's blocks of one language, in order. */
-function readmeBlocks(language: string): string[] {
+/** The blocks of one language in `text` (the README by default), in order. */
+function readmeBlocks(language: string, text = readme): string[] {
   const blocks: string[] = [];
   const fence = new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm');
-  for (const match of readme.matchAll(fence)) blocks.push(match[1]);
+  for (const match of text.matchAll(fence)) blocks.push(match[1]);
   return blocks;
 }
+
+/** The README's "Use it in your project" section, up to the next `## ` heading. */
+const usage = /^## Use it in your project\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+
+/** A shell line of the README: the command, and its `# comment` if any. */
+interface ShellLine {
+  command: string;
+  comment: string;
+}
+const shellLines = (block: string | undefined): ShellLine[] =>
+  (block ?? '')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => {
+      const at = line.search(/\s#\s/);
+      return at === -1
+        ? { command: line.trim(), comment: '' }
+        : { command: line.slice(0, at).trim(), comment: line.slice(at).replace(/^\s#\s/, '') };
+    });
+
+/** The section's project commands (`npm init -y` …) and its last commands (`npx tsc` …). */
+const usageShell = readmeBlocks('sh', usage);
+const setupCommands = shellLines(usageShell.find((block) => block.includes('npm init -y')));
+const lastCommands = shellLines(usageShell.find((block) => /^npx tsc\b/m.test(block)));
+/** The folder the README's project commands make and enter (`mkdir weather && cd weather`). */
+const projectName = /^mkdir (\S+) && cd \1$/m.exec(
+  setupCommands.map((line) => line.command).join('\n'),
+)?.[1];
+/** The section's files, by the names their first lines give them. */
+const usageFiles = markdownSnippets('README.md', usage).filter((s) => s.name !== undefined);
 
 /** The README's TypeScript examples: `tools.ts` (first line `// tools.ts`), and programs. */
 const examples = markdownSnippets('README.md', readme).filter((s) => s.notChecked === undefined);
@@ -72,6 +105,39 @@ const readmeMcpEntry = readmeBlocks('json')
   .flatMap((config) => Object.values<any>(config.mcpServers ?? {}))
   .find((server) => server.args?.[0]?.endsWith('node_modules/fino/bin/fino.js'));
 
+/**
+ * The README's project steps, as written, in an empty folder of `work`: its project
+ * commands as one `sh -e` script (the tarball's path put in, the "only for" driver
+ * installs left out), then its files by their names.
+ */
+async function followReadme(project: Project, tarball: string): Promise<void> {
+  const script = setupCommands
+    .filter((line) => !line.comment.startsWith('only for'))
+    .map((line) => line.command.replace('/path/to/fino/fino-0.1.0.tgz', tarball))
+    .join('\n');
+  // npm's own settings, not the commands: reuse the cache, say less.
+  const npmQuiet = {
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_loglevel: 'error',
+  };
+  await exec('sh', ['-e', '-c', script], {
+    cwd: work,
+    env: { ...env, ...npmQuiet },
+    timeout: 280_000,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: any) => {
+    throw new Error(
+      `the README's project commands failed (exit ${error.code}):\n${script}\n${error.stdout ?? ''}${error.stderr ?? error.message}`,
+    );
+  });
+  const manifestWritten = JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8'));
+  expect(manifestWritten.type).toBe('module');
+  writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify(readmeTsconfig, null, 2));
+  for (const [name, code] of fileNames()) writeFileSync(join(project.dir, name), code);
+}
+
 /** Created by the tests that run, outside the repository, and removed after them. */
 const work = join(tmpdir(), `fino-consumer-${process.pid}-${Date.now().toString(36)}`);
 
@@ -80,13 +146,22 @@ interface Project {
   dir: string;
 }
 const projects: Project[] = [
-  { kind: 'module', dir: join(work, 'esm-project') },
+  // The README's own project: its folder name is the README's.
+  { kind: 'module', dir: join(work, projectName ?? 'readme-project') },
   { kind: 'commonjs', dir: join(work, 'cjs-project') },
+];
+/** The README's other programs (not its named files), as `readme-<i>.ts` beside them. */
+const otherPrograms = programs.filter((program) => program.name === undefined);
+/** The README's ts blocks by the file each is written to in a project. */
+const fileNames = (): Array<[string, string]> => [
+  ...[toolsModule!, ...programs]
+    .filter((example) => example.name !== undefined)
+    .map((example): [string, string] => [example.name!, example.code]),
+  ...otherPrograms.map((program, i): [string, string] => [`readme-${i}.ts`, program.code]),
 ];
 let packedFiles: string[] = [];
 
 const compilers: Record<string, string> = {
-  '7': join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
   '5.9': join(root, 'node_modules', 'typescript-5.9', 'bin', 'tsc'),
 };
 
@@ -98,9 +173,8 @@ const compilers: Record<string, string> = {
 async function typeCheck(project: Project, version: string): Promise<void> {
   const dir = join(project.dir, `typecheck-${version}`);
   mkdirSync(dir, { recursive: true });
-  const files = [toolsModule!, ...programs].map((example, i) => {
-    const name = `example-${i}.ts`;
-    writeFileSync(join(dir, name), example.code);
+  const files = fileNames().map(([name, code]) => {
+    writeFileSync(join(dir, name), code);
     return name;
   });
   expect(readmeTsconfig.compilerOptions.skipLibCheck).toBeUndefined();
@@ -135,24 +209,26 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
       const [info] = JSON.parse(packed.stdout);
       packedFiles = info.files.map((file: { path: string }) => file.path);
       const tarball = join(work, info.filename);
-      await Promise.all(
-        projects.map(async (project) => {
-          mkdirSync(project.dir);
-          const type = project.kind === 'module' ? { type: 'module' } : {};
+      const [readmeProject, cjsProject] = projects;
+      await Promise.all([
+        followReadme(readmeProject, tarball),
+        (async () => {
+          mkdirSync(cjsProject.dir);
           writeFileSync(
-            join(project.dir, 'package.json'),
-            JSON.stringify({ name: `consumer-${project.kind}`, private: true, ...type }),
+            join(cjsProject.dir, 'package.json'),
+            JSON.stringify({ name: 'consumer-commonjs', private: true }),
           );
           const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-          if (project.kind === 'commonjs') flags.push('--ignore-scripts');
           const typesNode = `@types/node@${manifest.devDependencies['@types/node']}`;
-          await run(project.dir, 'npm', ['install', ...flags, tarball, typesNode], 240_000);
-          writeFileSync(join(project.dir, 'tools.ts'), toolsModule!.code);
-          programs.forEach((program, i) => {
-            writeFileSync(join(project.dir, `readme-${i}.ts`), program.code);
-          });
-        }),
-      );
+          await run(
+            cjsProject.dir,
+            'npm',
+            ['install', ...flags, '--ignore-scripts', tarball, typesNode],
+            240_000,
+          );
+          for (const [name, code] of fileNames()) writeFileSync(join(cjsProject.dir, name), code);
+        })(),
+      ]);
     }, 300_000);
 
     it('the README has the examples this test runs', () => {
@@ -160,12 +236,18 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
       expect(programs.length).toBeGreaterThan(0);
       expect(readmeTsconfig, 'a tsconfig block with "types": [..., "fino/modules"]').toBeDefined();
       expect(readmeMcpEntry, 'an MCP entry running node_modules/fino/bin/fino.js').toBeDefined();
+      expect(projectName, 'a `mkdir <name> && cd <name>` line').toBeDefined();
+      expect(setupCommands.map((line) => line.command)).toEqual(
+        expect.arrayContaining(['npm init -y', 'npm install /path/to/fino/fino-0.1.0.tgz']),
+      );
+      expect(usageFiles.map((file) => file.name)).toEqual(['tools.ts', 'app.ts']);
       for (const command of [
-        'npm install /path/to/fino/fino-0.1.0.tgz',
+        'npx tsc',
+        'node --import fino/register app.ts',
         'npx fino run tools.ts get_weather --city Lisbon',
         'npx fino tools tools.ts --format openai',
       ]) {
-        expect(readme).toContain(command);
+        expect(lastCommands.map((line) => line.command)).toContain(command);
       }
     });
 
@@ -201,15 +283,12 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
       expect(unresolved).toEqual([]);
     });
 
-    it('type-checks the README examples, strict and without skipLibCheck, with TypeScript 7 and 5.9', async () => {
-      // In the ES module project only: the CommonJS one resolves the same declarations
-      // (fino is ESM only, its examples are ES modules there too), and checking every
-      // declaration file takes TypeScript 5.9 a minute on a loaded machine.
+    it('type-checks the README examples, strict and without skipLibCheck, with TypeScript 5.9 too', async () => {
+      // TypeScript 7 is what the README's `npm install -D typescript` installs: its
+      // `npx tsc` runs in the README's own project (below). Here 5.9, the other version
+      // the README names, checks the same files in the ES module project.
       const [esm] = projects;
-      const runs: [Project, string][] = [
-        [esm, '7'],
-        [esm, '5.9'],
-      ];
+      const runs: [Project, string][] = [[esm, '5.9']];
       const failures = await Promise.all(
         runs.map(([project, version]) => typeCheck(project, version).catch((error) => error)),
       );
@@ -217,8 +296,22 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
       expect(messages, messages.join('\n\n')).toEqual([]);
     }, 240_000);
 
+    it('runs the README’s last commands as written, printing what it says they print', async () => {
+      const [readmeProject] = projects;
+      for (const { command, comment } of lastCommands) {
+        const { stdout } = await run(readmeProject.dir, 'sh', ['-c', command], 200_000);
+        const printed = /^prints: (.*)$/.exec(comment)?.[1];
+        if (printed !== undefined) expect(stdout.trim(), command).toBe(printed);
+        if (command.includes('--format openai')) {
+          expect(JSON.parse(stdout)[0]).toMatchObject({ type: 'function' });
+        }
+      }
+    }, 240_000);
+
     it('installs none of fino’s devDependencies and no database driver', () => {
-      const devOnly = ['typescript', 'vitest', '@biomejs/biome', 'fast-check', '@types/pg'];
+      // The README's project installs typescript itself; the other project has only fino.
+      const devOnly = ['vitest', '@biomejs/biome', 'fast-check', '@types/pg'];
+      expect(existsSync(join(projects[1].dir, 'node_modules', 'typescript'))).toBe(false);
       for (const project of projects) {
         for (const name of [...devOnly, 'pg', 'better-sqlite3', '@types/better-sqlite3']) {
           expect(existsSync(join(project.dir, 'node_modules', name)), `${name} installed`).toBe(
@@ -231,13 +324,12 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
     for (const project of projects) {
       describe(`in a project of type ${project.kind}`, () => {
         it('runs the README examples', async () => {
-          for (const [i, program] of programs.entries()) {
-            const where = `README.md:${program.line}`;
-            await run(project.dir, 'node', ['--import', 'fino/register', `readme-${i}.ts`]).catch(
-              (error) => {
-                throw new Error(`${where}: ${error.message}`);
-              },
-            );
+          const files = fileNames().filter(([name]) => name !== 'tools.ts');
+          for (const [i, [name]] of files.entries()) {
+            const where = `README.md: ${name} (${i + 1} of ${files.length})`;
+            await run(project.dir, 'node', ['--import', 'fino/register', name]).catch((error) => {
+              throw new Error(`${where}: ${error.message}`);
+            });
           }
         });
 

@@ -11,7 +11,13 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FINO_MODULES } from '../../src/register/index.ts';
-import { allSnippets, docCommentSnippets, markdownSnippets, type Snippet } from './snippets.ts';
+import {
+  allSnippets,
+  docCommentSnippets,
+  markdownSnippets,
+  type Snippet,
+  snippetPath,
+} from './snippets.ts';
 
 const exec = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -89,7 +95,8 @@ async function typeCheck(snippets: readonly Snippet[]): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   const names = snippets.map((snippet, i) => {
-    const name = `snippet-${String(i).padStart(3, '0')}.ts`;
+    const name = snippetPath(snippet, i);
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), programText(snippet));
     return name;
   });
@@ -117,7 +124,7 @@ async function typeCheck(snippets: readonly Snippet[]): Promise<string[]> {
     (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ''}${error.stderr ?? ''}`,
   );
   return parseErrors(output).map((error) => {
-    const index = names.indexOf(error.file.replace(/^.*[\\/]/, ''));
+    const index = names.indexOf(relative(dir, resolve(dir, error.file)));
     if (index === -1) {
       const file = relative(root, resolve(dir, error.file)); // a module a snippet imports
       return `${file}:${error.line}:${error.column}: ${error.message}`;
@@ -157,6 +164,31 @@ describe('the snippet extractor', () => {
     );
     expect(() => markdownSnippets('x.md', '<!-- not-checked -->\n```ts\nx;\n```')).toThrow(
       'x.md:1: expected `<!-- not-checked: reason -->`',
+    );
+  });
+
+  it('honours a not-run marker with a reason, and names a snippet by its first line', () => {
+    const marked = [
+      '<!-- not-run: calls a real model -->',
+      '```ts',
+      '// tools.ts — the tools',
+      'x;',
+      '```',
+    ];
+    expect(markdownSnippets('x.md', marked.join('\n'))).toEqual([
+      {
+        file: 'x.md',
+        line: 3,
+        code: '// tools.ts — the tools\nx;',
+        notRun: 'calls a real model',
+        name: 'tools.ts',
+      },
+    ]);
+    expect(() => markdownSnippets('x.md', '<!-- not-run:  -->\n```ts\nx;\n```')).toThrow(
+      'x.md:1: a not-run marker needs a reason',
+    );
+    expect(() => markdownSnippets('x.md', '<!-- not-run -->\n```ts\nx;\n```')).toThrow(
+      'x.md:1: expected `<!-- not-checked: reason -->` or `<!-- not-run: reason -->`',
     );
   });
 

@@ -3,7 +3,8 @@
  * in README.md and docs/*.md, and every fenced block of an `@example` in a doc comment
  * under src/. Decision 069: each one is a complete program that type-checks on its own,
  * unless the line just before its fence is `<!-- not-checked: reason -->` (in a doc
- * comment too, after the ` * `).
+ * comment too, after the ` * `). Decision 127: the Markdown ones also run, unless that
+ * line is `<!-- not-run: reason -->` (a program that needs an outside service).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -17,13 +18,22 @@ export interface Snippet {
   code: string;
   /** The marker's reason when the snippet is exempt from checking, else undefined. */
   notChecked?: string;
+  /** The marker's reason when the snippet is type-checked but not run, else undefined. */
+  notRun?: string;
+  /**
+   * The file name its first line gives it (`// tools.ts` → `tools.ts`): another snippet of
+   * the same document may import it by that name.
+   */
+  name?: string;
 }
 
 const FENCE_OPEN = /^(\s*)```(ts|typescript)(?:\s.*)?$/;
 const FENCE_CLOSE = /^\s*```\s*$/;
-const NOT_CHECKED = /^\s*<!--\s*not-checked:(.*?)-->\s*$/;
+const MARKER = /^\s*<!--\s*(not-checked|not-run):(.*?)-->\s*$/;
 /** A marker without a reason is an error: the reason is the point of the marker. */
-const MARKER_LIKE = /<!--\s*not-checked/;
+const MARKER_LIKE = /<!--\s*not-(checked|run)/;
+/** A first line naming the file: `// tools.ts` or `// tools.ts — what it holds`. */
+const FILE_NAME = /^\/\/ ([\w.-]+\.[cm]?ts)(?:\s|$)/;
 
 /**
  * The ts/typescript blocks of a list of lines. `prefix` is stripped from each line first
@@ -49,17 +59,25 @@ function fencedBlocks(
       .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
       .join('\n');
     const before = i > 0 ? lines[i - 1] : '';
-    const marker = NOT_CHECKED.exec(before);
+    const marker = MARKER.exec(before);
     if (!marker && MARKER_LIKE.test(before)) {
       throw new Error(
-        `${file}:${lineOf(i - 1)}: expected \`<!-- not-checked: reason -->\`, received ${JSON.stringify(before.trim())}`,
+        `${file}:${lineOf(i - 1)}: expected \`<!-- not-checked: reason -->\` or \`<!-- not-run: reason -->\`, received ${JSON.stringify(before.trim())}`,
       );
     }
-    const reason = marker?.[1].trim();
+    const reason = marker?.[2].trim();
     if (marker && !reason) {
-      throw new Error(`${file}:${lineOf(i - 1)}: a not-checked marker needs a reason`);
+      throw new Error(`${file}:${lineOf(i - 1)}: a ${marker[1]} marker needs a reason`);
     }
-    snippets.push({ file, line: lineOf(i + 1), code, ...(reason ? { notChecked: reason } : {}) });
+    const name = FILE_NAME.exec(code)?.[1];
+    snippets.push({
+      file,
+      line: lineOf(i + 1),
+      code,
+      ...(reason && marker?.[1] === 'not-checked' ? { notChecked: reason } : {}),
+      ...(reason && marker?.[1] === 'not-run' ? { notRun: reason } : {}),
+      ...(name ? { name } : {}),
+    });
     i = end;
   }
   return snippets;
@@ -88,6 +106,15 @@ export function docCommentSnippets(file: string, text: string): Snippet[] {
     start = end;
   }
   return snippets;
+}
+
+/**
+ * Where a snippet is written: `snippet-007.ts`, or for one that names itself (`// tools.ts`)
+ * that name in a folder of its document's, where its siblings can import it.
+ */
+export function snippetPath(snippet: Snippet, index: number): string {
+  if (snippet.name === undefined) return `snippet-${String(index).padStart(3, '0')}.ts`;
+  return join(snippet.file.replace(/[^\w-]+/g, '_'), snippet.name);
 }
 
 function walk(dir: string): string[] {

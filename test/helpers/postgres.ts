@@ -36,6 +36,17 @@ const bin = () => process.env.FINO_POSTGRES_BIN ?? '/usr/lib/postgresql/15/bin';
 export interface PostgresServer {
   url: string;
   stop(): Promise<void>;
+  /**
+   * Fault injection, on a server this helper started (absent with `FINO_DATABASE_URL`):
+   * `restart` and `halt` stop it the way a crash does (`pg_ctl -m immediate`: every
+   * connection is cut, nothing is shut down cleanly), `resume` starts it again. Each
+   * resolves once `pg_ctl` has waited for the server to be up (or down).
+   */
+  faults?: {
+    restart(): Promise<void>;
+    halt(): Promise<void>;
+    resume(): Promise<void>;
+  };
 }
 
 const freePort = (): Promise<number> =>
@@ -98,8 +109,16 @@ export async function startPostgres({
     throw error;
   }
   let stopped = false;
+  const ctl = (action: string, ...args: string[]) =>
+    asPostgres('pg_ctl', ['-D', data, ...args, '-w', action]).then(() => {});
+  const start = ['-o', options, '-l', join(dir, 'log')];
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    faults: {
+      restart: () => ctl('restart', '-m', 'immediate', ...start),
+      halt: () => ctl('stop', '-m', 'immediate'),
+      resume: () => ctl('start', ...start),
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

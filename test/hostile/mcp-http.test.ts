@@ -224,8 +224,10 @@ describe('hostile headers', () => {
   });
 
   it('headers over the size limit get 431 from Node, and the server keeps serving', async () => {
+    // Over Node's 16 KiB limit, but small enough to be read in one go: with bytes left
+    // unread, Node 24 closes with a reset that can overtake its 431 on the client side.
     const reply = await request(open.port, '/mcp', {
-      headers: { ...MCP_HEADERS, 'X-Pad': 'x'.repeat(64 * 1024) },
+      headers: { ...MCP_HEADERS, 'X-Pad': 'x'.repeat(20 * 1024) },
       body: initialize(1),
     });
     expect(reply.status).toBe(431);

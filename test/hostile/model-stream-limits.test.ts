@@ -3,10 +3,14 @@
  * at its limit with a clear ModelError, holding no more than the limit, and a large
  * answer under the limit is parsed in one pass (issue 24 item 5, decision 106).
  */
-import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gemini, ModelError, openai, type StreamEvent } from '../../src/ai/model/index.ts';
-import { type ScriptedServer, SSE_HEADERS, scriptedServer } from '../ai/model/scripted-server.ts';
+import {
+  flood,
+  type ScriptedServer,
+  SSE_HEADERS,
+  scriptedServer,
+} from '../ai/model/scripted-server.ts';
 
 let server: ScriptedServer | undefined;
 afterEach(async () => {
@@ -16,27 +20,6 @@ afterEach(async () => {
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
 const MiB = 1024 * 1024;
-
-/**
- * Writes `prefix`, then `size` bytes of "a" in 64 KiB chunks as fast as the client reads
- * them; resolves with how many bytes the socket accepted before the client closed it.
- */
-function flood(res: ServerResponse, prefix: string, size: number): Promise<number> {
-  return new Promise((resolve) => {
-    const chunk = Buffer.alloc(64 * 1024, 'a');
-    let written = prefix.length;
-    res.write(prefix);
-    res.on('close', () => resolve(written));
-    const pump = () => {
-      while (written < size && !res.destroyed) {
-        written += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-      if (!res.destroyed) res.end();
-    };
-    pump();
-  });
-}
 
 async function lastEvent(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent | undefined> {
   let last: StreamEvent | undefined;

@@ -44,3 +44,41 @@ describe('fino/register in a folder without a package.json', { timeout: 60_000 }
     expect((await run(dir, 'a.ts')).stdout).toBe('function\n');
   });
 });
+
+describe('fino/register and fino run in a "type": "commonjs" package', { timeout: 60_000 }, () => {
+  // What `npm init -y` writes (npm 11), run with the Node the suite runs on: .ci/run runs
+  // it on Node 20 and on Node 24, where a `.ts` file's format is left to the loader, which
+  // took it for CommonJS (`Cannot find module 'fino:validate'`, esbuild's "Top-level
+  // await is currently not supported with the "cjs" output format").
+  const project = () =>
+    folder({
+      'package.json': '{ "name": "app", "version": "1.0.0", "type": "commonjs" }\n',
+      'tools.ts': [
+        "import { tool } from 'fino:ai/tool';",
+        "import { v } from 'fino:validate';",
+        "const greeting = await Promise.resolve('Hello');",
+        'export const greet = tool({',
+        "  name: 'greet',",
+        '  parameters: v.object({ name: v.string() }),',
+        "  execute: ({ name }) => greeting + ', ' + name + '!',",
+        '});',
+        '',
+      ].join('\n'),
+      'app.ts':
+        "import { greet } from './tools.ts';\nconsole.log((await greet.invoke({ name: 'Ada' })).content);\n",
+    });
+
+  it('runs a file with top-level await that imports fino: modules, one import deep', async () => {
+    expect(await run(project(), 'app.ts')).toEqual({ stdout: 'Hello, Ada!\n', stderr: '' });
+  });
+
+  it('fino run loads the same module', async () => {
+    const bin = join(import.meta.dirname, '../../bin/fino.js');
+    const result = await promisify(execFile)(
+      process.execPath,
+      [bin, 'run', 'tools.ts', 'greet', '--name', 'Ada'],
+      { cwd: project() },
+    );
+    expect(result).toEqual({ stdout: 'Hello, Ada!\n', stderr: '' });
+  });
+});

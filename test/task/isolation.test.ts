@@ -159,13 +159,13 @@ describe('isolation option checks', () => {
   it.each([
     [
       'thread',
-      `expected 'worker' or { type: 'worker', module?, resourceLimits? }, received string "thread"`,
+      `expected 'worker' or { type: 'worker', module?, resourceLimits?, maxExternalMemoryMb? }, received string "thread"`,
     ],
     [null, 'received null'],
     [{ type: 'process' }, `isolation.type: expected 'worker', received string "process"`],
     [
       { type: 'worker', modul: 'x' },
-      'unknown option "modul"; expected type, module or resourceLimits',
+      'unknown option "modul"; expected type, module, resourceLimits or maxExternalMemoryMb',
     ],
     [
       { type: 'worker', module: 'not a url' },

@@ -7,6 +7,8 @@
  * - `INVALID_TOOL`: a tool the agent cannot offer to a model: a reserved, malformed or
  *   duplicate name;
  * - `INVALID_STATE`: a run state this agent cannot resume: the wrong shape or version;
+ * - `INVALID_SIGNATURE`: with `stateSecret`, a state without a valid signature: changed
+ *   after the agent signed it, signed with another secret, or never signed (decision 133);
  * - `NOT_PENDING`: a decision for a call that is not waiting for one (unknown, settled,
  *   or cleared to run);
  * - `DECISION_MISMATCH`: the wrong kind of decision for the pending call (`resume` for an
@@ -22,6 +24,7 @@ export type AgentErrorCode =
   | 'INVALID_ARGUMENT'
   | 'INVALID_TOOL'
   | 'INVALID_STATE'
+  | 'INVALID_SIGNATURE'
   | 'NOT_PENDING'
   | 'DECISION_MISMATCH'
   | 'ARGS_MISMATCH'

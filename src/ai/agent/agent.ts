@@ -123,7 +123,7 @@ export class Agent<Output = unknown> {
       const start =
         typeof state === 'string' || Array.isArray(state)
           ? initialState(state, options.runId)
-          : readState(state);
+          : readState(state, this.#config.stateSecret);
       return continueRun(start, run, 'one-step');
     }) as Promise<StepOutcome<Output>>;
   }
@@ -173,7 +173,7 @@ export class Agent<Output = unknown> {
     options: AgentRunOptions = {},
   ): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, async (run: Run) => {
-      const current = readState(state);
+      const current = readState(state, this.#config.stateSecret);
       run.active = current;
       if (applyDecisions(current, decisions)) {
         run.telemetry.decisions(decisions);

@@ -91,6 +91,12 @@ function check(state: RunState, id: string, decision: unknown): Checked {
   if (mismatch !== undefined) {
     throw new AgentError('DECISION_MISMATCH', `decision for "${id}": the call ${mismatch}`);
   }
+  if (argsHash(pending.args) !== pending.argsHash) {
+    throw new AgentError(
+      'ARGS_MISMATCH',
+      `decision for "${id}": the pending call's arguments were changed after it was suspended (they no longer match its argsHash); the approver would decide on arguments that are not the ones that run`,
+    );
+  }
   const call = state.steps[state.turn!.step].toolCalls.find((c) => c.id === id);
   if (!call || argsHash(call.args) !== pending.argsHash) {
     throw new AgentError(

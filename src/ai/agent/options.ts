@@ -11,6 +11,7 @@ import {
 import type {
   GenerateRequest,
   Model,
+  ProviderTool,
   ReasoningOptions,
   ToolCall,
   ToolChoice,
@@ -20,6 +21,7 @@ import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
 import { describe } from './state.ts';
+import { checkStateSecret, type StateSecret } from './state-signature.ts';
 import { maxSteps, type StopCondition } from './stop-conditions.ts';
 import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry.ts';
 import type { ApprovalAnswer } from './types.ts';
@@ -42,7 +44,11 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
   model: Model;
   /** The system prompt sent with every request. */
   instructions?: string;
-  tools?: readonly AnyTool[];
+  /**
+   * fino tools, which the agent runs, and provider tools (`openai.tools.webSearch()`, …),
+   * which the model's provider runs on its servers.
+   */
+  tools?: readonly (AnyTool | ProviderTool)[];
   /** When to stop after a step with tool calls (one condition or any of several); default `maxSteps(8)`. */
   stopWhen?: StopCondition | readonly StopCondition[];
   approval?: ApprovalPolicy;
@@ -77,6 +83,15 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
   maxResultChars?: number;
   /** OpenTelemetry spans (on by default when `@opentelemetry/api` is installed); `false` turns them off. */
   telemetry?: false | TelemetryOptions;
+  /**
+   * A secret of at least 32 bytes for states that travel through clients: every state
+   * the agent hands out (results, checkpoints, an aborted run's `error.state`) carries an
+   * HMAC-SHA256 `signature` over its content, and `resume()`/`step()` refuse a state
+   * whose signature does not match — edited, signed with another secret, or unsigned —
+   * with an `AgentError` of code `INVALID_SIGNATURE` (decision 133). Without it a state
+   * is trusted as given: see docs/agent.md, "What a stored state trusts".
+   */
+  stateSecret?: string | Uint8Array;
 }
 
 /** The request fields every model turn of an agent carries. */
@@ -96,6 +111,7 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   name: true,
   maxResultChars: true,
   telemetry: true,
+  stateSecret: true,
   maxTokens: true,
   temperature: true,
   toolChoice: true,
@@ -111,6 +127,8 @@ export interface AgentConfig {
   instructions: string | undefined;
   tools: ReadonlyMap<string, AnyTool>;
   definitions: ToolDefinition[];
+  /** Tools the model's provider runs, by name: sent with every request, never run here. */
+  providerTools: ReadonlyMap<string, ProviderTool>;
   stopWhen: readonly StopCondition[];
   approval: ApprovalPolicy | undefined;
   toolConcurrency: number;
@@ -119,6 +137,8 @@ export interface AgentConfig {
   output: CompiledValidator<unknown> | undefined;
   maxResultChars: number;
   telemetry: TelemetryConfig | undefined;
+  /** Signs the states the agent hands out and checks the ones it is given. */
+  stateSecret: StateSecret | undefined;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -175,13 +195,14 @@ export function readOptions(options: AgentOptions): AgentConfig {
       `agent(options).toolConcurrency: expected a positive integer or Infinity, received ${describe(toolConcurrency)}`,
     );
   }
-  const byName = readTools(tools);
+  const { byName, providerTools } = readTools(tools);
   return {
     name,
     model,
     instructions,
     tools: byName,
-    definitions: tools.map((t) => toToolDefinition(t)),
+    definitions: [...byName.values()].map((t) => toToolDefinition(t)),
+    providerTools,
     stopWhen: readStopWhen(stopWhen),
     approval,
     toolConcurrency,
@@ -192,6 +213,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
       options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
     ),
     telemetry: readTelemetry(options.telemetry),
+    stateSecret: checkStateSecret(options.stateSecret),
   };
 }
 
@@ -276,7 +298,10 @@ function readOutputSchema(output: SchemaLike) {
   return schema;
 }
 
-function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
+function readTools(tools: readonly (AnyTool | ProviderTool)[]): {
+  byName: Map<string, AnyTool>;
+  providerTools: Map<string, ProviderTool>;
+} {
   if (!Array.isArray(tools)) {
     throw new AgentError(
       'INVALID_ARGUMENT',
@@ -284,7 +309,18 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     );
   }
   const byName = new Map<string, AnyTool>();
+  const providerTools = new Map<string, ProviderTool>();
   tools.forEach((t, i) => {
+    if (isProviderTool(t)) {
+      if (byName.has(t.name) || providerTools.has(t.name)) {
+        throw new AgentError(
+          'INVALID_TOOL',
+          `agent(options).tools: two tools are named "${t.name}"; names must be unique`,
+        );
+      }
+      providerTools.set(t.name, t);
+      return;
+    }
     if (
       t === null ||
       typeof t !== 'object' ||
@@ -293,7 +329,7 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     ) {
       throw new AgentError(
         'INVALID_ARGUMENT',
-        `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()), received ${describe(t)}`,
+        `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()) or a provider tool (openai.tools.…()), received ${describe(t)}`,
       );
     }
     if (t.name === READ_RESULT) {
@@ -308,7 +344,7 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
         `agent(options).tools[${i}]: the tool name ${showValue(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
       );
     }
-    if (byName.has(t.name)) {
+    if (byName.has(t.name) || providerTools.has(t.name)) {
       throw new AgentError(
         'INVALID_TOOL',
         `agent(options).tools: two tools are named "${t.name}"; names must be unique`,
@@ -316,7 +352,22 @@ function readTools(tools: readonly AnyTool[]): Map<string, AnyTool> {
     }
     byName.set(t.name, t);
   });
-  return byName;
+  return { byName, providerTools };
+}
+
+/** A provider tool (`openai.tools.…()`): `{ type: 'provider', provider, name, wire }`. */
+function isProviderTool(value: unknown): value is ProviderTool {
+  const t = value as Partial<ProviderTool> | null;
+  return (
+    t !== null &&
+    typeof t === 'object' &&
+    t.type === 'provider' &&
+    typeof t.provider === 'string' &&
+    typeof t.name === 'string' &&
+    TOOL_NAME_RULE.test(t.name) &&
+    t.wire !== null &&
+    typeof t.wire === 'object'
+  );
 }
 
 function readStopWhen(stopWhen: AgentOptions['stopWhen']): readonly StopCondition[] {

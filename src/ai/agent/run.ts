@@ -1,5 +1,11 @@
 import { unknownKeyMessage } from '../../internal/known-keys.ts';
-import type { GenerateRequest, GenerateResult, ModelWarning, ToolCall } from '../model/index.ts';
+import type {
+  GenerateRequest,
+  GenerateResult,
+  ModelMessage,
+  ModelWarning,
+  ToolCall,
+} from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
 import { forEachLimited } from './for-each-limited.ts';
@@ -9,6 +15,7 @@ import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
 import { offeredTools } from './result-budget.ts';
 import { settleCall } from './settle-call.ts';
 import { addUsage, describe } from './state.ts';
+import { signState } from './state-signature.ts';
 import { type RunTelemetry, startRunTelemetry } from './telemetry.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
@@ -78,12 +85,15 @@ export async function withRun<T>(
     emit: hooked.emit,
     checkpoint(state, reason) {
       if (!options.onCheckpoint) return chain;
-      chain = chain.then(() => options.onCheckpoint!(checkpointed(state, options), { reason }));
+      chain = chain.then(() =>
+        options.onCheckpoint!(checkpointed(state, options, config), { reason }),
+      );
       return chain;
     },
   };
   try {
     const result = await work(run);
+    signResult(result, config);
     await hooked.settled();
     telemetry.end(result as { status: string });
     return result;
@@ -91,7 +101,7 @@ export async function withRun<T>(
     controller.abort(caught);
     const error = hookFailure ? hookFailure.error : caught;
     if (signal?.aborted && !hookFailure && run.active) {
-      await pairAborted(run.active, error, chain, options);
+      await pairAborted(run.active, error, chain, options, config);
     }
     telemetry.end({ error });
     throw error;
@@ -112,18 +122,19 @@ async function pairAborted(
   error: unknown,
   chain: Promise<void>,
   options: AgentRunOptions,
+  config: AgentConfig,
 ): Promise<void> {
   closeAbortedTurn(state);
   await chain.catch(() => {});
   try {
-    await options.onCheckpoint?.(checkpointed(state, options), { reason: 'aborted' });
+    await options.onCheckpoint?.(checkpointed(state, options, config), { reason: 'aborted' });
   } catch {
     // the abort is what the caller sees; `error.state` carries the paired state
   }
   if (error !== null && typeof error === 'object') {
     try {
       Object.defineProperty(error, 'state', {
-        value: structuredClone(state),
+        value: signed(structuredClone(state), config),
         configurable: true,
         writable: true,
       });
@@ -133,9 +144,22 @@ async function pairAborted(
   }
 }
 
-/** The state `onCheckpoint` is given: a copy, unless the caller reads it at once (`checkpointCopy: false`). */
-const checkpointed = (state: RunState, options: AgentRunOptions): RunState =>
-  options.checkpointCopy === false ? state : structuredClone(state);
+/**
+ * The state `onCheckpoint` is given: a copy, unless the caller reads it at once
+ * (`checkpointCopy: false`); signed with the agent's `stateSecret`.
+ */
+const checkpointed = (state: RunState, options: AgentRunOptions, config: AgentConfig): RunState =>
+  signed(options.checkpointCopy === false ? state : structuredClone(state), config);
+
+/** `state` signed with the agent's `stateSecret`, when it has one (decision 133). */
+const signed = (state: RunState, config: AgentConfig): RunState =>
+  config.stateSecret === undefined ? state : signState(state, config.stateSecret);
+
+/** Signs the state of a run's result (done, suspended or running), when the agent has a secret. */
+function signResult(result: unknown, config: AgentConfig): void {
+  const state = (result as { state?: RunState } | null)?.state;
+  if (state !== undefined) signed(state, config);
+}
 
 /** Every run option, hooks included, so a misspelt one (`onStepStrat`) is refused. */
 const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
@@ -214,6 +238,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
     const turn = await requestTurn(state, run, step);
     collectWarnings(state, run, step, turn.warnings);
     state.messages.push(turn.message);
+    emitProviderCalls(run, step, turn.message);
     addUsage(state.usage, turn.usage);
     state.steps.push({
       step,
@@ -258,6 +283,25 @@ async function settleOutput(
   return message;
 }
 
+/**
+ * Emits `tool-call` and `tool-result` events for the calls the model's provider ran
+ * itself during the turn (parts marked with `provider`), in the turn's order.
+ */
+function emitProviderCalls(run: Run, step: number, message: ModelMessage): void {
+  if (typeof message.content === 'string') return;
+  const names = new Map<string, string>();
+  for (const part of message.content) {
+    if (part.type === 'tool_use' && part.provider !== undefined) {
+      names.set(part.id, part.name);
+      const call = { id: part.id, name: part.name, args: part.args, provider: part.provider };
+      run.emit({ type: 'tool-call', step, call });
+    } else if (part.type === 'tool_result' && part.provider !== undefined) {
+      const toolName = names.get(part.toolCallId) ?? '';
+      run.emit({ type: 'tool-result', step, toolName, result: part });
+    }
+  }
+}
+
 /** Adds a turn's warnings not seen before in the run, emitting each once. */
 function collectWarnings(
   state: RunState,
@@ -290,8 +334,10 @@ async function requestTurn(state: RunState, run: Run, step: number): Promise<Gen
   };
   if (instructions !== undefined) request.system = instructions;
   const definitions = offeredTools(run.config.definitions, state);
+  const providerTools = [...run.config.providerTools.values()];
   if (definitions.length > 0) request.tools = definitions;
-  else delete request.toolChoice;
+  if (providerTools.length > 0) request.providerTools = providerTools;
+  if (definitions.length === 0 && providerTools.length === 0) delete request.toolChoice;
   // Checked inside the span, before telemetry reads the turn's usage.
   return run.telemetry.chat(request, async () => {
     const result = await (run.streaming

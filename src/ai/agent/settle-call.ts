@@ -49,6 +49,7 @@ async function settle(
   state: RunState,
   run: Run,
 ): Promise<CallOutcome> {
+  if (run.config.providerTools.has(call.name)) return settleServerApproval(call, cleared);
   const tool = run.config.tools.get(call.name);
   if (!tool) return failure(call, unknownToolMessage(call.name, run));
   if (call.argsError) {
@@ -106,6 +107,25 @@ async function settle(
     if (run.signal.aborted) throw error;
     return failure(call, `Tool "${call.name}" failed: ${errorMessage(error)}`);
   }
+}
+
+/**
+ * A call of a provider tool reaches the agent only when the provider's server asks
+ * approval to run it (a remote MCP call): it waits for a decision, and once approved its
+ * result tells the provider to go ahead (a rejection is answered by `resume` itself).
+ */
+function settleServerApproval(call: ToolCall, cleared: ClearedCall | undefined): CallOutcome {
+  if (cleared) {
+    return { result: { type: 'tool_result', toolCallId: call.id, content: 'Approved.' } };
+  }
+  const entry: PendingCall = {
+    kind: 'approval',
+    toolCallId: call.id,
+    toolName: call.name,
+    args: call.args,
+    argsHash: argsHash(call.args),
+  };
+  return { pending: entry };
 }
 
 /** The reason and payload of a suspension, read without trusting the thrown value. */

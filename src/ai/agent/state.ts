@@ -3,6 +3,7 @@ import type { ModelMessage, Usage } from '../model/index.ts';
 import { AgentError, type AgentErrorCode } from './agent-error.ts';
 import { describe } from './describe.ts';
 import { checkStoredResults } from './result-budget.ts';
+import { type StateSecret, verifyState } from './state-signature.ts';
 import { checkTraceContext } from './telemetry.ts';
 import type { AgentInput, RunState } from './types.ts';
 
@@ -55,16 +56,18 @@ function inputMessages(input: AgentInput): ModelMessage[] {
 }
 
 /**
- * Checks that `value` is a state this module wrote (right version, right shape) and
- * returns a private deep copy, so a run never changes the caller's object.
+ * Checks that `value` is a state this module wrote (right version, right shape, and with
+ * `secret` a signature made with it) and returns a private deep copy without its
+ * signature, so a run never changes the caller's object.
  */
-export function readState(value: unknown): RunState {
+export function readState(value: unknown, secret?: StateSecret): RunState {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new AgentError(
       'INVALID_STATE',
       `state: expected a run state object, received ${describe(value)}`,
     );
   }
+  if (secret !== undefined) verifyState(value, secret);
   const state = value as Partial<RunState>;
   if (state.version !== STATE_VERSION) {
     throw new AgentError(
@@ -153,7 +156,9 @@ export function readState(value: unknown): RunState {
   }
   checkStoredResults(state.results);
   checkTraceContext(state.trace);
-  return structuredClone(state as RunState);
+  const copy = structuredClone(state as RunState);
+  delete copy.signature;
+  return copy;
 }
 
 function checkMessage(message: unknown, where: string, code: AgentErrorCode): void {

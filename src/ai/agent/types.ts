@@ -108,6 +108,12 @@ export interface RunState {
   results?: StoredResult[];
   /** The trace context of the span that started the run: a resumed run links to it. */
   trace?: TraceContext;
+  /**
+   * With the agent's `stateSecret`: `hmac-sha256:` and the HMAC of the rest of the state
+   * (its canonical JSON). `resume()` and `step()` refuse a state whose signature does not
+   * match (decision 133).
+   */
+  signature?: string;
 }
 
 /** A tool result that was longer than its budget, kept whole for `read_result`. */

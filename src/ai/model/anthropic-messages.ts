@@ -1,5 +1,5 @@
 import { isRecord } from './http.ts';
-import { decodeBase64Text, dropped, partsOf, textOf } from './message-parts.ts';
+import { decodeBase64Text, dropped, partsOf, ranByOtherProvider, textOf } from './message-parts.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
 type ReasoningPart = Extract<ContentPart, { type: 'reasoning' }>;
@@ -29,7 +29,8 @@ export function toAnthropicMessages(
       prompts.push(textOf(partsOf(message)));
       return;
     }
-    const blocks = blocksOf(partsOf(message), message.role, i, warnings);
+    const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, 'anthropic'));
+    const blocks = blocksOf(parts, message.role, i, warnings);
     if (blocks.length === 0) return;
     const last = out.at(-1);
     if (last?.role === message.role) last.content.push(...blocks);

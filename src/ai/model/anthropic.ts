@@ -3,6 +3,7 @@ import { type AnthropicTool, toAnthropicTool } from './anthropic-tool.ts';
 import { checkRequest } from './check-request.ts';
 import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
+import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
 import { apiKey, checkProviderOptions, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
@@ -215,6 +216,7 @@ function bodyOf(
   const maxTokens = request.maxTokens ?? options.maxTokens ?? 4096;
   const thinking = thinkingOf(request, maxTokens);
   const { system, messages } = toAnthropicMessages(request.system, request.messages, warnings);
+  warnUnsentProviderTools('the Anthropic Messages API', undefined, request, warnings);
   const body: Record<string, unknown> = { model: options.model, max_tokens: maxTokens };
   if (system !== undefined) {
     body.system = options.cacheControl

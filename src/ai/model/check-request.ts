@@ -19,6 +19,7 @@ const REQUEST_FIELDS: Record<keyof GenerateRequest, true> = {
   messages: true,
   system: true,
   tools: true,
+  providerTools: true,
   toolChoice: true,
   maxTokens: true,
   temperature: true,
@@ -106,6 +107,26 @@ export function checkRequest(provider: string, request: GenerateRequest): void {
     });
   });
   checkOptionalFields(provider, request, fail);
+  if (request.providerTools !== undefined) {
+    if (!Array.isArray(request.providerTools)) {
+      fail('request.providerTools', 'an array', request.providerTools);
+    }
+    request.providerTools.forEach((tool, i) => {
+      if (
+        tool?.type !== 'provider' ||
+        typeof tool.provider !== 'string' ||
+        typeof tool.name !== 'string' ||
+        typeof tool.wire !== 'object' ||
+        tool.wire === null
+      ) {
+        fail(
+          `providerTools[${i}]`,
+          'a provider tool { type: "provider", provider, name, wire }',
+          tool,
+        );
+      }
+    });
+  }
   if (request.tools === undefined) return;
   if (!Array.isArray(request.tools)) fail('request.tools', 'an array', request.tools);
   request.tools.forEach((tool, i) => {

@@ -1,5 +1,5 @@
 import { isRecord } from './http.ts';
-import { dropped, partsOf, textOf } from './message-parts.ts';
+import { dropped, partsOf, ranByOtherProvider, textOf } from './message-parts.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
 /** One Gemini `Part` as sent. */
@@ -46,7 +46,12 @@ export function toGeminiContents(
     const role = message.role === 'assistant' ? 'model' : 'user';
     const parts =
       role === 'model'
-        ? modelParts(partsOf(message), i, calls, warnings)
+        ? modelParts(
+            partsOf(message).filter((part) => !ranByOtherProvider(part, GEMINI)),
+            i,
+            calls,
+            warnings,
+          )
         : userParts(partsOf(message), i, calls, warnings);
     if (parts.length === 0) return;
     const last = contents.at(-1);

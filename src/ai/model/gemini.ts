@@ -5,6 +5,7 @@ import { toGeminiTool } from './gemini-tool.ts';
 import { GeminiTurn, usageFrom } from './gemini-turn.ts';
 import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
+import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
 import { checkProviderOptions, requireModelName } from './provider-config.ts';
 import {
@@ -163,6 +164,7 @@ function bodyOf(request: GenerateRequest, warnings: ModelWarning[]): Record<stri
   const body: Record<string, unknown> = {
     ...toGeminiContents(request.system, request.messages, warnings),
   };
+  warnUnsentProviderTools('the Gemini API', undefined, request, warnings);
   if (request.tools?.length) {
     body.tools = [
       {

@@ -14,6 +14,7 @@ export { type GeminiTool, toGeminiTool } from './gemini-tool.ts';
 export type { RetryOptions } from './http.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';
 export { type OpenAIOptions, openai } from './openai.ts';
+export type { McpToolOptions, WebSearchOptions } from './openai-provider-tools.ts';
 export { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
 export { type OpenAITool, type OpenAIToolOptions, toOpenAITool } from './openai-tool.ts';
 export * from './scripted-model.ts';

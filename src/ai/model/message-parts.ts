@@ -2,7 +2,7 @@
  * Reading a message's content parts while translating it to a provider's wire format,
  * and the warning for a part a provider cannot carry.
  */
-import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
+import type { ContentPart, GenerateRequest, ModelMessage, ModelWarning } from './types.ts';
 
 /** A message's parts, a plain string being one text part. */
 export function partsOf(message: ModelMessage): ContentPart[] {
@@ -30,4 +30,35 @@ export function decodeBase64Text(data: string): string {
 /** A warning for a part of `messages[i]` that could not be sent. */
 export function dropped(part: ContentPart, i: number, why: string): ModelWarning {
   return { message: `messages[${i}]: ${part.type} part not sent: ${why}` };
+}
+
+/**
+ * Whether a part is a call another provider ran itself, or its result (`provider` set on
+ * a `tool_use` or `tool_result`): only that provider sends such a pair back.
+ */
+export function ranByOtherProvider(part: ContentPart, provider: string): boolean {
+  return (
+    (part.type === 'tool_use' || part.type === 'tool_result') &&
+    part.provider !== undefined &&
+    part.provider !== provider
+  );
+}
+
+/**
+ * Warns about each of the request's provider tools that `api` cannot send: those of
+ * another provider, or all of them when `provider` is undefined (an API without any).
+ */
+export function warnUnsentProviderTools(
+  api: string,
+  provider: string | undefined,
+  request: GenerateRequest,
+  warnings: ModelWarning[],
+): void {
+  for (const tool of request.providerTools ?? []) {
+    if (tool.provider === provider) continue;
+    warnings.push({
+      tool: tool.name,
+      message: `provider tool "${tool.name}" (${tool.provider}) not sent: ${api} cannot run it`,
+    });
+  }
 }

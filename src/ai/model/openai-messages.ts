@@ -1,10 +1,11 @@
-import { decodeBase64Text, dropped, partsOf, textOf } from './message-parts.ts';
+import { decodeBase64Text, dropped, partsOf, ranByOtherProvider, textOf } from './message-parts.ts';
 import type { ContentPart, ModelMessage, ModelWarning } from './types.ts';
 
 type WireMessage = Record<string, unknown>;
 type WirePart = Record<string, unknown>;
 
-const AUDIO_FORMATS: Record<string, string> = {
+/** The audio formats OpenAI's inputs take (`input_audio`), by media type. */
+export const AUDIO_FORMATS: Record<string, string> = {
   'audio/wav': 'wav',
   'audio/x-wav': 'wav',
   'audio/wave': 'wav',
@@ -27,7 +28,9 @@ export function toOpenAIMessages(
     if (message.role === 'system') {
       out.push({ role: 'system', content: textOf(partsOf(message)) });
     } else if (message.role === 'assistant') {
-      out.push(assistantMessage(partsOf(message), i, warnings));
+      // Calls OpenAI's servers ran (Responses API tools) have no Chat Completions form either.
+      const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, ''));
+      out.push(assistantMessage(parts, i, warnings));
     } else {
       out.push(...userMessages(message, i, warnings));
     }
@@ -73,7 +76,7 @@ function userMessages(message: ModelMessage, i: number, warnings: ModelWarning[]
 }
 
 /** The error marker that stands in for the `isError` flag tool messages lack (docs/decisions/077). */
-const TOOL_ERROR_PREFIX = 'Error: ';
+export const TOOL_ERROR_PREFIX = 'Error: ';
 
 /** A tool result's text; a failed result starts with {@link TOOL_ERROR_PREFIX}. */
 function toolText(part: Extract<ContentPart, { type: 'tool_result' }>): string {
@@ -133,6 +136,7 @@ function pushPart(out: WirePart[], part: ContentPart, i: number, warnings: Model
   }
 }
 
-function dataUrl(mediaType: string, data: string): string {
+/** A base64 payload as a `data:` URL. */
+export function dataUrl(mediaType: string, data: string): string {
   return `data:${mediaType};base64,${data}`;
 }

@@ -2,8 +2,9 @@
  * A tool as OpenAI Chat Completions takes it, built in this one place for the adapter and
  * for `fino tools --format openai`.
  */
-import { toOpenAIStrictSchema } from './openai-strict-schema.ts';
-import type { JsonSchemaObject, ModelWarning, ToolDefinition } from './types.ts';
+import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
+import { TurnBuilder } from './turn-builder.ts';
+import type { JsonSchemaObject, ModelWarning, OutputSpec, ToolDefinition } from './types.ts';
 
 /** OpenAI's `tools[]` entry: `{ type: 'function', function: { name, description, parameters, strict? } }`. */
 export interface OpenAITool {
@@ -58,4 +59,36 @@ function isStrict(strict: OpenAIToolOptions['strict'], tool: ToolDefinition): bo
   const own = (tool as ToolDefinition & { strict?: unknown }).strict;
   if (typeof own === 'boolean') return own;
   return Array.isArray(strict) ? strict.includes(tool.name) : strict === true;
+}
+
+/**
+ * A structured answer's schema as OpenAI's structured outputs take it (Chat Completions'
+ * `response_format.json_schema`, Responses' `text.format`): the schema in strict mode,
+ * its rewrites reported as `output schema:` warnings.
+ */
+export function toOpenAIOutputFormat(
+  output: OutputSpec,
+  warnings: ModelWarning[],
+): { name: string; schema: JsonSchemaObject; strict: true } {
+  const converted = toOpenAIStrictSchema(output.schema);
+  for (const warning of converted.warnings) {
+    warnings.push({ ...warning, message: `output schema: ${warning.message}` });
+  }
+  return { name: output.name ?? 'output', schema: converted.schema, strict: true };
+}
+
+/**
+ * The builder of an OpenAI turn (either API): strict mode's `null`s for absent values are
+ * removed from the arguments of the tools in `strictSchemas` and from a structured answer.
+ */
+export function openAITurnBuilder(
+  strictSchemas: ReadonlyMap<string, JsonSchemaObject>,
+  output: OutputSpec | undefined,
+): TurnBuilder {
+  const builder = new TurnBuilder((name, args) => {
+    const schema = strictSchemas.get(name);
+    return schema ? fromOpenAIStrictArgs(args, schema) : args;
+  });
+  if (output) builder.parseOutput((value) => fromOpenAIStrictArgs(value, output.schema));
+  return builder;
 }

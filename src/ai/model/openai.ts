@@ -1,10 +1,13 @@
+import { describeValue } from '../../internal/describe-value.ts';
 import { checkRequest } from './check-request.ts';
 import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
+import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
-import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
-import { toOpenAITool } from './openai-tool.ts';
+import { openaiTools } from './openai-provider-tools.ts';
+import { responsesModel } from './openai-responses.ts';
+import { openAITurnBuilder, toOpenAIOutputFormat, toOpenAITool } from './openai-tool.ts';
 import { apiKey, checkProviderOptions, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
 import {
@@ -14,7 +17,7 @@ import {
   type TransportOptions,
   transport,
 } from './transport.ts';
-import { TurnBuilder, usageOf } from './turn-builder.ts';
+import { type TurnBuilder, usageOf } from './turn-builder.ts';
 import type {
   GenerateRequest,
   GenerateResult,
@@ -32,6 +35,13 @@ import type {
 export interface OpenAIOptions extends TransportOptions {
   /** Model name, e.g. `gpt-4o-mini`, or the name a compatible server knows (`llama3.2`). */
   model: string;
+  /**
+   * The API to speak: `'responses'` (`POST /responses`, OpenAI's current API: reasoning
+   * kept between tool calls, `openai.tools`) or `'chat'` (`POST /chat/completions`, which
+   * every OpenAI-compatible server speaks). Default: `'responses'` for api.openai.com,
+   * `'chat'` for any other `baseURL` (docs/decisions/110).
+   */
+  api?: 'responses' | 'chat';
   /** Defaults to `OPENAI_API_KEY`; optional with a custom `baseURL` (local servers need none). */
   apiKey?: string;
   /** Defaults to `https://api.openai.com/v1`; e.g. `http://127.0.0.1:11434/v1` for Ollama. */
@@ -50,6 +60,16 @@ export interface OpenAIOptions extends TransportOptions {
   maxTokensField?: 'max_completion_tokens' | 'max_tokens';
   /** `reasoning_effort` for reasoning models when a request's `reasoning.effort` sets none. */
   reasoningEffort?: 'minimal' | 'low' | 'medium' | 'high';
+  /**
+   * Responses API: ask for reasoning summaries (`reasoning.summary`), which arrive as
+   * `reasoning` parts and `reasoning-delta` events. Not sent by default.
+   */
+  reasoningSummary?: 'auto' | 'concise' | 'detailed';
+  /**
+   * Responses API: let OpenAI keep the response (`store`); default `false`, so nothing is
+   * kept there and reasoning goes back encrypted (`include: ['reasoning.encrypted_content']`).
+   */
+  store?: boolean;
 }
 
 const PROVIDER = 'openai';
@@ -64,11 +84,16 @@ const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
   headers: true,
   maxTokensField: true,
   reasoningEffort: true,
+  api: true,
+  reasoningSummary: true,
+  store: true,
 };
 
 /**
- * A {@link Model} over the OpenAI Chat Completions API — so also Ollama, vLLM, llama.cpp
- * and LM Studio through `baseURL`. Retries 429 and 5xx with backoff, honouring
+ * A {@link Model} over OpenAI: the Responses API against api.openai.com (reasoning kept
+ * between tool calls, built-in tools from `openai.tools`), Chat Completions against any
+ * other `baseURL` — so also Ollama, vLLM, llama.cpp and LM Studio; `api` picks either
+ * explicitly (docs/decisions/110). Retries 429 and 5xx with backoff, honouring
  * `retry-after`; other failures are {@link ModelError}s. Schema rewrites (strict mode)
  * are reported in the result's `warnings`.
  *
@@ -86,20 +111,44 @@ export function openai(options: OpenAIOptions): Model {
     organization: '"headers" ({ headers: { \'OpenAI-Organization\': … } })',
   });
   requireModelName(PROVIDER, options);
+  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
+  const api = options.api ?? (customBase ? 'chat' : 'responses');
+  if (api !== 'responses' && api !== 'chat') {
+    throw new TypeError(
+      `openai(options).api: expected 'responses' or 'chat', received ${describeValue(api)}`,
+    );
+  }
+  if (options.store !== undefined && typeof options.store !== 'boolean') {
+    throw new TypeError(
+      `openai(options).store: expected a boolean, received ${describeValue(options.store)}`,
+    );
+  }
+  const summary = options.reasoningSummary;
+  if (summary !== undefined && !['auto', 'concise', 'detailed'].includes(summary)) {
+    throw new TypeError(
+      `openai(options).reasoningSummary: expected 'auto', 'concise' or 'detailed', received ${describeValue(summary)}`,
+    );
+  }
+  const headers = () => {
+    const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
+    return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+  };
+  if (api === 'responses') {
+    const http = transport({ provider: PROVIDER, requestIdHeader: REQUEST_ID }, options);
+    return responsesModel(options, { http, url: `${baseURL}/responses`, headers });
+  }
   const http = transport(
     { provider: PROVIDER, requestIdHeader: REQUEST_ID, endMarker: '[DONE]' },
     options,
   );
-  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
 
   const prepared = (request: GenerateRequest, stream: boolean) => {
     checkRequest(PROVIDER, request);
-    const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
     const { body, ...rest } = prepare(options, request, stream);
     const call: ProviderRequest = {
       url: `${baseURL}/chat/completions`,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers },
+      headers: headers(),
       body,
       signal: request.signal,
     };
@@ -120,6 +169,9 @@ export function openai(options: OpenAIOptions): Model {
     },
   };
 }
+
+/** Tools OpenAI's servers run for the model (Responses API): `openai.tools.webSearch()`, … */
+openai.tools = openaiTools;
 
 interface Prepared {
   body: Record<string, unknown>;
@@ -142,6 +194,12 @@ function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boole
     });
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
   }
+  warnUnsentProviderTools(
+    "Chat Completions (use openai({ api: 'responses' }))",
+    undefined,
+    request,
+    warnings,
+  );
   if (request.maxTokens !== undefined) {
     body[options.maxTokensField ?? 'max_completion_tokens'] = request.maxTokens;
   }
@@ -157,23 +215,12 @@ function prepare(options: OpenAIOptions, request: GenerateRequest, stream: boole
   if (request.output) body.response_format = responseFormatOf(request.output, warnings);
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
   mergeProviderOptions(PROVIDER, body, request);
-  const builder = new TurnBuilder((name, args) => {
-    const schema = strictSchemas.get(name);
-    return schema ? fromOpenAIStrictArgs(args, schema) : args;
-  });
-  const output = request.output;
-  if (output) builder.parseOutput((value) => fromOpenAIStrictArgs(value, output.schema));
-  return { body, builder, warnings };
+  return { body, builder: openAITurnBuilder(strictSchemas, request.output), warnings };
 }
 
 /** `response_format` for a structured answer: the schema in strict mode, its rewrites reported. */
 function responseFormatOf(output: OutputSpec, warnings: ModelWarning[]) {
-  const converted = toOpenAIStrictSchema(output.schema);
-  const name = output.name ?? 'output';
-  for (const warning of converted.warnings) {
-    warnings.push({ ...warning, message: `output schema: ${warning.message}` });
-  }
-  return { type: 'json_schema', json_schema: { name, schema: converted.schema, strict: true } };
+  return { type: 'json_schema', json_schema: toOpenAIOutputFormat(output, warnings) };
 }
 
 function toolChoiceOf(choice: ToolChoice): unknown {

@@ -38,14 +38,27 @@ export class TurnBuilder {
 
   constructor(private readonly normalizeArgs?: ArgsNormalizer) {}
 
-  /** Appends text; returns its event, or nothing for an empty delta. */
-  addText(text: string): StreamEvent | undefined {
+  /**
+   * Appends text; returns its event, or nothing for an empty delta. Text joins the last
+   * part when that is text with the same `providerMetadata` object (none, or the one of
+   * the provider's output item the text belongs to); otherwise it starts a new part.
+   */
+  addText(text: string, providerMetadata?: Record<string, unknown>): StreamEvent | undefined {
     if (!text) return undefined;
     this.text += text;
     const last = this.content.at(-1);
-    if (last?.type === 'text') last.text += text;
-    else this.content.push({ type: 'text', text });
+    if (last?.type === 'text' && last.providerMetadata === providerMetadata) last.text += text;
+    else {
+      this.content.push(
+        providerMetadata ? { type: 'text', text, providerMetadata } : { type: 'text', text },
+      );
+    }
     return { type: 'text-delta', text };
+  }
+
+  /** Appends a part the provider produced whole, e.g. a call its server ran and that call's result. */
+  addPart(part: ContentPart): void {
+    this.content.push(part);
   }
 
   /** Appends a whole reasoning part (e.g. a thinking block of a non-streamed answer). */
@@ -86,8 +99,15 @@ export class TurnBuilder {
     return this.open.has(key);
   }
 
-  startToolCall(key: number | string, id: string, name: string): StreamEvent {
-    const part = { type: 'tool_use' as const, id, name, args: {} as unknown };
+  /** Starts call `key`; `providerMetadata` is kept on its `tool_use` part, to go back with it. */
+  startToolCall(
+    key: number | string,
+    id: string,
+    name: string,
+    providerMetadata?: Record<string, unknown>,
+  ): StreamEvent {
+    const part: ContentPart & { type: 'tool_use' } = { type: 'tool_use', id, name, args: {} };
+    if (providerMetadata) part.providerMetadata = providerMetadata;
     this.content.push(part);
     const index = this.calls++;
     this.open.set(key, { id, name, argsText: '', index, part });

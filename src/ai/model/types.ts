@@ -18,6 +18,25 @@ export interface ToolCall {
   args: unknown;
   /** Set when the argument text was not valid JSON: the tool gets a validation failure, not a crash. */
   argsError?: string;
+  /** Set on a call the model's provider ran itself (a {@link ProviderTool}); nothing runs it locally. */
+  provider?: string;
+}
+
+/**
+ * A tool the model's provider runs on its own servers (OpenAI's web search, file search,
+ * code interpreter, remote MCP): offered to the model beside function tools, from
+ * `openai.tools`. Its calls and results come back in the assistant message as `tool_use`
+ * and `tool_result` parts marked with `provider`. A call the server asks approval for
+ * (a remote MCP tool) is a tool call named `name` that the agent suspends for approval.
+ */
+export interface ProviderTool {
+  readonly type: 'provider';
+  /** The provider that runs it; other providers do not send it (with a warning). */
+  readonly provider: ProviderName;
+  /** The tool's name among the agent's tools, e.g. `web_search`, `mcp_deepwiki`. */
+  readonly name: string;
+  /** The tool as the provider's API takes it, e.g. `{ type: 'web_search' }`. */
+  readonly wire: Readonly<Record<string, unknown>>;
 }
 
 /** Token counts for one request, or summed over a run. */
@@ -73,6 +92,8 @@ export interface GenerateRequest {
   messages: ModelMessage[];
   system?: string;
   tools?: ToolDefinition[];
+  /** Tools the provider runs itself (from `openai.tools`); other providers skip them with a warning. */
+  providerTools?: ProviderTool[];
   toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
@@ -107,6 +128,11 @@ export interface GenerateResult {
    * rewrites undone), not yet validated; absent when the text is not JSON.
    */
   output?: unknown;
+  /**
+   * What the provider said about the answer itself, keyed by provider name, e.g.
+   * `{ openai: { responseId } }` on the Responses API (for `previous_response_id`).
+   */
+  providerMetadata?: Record<string, Record<string, unknown>>;
 }
 
 /** Something a schema dialect conversion changed or lost, at a JSON Pointer into the schema. */

@@ -47,6 +47,8 @@ export interface RunRow {
   progress?: string | null;
   created_at: number | string;
   updated_at: number | string;
+  /** Absent in rows read before migration 5. */
+  revision?: number | string | null;
 }
 
 /** A `fino_pending` row. */
@@ -105,6 +107,7 @@ export function decodeRun(row: RunRow, pendingRows: readonly PendingRow[]): Stor
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
+  if (row.revision !== undefined && row.revision !== null) run.revision = Number(row.revision);
   if (row.thread_id !== null) run.threadId = row.thread_id;
   if (row.state !== null) run.state = decodeState(runId, row.state);
   if (row.text !== null) run.text = row.text;

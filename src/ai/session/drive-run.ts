@@ -115,6 +115,12 @@ export async function driveHeldRun(
       await store.finish(runId, owner, { status: 'ready' });
       throw error;
     }
+    if (error instanceof SessionError && error.code === 'STORE_UNAVAILABLE') {
+      // The database failed, not the run: it stays claimable from its last checkpoint —
+      // released now if the database answers, else once this worker's lease expires.
+      await store.finish(runId, owner, { status: 'ready' }).catch(() => {});
+      throw error;
+    }
     outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
   } finally {
     clearInterval(heartbeat);

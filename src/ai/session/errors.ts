@@ -9,8 +9,13 @@
  * - `LEASE_LOST`: another worker took the run over (this worker's lease expired);
  * - `INVALID_ARGUMENT`: a caller passed something of the wrong shape;
  * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one;
- * - `DRIVER_MISSING`: the store's database package (`better-sqlite3`, `pg`) is not installed;
- *   the message names the command that installs it.
+ * - `DRIVER_MISSING`: the store's database package (`pg`, or `better-sqlite3` on a Node.js
+ *   without `node:sqlite`) is not installed; the message names the command that installs it;
+ * - `STORE_UNAVAILABLE`: the database kept failing with errors that are normally transient
+ *   (connection lost or refused, serialization failure, SQLite busy past `busyTimeoutMs`)
+ *   after the store's retries, or a connection failed while committing (the change may or
+ *   may not be applied); the database's own error is the `cause`. Nothing is lost: a run
+ *   whose checkpoint could not be written stays claimable from its last checkpoint.
  */
 export type SessionErrorCode =
   | 'NOT_FOUND'
@@ -21,7 +26,10 @@ export type SessionErrorCode =
   | 'LEASE_LOST'
   | 'INVALID_ARGUMENT'
   | 'SCHEMA_TOO_NEW'
-  | 'DRIVER_MISSING';
+  | 'DRIVER_MISSING'
+  | 'STORE_UNAVAILABLE';
+
+import type { SqlFailure } from '../../internal/sql/index.ts';
 
 /**
  * The error every session and store operation throws for a refused request.
@@ -63,9 +71,18 @@ export class SessionError extends Error {
   /** The run concerned, when known. */
   readonly runId?: string;
 
-  constructor(code: SessionErrorCode, message: string, runId?: string) {
-    super(message);
+  constructor(code: SessionErrorCode, message: string, runId?: string, options?: ErrorOptions) {
+    super(message, options);
     this.code = code;
     if (runId !== undefined) this.runId = runId;
   }
 }
+
+/** The session's error for a failure of the shared SQL layer: the same code, `UNAVAILABLE` as `STORE_UNAVAILABLE`. */
+export const sessionErrorOf = (failure: SqlFailure): SessionError =>
+  new SessionError(
+    failure.code === 'UNAVAILABLE' ? 'STORE_UNAVAILABLE' : failure.code,
+    failure.message,
+    undefined,
+    failure.cause === undefined ? undefined : { cause: failure.cause },
+  );

@@ -1,26 +1,28 @@
-import { SessionError } from './errors.ts';
-import type { SqlExecutor } from './sql-driver.ts';
+/**
+ * The session store's schema: its tables, and every change to them, applied by the
+ * shared migration runner (`src/internal/sql/migrate.ts`).
+ */
+import type { Migration, Schema, SqlDriver } from '../../internal/sql/index.ts';
 import { hashToken } from './tokens.ts';
 
-/** The SQL dialects the stores speak. */
-export type Dialect = 'sqlite' | 'postgres';
+/** The session store's tables (each `fino_<name>`). */
+export type SessionTable =
+  | 'runs'
+  | 'pending'
+  | 'audit'
+  | 'migrations'
+  | 'mcp_tasks'
+  /** PostgreSQL's sequence of run revisions (migration 5; SQLite needs none). */
+  | 'run_revisions';
 
 /** Names a table, qualified by the store's schema when it has one. */
-export type TableName = (
-  table: 'runs' | 'pending' | 'audit' | 'migrations' | 'mcp_tasks',
-) => string;
+export type TableName = (table: SessionTable) => string;
 
-/** One schema change; applied once, in order, and recorded in the migrations table. */
-export interface Migration {
-  version: number;
-  name: string;
-  sql(table: TableName, dialect: Dialect): string;
-  /** Rewrites existing rows after `sql`, in the same transaction, where SQL alone cannot. */
-  data?(db: SqlExecutor, table: TableName): Promise<void>;
-}
+/** A SQL driver as the session store uses it: over the session's tables. */
+export type SessionDriver = SqlDriver<SessionTable>;
 
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
-export const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration<SessionTable>[] = [
   {
     version: 1,
     name: 'runs, pending calls with tokens, audit trail',
@@ -101,24 +103,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX fino_mcp_tasks_owner ON ${t('mcp_tasks')} (owner_key, created_at, task_id);
       CREATE INDEX fino_mcp_tasks_expiry ON ${t('mcp_tasks')} (expires_at);`,
   },
+  {
+    version: 5,
+    name: 'run revisions: an order of changes that millisecond timestamps cannot tie',
+    sql: (t, dialect) => `
+      ALTER TABLE ${t('runs')} ADD COLUMN revision BIGINT;
+      UPDATE ${t('runs')} SET revision = (
+        SELECT COUNT(*) FROM ${t('runs')} o
+        WHERE o.updated_at < ${t('runs')}.updated_at
+           OR (o.updated_at = ${t('runs')}.updated_at AND o.run_id <= ${t('runs')}.run_id));
+      CREATE INDEX fino_runs_revision ON ${t('runs')} (revision);${
+        dialect === 'postgres'
+          ? `
+      CREATE SEQUENCE ${t('run_revisions')};
+      SELECT setval('${t('run_revisions')}', (SELECT COALESCE(MAX(revision), 0) + 1 FROM ${t('runs')}), false);`
+          : ''
+      }`,
+  },
 ];
 
-/** Creates the migrations table when missing. */
-export const migrationsTableSql = (t: TableName): string =>
-  `CREATE TABLE IF NOT EXISTS ${t('migrations')} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
-
-/**
- * The migrations still to apply, given the versions already recorded; `SCHEMA_TOO_NEW`
- * when the database has a version this fino does not know (a newer fino migrated it).
- */
-export function dueMigrations(applied: readonly number[]): Migration[] {
-  const known = MIGRATIONS[MIGRATIONS.length - 1].version;
-  const newest = Math.max(0, ...applied);
-  if (newest > known) {
-    throw new SessionError(
-      'SCHEMA_TOO_NEW',
-      `the session database is at schema version ${newest}, newer than this fino knows (${known}); upgrade fino`,
-    );
-  }
-  return MIGRATIONS.filter((m) => !applied.includes(m.version));
-}
+/** What the migration runner needs to bring a session database up to date. */
+export const SESSION_SCHEMA: Schema<SessionTable> = {
+  migrations: MIGRATIONS,
+  versionsTable: 'migrations',
+  database: 'the session database',
+};

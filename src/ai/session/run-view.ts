@@ -14,6 +14,7 @@ export function toView(run: StoredRun, audit?: AuditEntry[]): SessionRun {
     ...(run.threadId !== undefined && { threadId: run.threadId }),
     createdAt: iso(run.createdAt),
     updatedAt: iso(run.updatedAt),
+    ...(run.revision !== undefined && { revision: run.revision }),
     ...(run.state !== undefined && { state: run.state }),
     ...(audit !== undefined && { audit }),
   };

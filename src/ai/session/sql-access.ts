@@ -3,12 +3,12 @@
  * for the stores of this module that keep more than runs in the same database (the MCP
  * task records). Not public: a `Store` stays an interface of methods.
  */
-import type { SqlDriver } from './sql-driver.ts';
+import type { SessionDriver } from './migrations.ts';
 import type { Store } from './types.ts';
 
 /** A store's database, and the promise that its schema is migrated. */
 export interface SqlAccess {
-  driver: SqlDriver;
+  driver: SessionDriver;
   migrated(): Promise<void>;
 }
 

@@ -11,6 +11,8 @@
  * `state.turn.pending` (a decision whose call has left it was applied before a later
  * checkpoint, and is not applied twice).
  */
+
+import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { Decision } from '../agent/index.ts';
 import {
   type AuditRow,
@@ -21,9 +23,9 @@ import {
   type RunRow,
 } from './codec.ts';
 import { SessionError } from './errors.ts';
-import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
+import type { SessionDriver } from './migrations.ts';
 import { leased, takeLease } from './sql-lease.ts';
-import { currentPendingSql, loadRun, toJson } from './sql-rows.ts';
+import { currentPendingSql, loadRun, nextRevision, toJson } from './sql-rows.ts';
 import { hashToken, isToken } from './tokens.ts';
 import type { Actor, PendingRef, StoredRun } from './types.ts';
 
@@ -32,7 +34,7 @@ import type { Actor, PendingRef, StoredRun } from './types.ts';
  * the run's last undecided call the run becomes `ready`, or with `claim` is leased at once.
  */
 export async function decidePending(
-  driver: SqlDriver,
+  driver: SessionDriver,
   ref: PendingRef,
   decision: Decision,
   actor: Actor,
@@ -96,11 +98,16 @@ export async function decidePending(
       };
     }
     const [ready] = await tx.query<RunRow>(
-      `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now} WHERE run_id = ? RETURNING updated_at`,
+      `UPDATE ${t('runs')} SET status = 'ready', updated_at = ${now}, revision = ${nextRevision(driver)} WHERE run_id = ? RETURNING updated_at, revision`,
       [run.runId],
     );
     return {
-      run: { ...run, status: 'ready', updatedAt: Number(ready.updated_at) },
+      run: {
+        ...run,
+        status: 'ready',
+        updatedAt: Number(ready.updated_at),
+        revision: Number(ready.revision),
+      },
       claimed: false,
     };
   });
@@ -111,7 +118,7 @@ export async function decidePending(
  * spent token gets a precise refusal) or by run and call id (current round only).
  */
 async function findPending(
-  driver: SqlDriver,
+  driver: SessionDriver,
   tx: SqlExecutor,
   ref: PendingRef,
 ): Promise<PendingRow> {

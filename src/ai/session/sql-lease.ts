@@ -26,22 +26,24 @@
  * does not lean on for one round trip. The run is decoded before the commit, so an
  * unreadable run's lease is rolled back and its row left as it was.
  */
+
+import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
-import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
-import { leaseLength, loadRun } from './sql-rows.ts';
+import type { SessionDriver } from './migrations.ts';
+import { leaseLength, loadRun, nextRevision } from './sql-rows.ts';
 import type { StoredRun } from './types.ts';
 
 /**
  * The SQL condition of a claimable run: `ready`, `running` with an expired lease (its
  * worker died), or (with `retryErrors`) `error`.
  */
-const claimable = (driver: SqlDriver, retryErrors: boolean) =>
+const claimable = (driver: SessionDriver, retryErrors: boolean) =>
   `(status = 'ready' OR (status = 'running' AND lease_expires_at < ${driver.nowMs})${retryErrors ? ` OR status = 'error'` : ''})`;
 
 /** Leases `runId` to `owner` inside a transaction that holds the run's row; returns the lease columns. */
 export async function takeLease(
-  driver: SqlDriver,
+  driver: SessionDriver,
   tx: SqlExecutor,
   runId: string,
   owner: string,
@@ -49,8 +51,8 @@ export async function takeLease(
 ): Promise<RunRow> {
   const { table: t, nowMs: now } = driver;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
-     WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at`,
+    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
+     WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at, revision`,
     [owner, leaseLength(leaseMs), runId],
   );
   return row;
@@ -63,6 +65,7 @@ export const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
   leaseOwner: taken.lease_owner!,
   leaseExpiresAt: Number(taken.lease_expires_at),
   updatedAt: Number(taken.updated_at),
+  revision: Number(taken.revision),
 });
 
 /**
@@ -74,7 +77,7 @@ export const leased = (run: StoredRun, taken: RunRow): StoredRun => ({
  * and the row stays untouched. `undefined` when no run is claimable.
  */
 async function leaseRun(
-  driver: SqlDriver,
+  driver: SessionDriver,
   tx: SqlExecutor,
   which: string,
   params: readonly unknown[],
@@ -84,7 +87,7 @@ async function leaseRun(
 ): Promise<StoredRun | undefined> {
   const { table: t, nowMs: now } = driver;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
      WHERE ${which} AND ${claimable(driver, retryErrors)} RETURNING *`,
     [owner, leaseLength(leaseMs), ...params],
   );
@@ -93,7 +96,7 @@ async function leaseRun(
 
 /** Leases `runId` to `owner` when it is claimable; `undefined` when it is not. */
 export function claimRun(
-  driver: SqlDriver,
+  driver: SessionDriver,
   runId: string,
   owner: string,
   leaseMs: number,
@@ -106,11 +109,11 @@ export function claimRun(
 
 /**
  * Leases the oldest claimable run not in `exclude` (and not locked by another worker) to
- * `owner`; unreadable candidates are skipped, left untouched (their lease rolled back),
+ * `owner` — oldest by its last change, runs changed in the same millisecond by revision; unreadable candidates are skipped, left untouched (their lease rolled back),
  * and returned in `corrupt`.
  */
 export async function claimNextRun(
-  driver: SqlDriver,
+  driver: SessionDriver,
   owner: string,
   leaseMs: number,
   exclude: readonly string[],
@@ -121,7 +124,7 @@ export async function claimNextRun(
   for (;;) {
     const notIn = skip.length > 0 ? ` AND run_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
     const oldest = `run_id = (SELECT run_id FROM ${t('runs')} WHERE ${claimable(driver, false)}${notIn}
-       ORDER BY updated_at, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
+       ORDER BY updated_at, revision, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
     try {
       const run = await driver.transaction((tx) =>
         leaseRun(driver, tx, oldest, skip, owner, leaseMs, false),

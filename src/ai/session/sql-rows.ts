@@ -11,11 +11,23 @@
  * instead of `NOT_FOUND` — and are never loaded with the run. A run that is done or
  * cancelled has no current pending calls, whatever its rows say.
  */
+
+import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { decodeRun, type PendingRow, type RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
-import type { TableName } from './migrations.ts';
-import type { SqlExecutor } from './sql-driver.ts';
+import type { SessionDriver, TableName } from './migrations.ts';
 import type { StoredRun } from './types.ts';
+
+/**
+ * SQL for the next run revision (migration 5): every statement that changes a run's
+ * `updated_at` sets `revision` to it too, so runs changed in the same millisecond still
+ * have an order. PostgreSQL takes it from a sequence; SQLite, whose writers take turns,
+ * from the highest one (indexed).
+ */
+export const nextRevision = (driver: SessionDriver): string =>
+  driver.dialect === 'postgres'
+    ? `nextval('${driver.table('run_revisions')}')`
+    : `(SELECT COALESCE(MAX(revision), 0) + 1 FROM ${driver.table('runs')})`;
 
 /** Statuses whose pending calls are history, not loaded with the run. */
 export const FINISHED = ['done', 'cancelled'];

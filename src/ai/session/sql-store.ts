@@ -1,10 +1,12 @@
 /**
  * The {@link Store} over SQL: one implementation for SQLite and PostgreSQL, whose
- * differences are in the {@link SqlDriver}. Its invariants are written where they are
+ * differences are in the {@link SessionDriver}. Its invariants are written where they are
  * kept: rounds and positions of pending calls in `sql-rows.ts`, leases and the lock
  * order in `sql-lease.ts`, which copy of a pending call is authoritative in
  * `sql-decide.ts`, schema versions in `migrations.ts`.
  */
+
+import { mapSqlFailures, migrate, type SqlExecutor } from '../../internal/sql/index.ts';
 import type { RunState } from '../agent/index.ts';
 import {
   type AuditRow,
@@ -14,27 +16,38 @@ import {
   RECORD_FORMAT,
   type RunRow,
 } from './codec.ts';
-import { SessionError } from './errors.ts';
+import { SessionError, sessionErrorOf } from './errors.ts';
+import { SESSION_SCHEMA, type SessionDriver } from './migrations.ts';
 import { registerSqlAccess } from './sql-access.ts';
 import { decidePending } from './sql-decide.ts';
-import type { SqlDriver, SqlExecutor } from './sql-driver.ts';
 import { claimNextRun, claimRun } from './sql-lease.ts';
-import { migrate } from './sql-migrate.ts';
-import { currentPendingSql, FINISHED, leaseLength, loadRun, toJson } from './sql-rows.ts';
+import {
+  currentPendingSql,
+  FINISHED,
+  leaseLength,
+  loadRun,
+  nextRevision,
+  toJson,
+} from './sql-rows.ts';
 import { hashToken } from './tokens.ts';
 import type { Actor, AuditEntry, ListFilter, Outcome, Store } from './types.ts';
 
 /** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */
 const ALL_BUT_STATE =
-  'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at';
+  'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision';
 
-/** A {@link Store} over any SQL database the driver speaks; schema migrated on first use. */
-export function sqlStore(driver: SqlDriver): Store {
+/**
+ * A {@link Store} over any SQL database the driver speaks; schema migrated on first use.
+ * The SQL layer's failures (`DRIVER_MISSING`, `SCHEMA_TOO_NEW`, `UNAVAILABLE`) become
+ * `SessionError`s here, for this store and for the stores sharing its database.
+ */
+export function sqlStore(sqlDriver: SessionDriver): Store {
+  const driver = mapSqlFailures(sqlDriver, sessionErrorOf);
   const t = driver.table;
   const now = driver.nowMs;
   let ready: Promise<void> | undefined;
   const schema = () => {
-    ready ??= migrate(driver).catch((error) => {
+    ready ??= migrate(driver, SESSION_SCHEMA).catch((error) => {
       ready = undefined;
       throw error;
     });
@@ -46,8 +59,8 @@ export function sqlStore(driver: SqlDriver): Store {
       await schema();
       try {
         await driver.query(
-          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at)
-           VALUES (?, ?, 'running', ?, ?, 0, ?, ${now} + ?, ${now}, ${now})`,
+          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at, revision)
+           VALUES (?, ?, 'running', ?, ?, 0, ?, ${now} + ?, ${now}, ${now}, ${nextRevision(driver)})`,
           [
             runId,
             threadId ?? null,
@@ -106,7 +119,7 @@ export function sqlStore(driver: SqlDriver): Store {
       const json = toJson(state, 'state');
       await schema();
       const rows = await driver.query(
-        `UPDATE ${t('runs')} SET state = ?, lease_expires_at = ${now} + ?, updated_at = ${now}
+        `UPDATE ${t('runs')} SET state = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
          WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
         [json, leaseLength(leaseMs), runId, owner],
       );
@@ -148,7 +161,7 @@ export function sqlStore(driver: SqlDriver): Store {
       const end = (db: SqlExecutor) =>
         db.query<RunRow>(
           `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, round = round + ?,
-             progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+             progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}, revision = ${nextRevision(driver)}
            WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING ${state === null ? '*' : ALL_BUT_STATE}`,
           [
             outcome.status,
@@ -229,7 +242,7 @@ export function sqlStore(driver: SqlDriver): Store {
           );
         }
         await tx.query(
-          `UPDATE ${t('runs')} SET status = 'cancelled', lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}
+          `UPDATE ${t('runs')} SET status = 'cancelled', lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}, revision = ${nextRevision(driver)}
            WHERE run_id = ?`,
           [runId],
         );

@@ -53,6 +53,8 @@ export interface StoredRun {
   /** Epoch milliseconds. */
   createdAt: number;
   updatedAt: number;
+  /** See `SessionRun`'s `revision`; fino's stores set it, a store of your own may leave it out. */
+  revision?: number;
 }
 
 /** A tool's progress update as a store keeps it: which call reported it, and when (epoch milliseconds). */
@@ -189,6 +191,11 @@ interface RunViewBase {
   /** ISO 8601 times. */
   createdAt: string;
   updatedAt: string;
+  /**
+   * Grows with every change of any run of the store: orders runs by their last change
+   * where `updatedAt` (a millisecond) ties. Absent for runs of a store that keeps none.
+   */
+  revision?: number;
   /** The agent's state at the last checkpoint. */
   state?: RunState;
   /** Who decided or cancelled what (filled by `get`). */

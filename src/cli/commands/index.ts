@@ -5,6 +5,7 @@
  * no command and each command loads only what it uses. Add one entry to add a command.
  */
 import type { Command } from '../command.ts';
+import { TOOL_FORMATS } from '../tool-formats.ts';
 
 /** A command as `fino --help` lists it, with the import that loads it. */
 export interface CommandEntry {
@@ -31,7 +32,7 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: 'tools',
-    summary: 'Print the tool definitions a module exports (neutral, OpenAI, Anthropic or MCP)',
+    summary: `Print the tool definitions a module exports (${TOOL_FORMATS.join(', ')})`,
     load: async () => (await import('./tools.ts')).tools,
   },
   {

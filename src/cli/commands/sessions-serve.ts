@@ -27,7 +27,7 @@ const serveInput = v.object({
     .string()
     .optional()
     .describe(
-      `a SQLite file or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_SQLITE_PATH})`,
+      `a SQLite file (created when missing) or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_SQLITE_PATH})`,
     ),
   port: v.integer().min(0).max(65_535).default(8377).describe('the port (0 picks a free one)'),
   host: v
@@ -37,10 +37,10 @@ const serveInput = v.object({
       'the address to bind; any other than loopback requires a token, and one is generated when --token is absent',
     ),
   token: v
-    .string()
+    .array(v.string())
     .optional()
     .describe(
-      'require this token (default: $FINO_INBOX_TOKEN); open the printed address once, the browser keeps it in a cookie',
+      'require this token (default: $FINO_INBOX_TOKEN); open the printed address once, the browser stays logged in; repeat as --token name=secret, one per approver, to record who decided',
     ),
   agent: v
     .string()
@@ -50,9 +50,49 @@ const serveInput = v.object({
     ),
 });
 
+/** An approver's token on the command line: `name=secret`. */
+const APPROVER_TOKEN = /^([A-Za-z0-9._@-]{1,100})=(.*)$/s;
+
+/**
+ * The inbox's access from `--token` (repeatable) or `$FINO_INBOX_TOKEN`: one shared
+ * token, or one per approver (`--token ana=secret --token bo=other`), not both.
+ */
+function accessOf(
+  given: string[],
+  fromEnv: string | undefined,
+): { token?: string; tokens?: Record<string, string> } {
+  const values = given.length > 0 ? given : fromEnv === undefined ? [] : [fromEnv];
+  const named = values.map((value) => APPROVER_TOKEN.exec(value));
+  const checkLength = (what: string, secret: string) => {
+    if (secret.length < 8) {
+      throw new UsageError(`${what}: expected at least 8 characters, received ${secret.length}`);
+    }
+  };
+  if (values.length === 1 && named[0] === null) {
+    checkLength('--token', values[0]);
+    return { token: values[0] };
+  }
+  if (values.length === 0) return {};
+  const tokens: Record<string, string> = Object.create(null);
+  for (const [i, match] of named.entries()) {
+    if (match === null) {
+      throw new UsageError(
+        `--token: expected name=secret for each of several tokens, received ${JSON.stringify(values[i].slice(0, 2))}…`,
+        'Give one shared --token, or one --token name=secret per approver.',
+      );
+    }
+    const [, name, secret] = match;
+    if (name in tokens) throw new UsageError(`--token: approver "${name}" is given twice`);
+    checkLength(`--token ${name}=…`, secret);
+    tokens[name] = secret;
+  }
+  return { tokens: { ...tokens } };
+}
+
 /** What `fino sessions` lends this subcommand: how it opens stores and loads agents. */
 export interface ServeHelpers {
-  openStore(db: string | undefined, io: CommandIo): Store;
+  /** With `create`, a missing SQLite file is created (and the creation reported). */
+  openStore(db: string | undefined, io: CommandIo, create?: boolean): Store;
   loadAgent(file: string, io: CommandIo): Promise<SessionAgent>;
 }
 
@@ -76,25 +116,28 @@ export function serveTask(
     description,
     inputSchema: serveInput,
     run: async (given) => {
-      let token = given.token ?? (io.env.FINO_INBOX_TOKEN || undefined);
-      if (token !== undefined && token.length < 8) {
-        throw new UsageError(`--token: expected at least 8 characters, received ${token.length}`);
-      }
-      if (token === undefined && !LOOPBACK.has(given.host)) {
+      const access = accessOf(given.token ?? [], io.env.FINO_INBOX_TOKEN || undefined);
+      let token = access.token;
+      const { tokens } = access;
+      if (token === undefined && tokens === undefined && !LOOPBACK.has(given.host)) {
         token = randomBytes(24).toString('base64url');
       }
       const agent =
         given.agent === undefined ? undefined : await helpers.loadAgent(given.agent, io);
-      const store = helpers.openStore(given.db, io);
+      const store = helpers.openStore(given.db, io, true);
       try {
         const server = await serveInbox({
           session: session({ store, agent }),
           port: given.port,
           host: given.host,
           token,
+          tokens,
         });
         const mode = agent ? 'decisions continue runs here' : 'decided runs wait for a worker';
         writeLine(io.stderr, `fino sessions serve: approval inbox at ${server.url} (${mode})`);
+        for (const [name, secret] of Object.entries(tokens ?? {})) {
+          writeLine(io.stderr, `  ${name}: ${server.url}?token=${encodeURIComponent(secret)}`);
+        }
         await until();
         await server.close();
         return 0;

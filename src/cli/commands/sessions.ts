@@ -13,6 +13,7 @@ import {
   type RunStatus,
   type Session,
   type SessionAgent,
+  type SessionPendingCall,
   type SessionRun,
   type Store,
   session,
@@ -28,15 +29,28 @@ import { reportProblem } from '../report-error.ts';
 import { type CommandTask, taskCommand } from '../task-command.ts';
 import { serveTask } from './sessions-serve.ts';
 
-/** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
-function openStore(db: string | undefined, io: CommandIo): Store {
+/**
+ * The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. A missing
+ * SQLite file is refused (a typo would show nothing), unless `create` (the inbox, which
+ * waits for runs to come: decision 128), which creates it and says so on stderr.
+ */
+function openStore(db: string | undefined, io: CommandIo, create = false): Store {
   const target = db ?? (io.env.FINO_DATABASE_URL || DEFAULT_SQLITE_PATH);
   if (/^postgres(ql)?:\/\//.test(target)) return postgresStore(target);
   const path = isAbsolute(target) ? target : resolve(io.cwd, target);
-  if (!existsSync(path)) {
-    throw new UsageError(`no session database at ${path}`, 'Pass --db <file or postgres:// URL>.');
+  if (existsSync(path)) return sqliteStore(path);
+  if (!create) {
+    throw new UsageError(
+      `no session database at ${path}`,
+      'Pass --db <file or postgres:// URL>, or run "fino sessions serve", which creates it.',
+    );
   }
-  return sqliteStore(path);
+  const store = sqliteStore(path);
+  writeLine(
+    io.stderr,
+    `fino sessions serve: created an empty session database at ${path}; runs appear when a session({ store: sqliteStore(${JSON.stringify(target)}) }) records them`,
+  );
+  return store;
 }
 
 /** The agent a module exports: its default export, or the export named `agent`. */
@@ -54,7 +68,24 @@ async function loadAgent(file: string, io: CommandIo): Promise<SessionAgent> {
   return found;
 }
 
-const describeRun = (run: SessionRun): string[] => {
+/** `text` as one POSIX shell word: as it is when plain, else single-quoted. */
+const shellWord = (text: string) =>
+  /^[\w.,:@%+=/-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * The command that decides a pending call, runnable as printed (with `--db` when the
+ * listing named one): `approve` for an approval, `resume` with an answer for a suspension
+ * (`<JSON>` stands for the answer, e.g. '"M"').
+ */
+function decideCommand(run: SessionRun, call: SessionPendingCall, db: string | undefined) {
+  const where = db === undefined ? '' : ` --db ${shellWord(db)}`;
+  const ids = `${shellWord(run.runId)} ${shellWord(call.toolCallId)}`;
+  return call.kind === 'suspend'
+    ? `fino sessions resume ${ids} --value <JSON>${where}`
+    : `fino sessions approve ${ids}${where}`;
+}
+
+const describeRun = (run: SessionRun, db?: string): string[] => {
   const thread = run.threadId ? `  thread=${run.threadId}` : '';
   const lines = [`${run.runId}  ${run.status}  ${run.updatedAt}${thread}`];
   if (run.status === 'done') lines.push(`  text: ${run.text}`);
@@ -79,7 +110,7 @@ const describeRun = (run: SessionRun): string[] => {
       // Stores keep only a hash of each token (decision 062): it is printed only in the
       // result that just suspended the run; otherwise the call is named by run and id.
       if (p.token !== undefined) lines.push(`    token=${p.token}`);
-      else lines.push(`    decide: fino sessions approve ${run.runId} ${p.toolCallId}`);
+      else lines.push(`    decide: ${decideCommand(run, p, db)}`);
     }
   }
   return lines;
@@ -88,8 +119,8 @@ const describeRun = (run: SessionRun): string[] => {
 const withoutState = ({ state: _state, ...run }: SessionRun) => run;
 
 /** `fino sessions show`: the run, then its audit trail. */
-const showRun = (run: SessionRun): string[] => [
-  ...describeRun(run),
+const showRun = (run: SessionRun, db: string | undefined): string[] => [
+  ...describeRun(run, db),
   ...(run.audit ?? []).map(
     (a) =>
       `  audit ${a.at} ${a.action}${a.toolCallId ? ` ${a.toolCallId}` : ''}${a.by ? ` by ${a.by}` : ''}${a.note ? `: ${a.note}` : ''}`,
@@ -219,7 +250,7 @@ function subcommands(io: CommandIo): CommandTask[] {
               : list.flatMap((r) =>
                   r.status === 'corrupt'
                     ? [`${r.runId}  corrupt`, `  error: ${r.error}`]
-                    : describeRun(r),
+                    : describeRun(r, given.db),
                 ),
           );
         }),
@@ -240,7 +271,7 @@ function subcommands(io: CommandIo): CommandTask[] {
               EXIT.failure,
             );
           }
-          return print(out, run, () => showRun(run));
+          return print(out, run, () => showRun(run, given.db));
         }),
     }),
     subcommand(io, {

@@ -7,7 +7,7 @@ import { writeLine } from '../command.ts';
 import { EXIT } from '../exit-codes.ts';
 import { loadTasks } from '../load-module.ts';
 import { taskCommand } from '../task-command.ts';
-import { formatTools, TOOL_FORMATS } from '../tool-formats.ts';
+import { formatTools, TOOL_FORMAT_SHAPES, TOOL_FORMATS } from '../tool-formats.ts';
 
 const toolsInput = v.object({
   file: v.string().describe('a JavaScript or TypeScript module exporting tools or tasks'),
@@ -18,12 +18,7 @@ const toolsInput = v.object({
 });
 
 const description = `Prints, as a JSON array, the definitions of the tools and tasks <file> exports:
-  neutral    { name, description, parameters }
-  openai     { type: 'function', function: { name, description, parameters } }
-  anthropic  { name, description, input_schema }
-  gemini     { name, description, parameters } (a function declaration)
-  mcp        what an MCP server lists: { name, title?, description, inputSchema,
-             outputSchema?, annotations?, execution?, _meta? }`;
+${TOOL_FORMATS.map((format) => `  ${format.padEnd(10)} ${TOOL_FORMAT_SHAPES[format]}`).join('\n')}`;
 
 /** `fino tools`: prints the tool definitions a module exports. */
 export const tools = taskCommand('tools', (io) =>

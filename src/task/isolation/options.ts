@@ -22,6 +22,13 @@ export interface WorkerIsolation {
   module?: string | URL;
   /** Limits of the worker's heap and stack; a worker exceeding them fails the call. */
   resourceLimits?: WorkerResourceLimits;
+  /**
+   * The most memory outside the V8 heap — Buffers, ArrayBuffers, typed arrays — the
+   * worker may hold, in megabytes (default 512). It is read every 50 ms while a call
+   * runs; past it the worker is terminated and the call fails. `resourceLimits` does not
+   * cover this memory.
+   */
+  maxExternalMemoryMb?: number;
 }
 
 /**
@@ -51,7 +58,11 @@ export type Isolation = 'worker' | WorkerIsolation;
 export interface ResolvedIsolation {
   moduleUrl: string;
   resourceLimits: WorkerResourceLimits | undefined;
+  maxExternalMemoryMb: number;
 }
+
+/** The default of `maxExternalMemoryMb`. */
+export const DEFAULT_MAX_EXTERNAL_MEMORY_MB = 512;
 
 const LIMIT_KEYS = [
   'maxOldGenerationSizeMb',
@@ -66,29 +77,51 @@ const LIMIT_KEYS = [
  */
 export function resolveIsolation(taskName: string, isolation: unknown): ResolvedIsolation {
   const where = `Task "${taskName}": isolation`;
-  if (isolation === 'worker')
-    return { moduleUrl: definingModule(where), resourceLimits: undefined };
+  if (isolation === 'worker') {
+    return {
+      moduleUrl: definingModule(where),
+      resourceLimits: undefined,
+      maxExternalMemoryMb: DEFAULT_MAX_EXTERNAL_MEMORY_MB,
+    };
+  }
   if (typeof isolation !== 'object' || isolation === null || Array.isArray(isolation)) {
     throw new TypeError(
-      `${where}: expected 'worker' or { type: 'worker', module?, resourceLimits? }, received ${describeValue(isolation)}`,
+      `${where}: expected 'worker' or { type: 'worker', module?, resourceLimits?, maxExternalMemoryMb? }, received ${describeValue(isolation)}`,
     );
   }
-  const { type, module, resourceLimits } = isolation as Record<string, unknown>;
+  const { type, module, resourceLimits, maxExternalMemoryMb } = isolation as Record<
+    string,
+    unknown
+  >;
   if (type !== 'worker') {
     throw new TypeError(`${where}.type: expected 'worker', received ${describeValue(type)}`);
   }
-  const unknownKeys = Object.keys(isolation).filter(
-    (key) => key !== 'type' && key !== 'module' && key !== 'resourceLimits',
-  );
+  const unknownKeys = Object.keys(isolation).filter((key) => !OPTION_KEYS.includes(key));
   if (unknownKeys.length > 0) {
     throw new TypeError(
-      `${where}: unknown option ${JSON.stringify(unknownKeys[0])}; expected type, module or resourceLimits`,
+      `${where}: unknown option ${JSON.stringify(unknownKeys[0])}; expected type, module, resourceLimits or maxExternalMemoryMb`,
     );
   }
   return {
     moduleUrl: module === undefined ? definingModule(where) : moduleUrlOf(where, module),
     resourceLimits: resourceLimits === undefined ? undefined : checkLimits(where, resourceLimits),
+    maxExternalMemoryMb:
+      maxExternalMemoryMb === undefined
+        ? DEFAULT_MAX_EXTERNAL_MEMORY_MB
+        : checkMegabytes(`${where}.maxExternalMemoryMb`, maxExternalMemoryMb),
   };
+}
+
+const OPTION_KEYS: readonly string[] = ['type', 'module', 'resourceLimits', 'maxExternalMemoryMb'];
+
+/** A number of megabytes above 0 and at most 2^20, else a `RangeError` naming `where`. */
+function checkMegabytes(where: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2 ** 20) {
+    throw new RangeError(
+      `${where}: expected a number of megabytes above 0 and at most ${2 ** 20}, received ${describeValue(value)}`,
+    );
+  }
+  return value;
 }
 
 function definingModule(where: string): string {
@@ -123,12 +156,10 @@ function checkLimits(where: string, limits: unknown): WorkerResourceLimits {
       );
     }
     const value: unknown = (limits as Record<string, unknown>)[key];
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > 2 ** 20) {
-      throw new RangeError(
-        `${where}.resourceLimits.${key}: expected a number of megabytes above 0 and at most ${2 ** 20}, received ${describeValue(value)}`,
-      );
-    }
-    checked[key as (typeof LIMIT_KEYS)[number]] = value;
+    checked[key as (typeof LIMIT_KEYS)[number]] = checkMegabytes(
+      `${where}.resourceLimits.${key}`,
+      value,
+    );
   }
   return checked;
 }

@@ -5,6 +5,9 @@
 import type { ModelMessage } from '../content.ts';
 import type { OutputMode, Progress } from '../types.ts';
 
+/** How often a running worker's memory outside its heap is read (by the caller and by the worker). */
+export const MEMORY_WATCH_MS = 50;
+
 /** What the worker's bootstrap receives as `workerData`. */
 export interface WorkerData {
   /** The worker's entry module (`worker-main`). */
@@ -32,7 +35,7 @@ export interface CallData {
 
 /** Caller → worker. */
 export type ToWorker =
-  | { type: 'call'; name: string; input: unknown; context: CallData }
+  | { type: 'call'; name: string; input: unknown; context: CallData; maxExternalMemory: number }
   | { type: 'abort'; name: string; message: string };
 
 /** Worker → caller. */
@@ -41,7 +44,10 @@ export type ToCaller =
   | { type: 'write'; text: string }
   | { type: 'writeJson'; value: unknown }
   | { type: 'done'; value: unknown }
-  | { type: 'error'; name: string; message: string }
+  /** `discardWorker`: the worker cannot run further calls (its module import is stuck). */
+  | { type: 'error'; name: string; message: string; discardWorker?: boolean }
+  /** The worker holds `bytes` outside its heap, more than the call's limit. */
+  | { type: 'memory'; bytes: number }
   | { type: 'suspend'; reason: string; payload: unknown }
   | { type: 'progress'; update: Progress }
   | { type: 'invalid'; reason: string };

@@ -1,21 +1,34 @@
 /**
- * Runs one call of an isolated task in a worker: the deadline and the caller's abort
- * end it even when the executor never yields, by terminating the worker.
+ * Runs one call of an isolated task in a worker: the deadline, the caller's abort and
+ * the memory limit end it even when the executor never yields, by terminating the
+ * worker.
  */
+import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../../internal/thrown-value.ts';
 import { InvalidResultError, TaskTimeoutError } from '../errors.ts';
 import type { RunContextFromOptions } from '../execution-context.ts';
 import type { TaskRunOptions } from '../types.ts';
 import { errorName } from './error-name.ts';
 import type { ResolvedIsolation } from './options.ts';
-import { acquireWorker, releaseWorker } from './pool.ts';
-import type { CallData, ToCaller, ToWorker } from './protocol.ts';
+import { acquireWorker, endWorker, releaseWorker } from './pool.ts';
+import { type CallData, MEMORY_WATCH_MS, type ToCaller, type ToWorker } from './protocol.ts';
+import { isReentry } from './reentry.ts';
 
 /**
  * How long a worker may go on after the caller aborted, for the executor to see
  * `ctx.signal` and return; then it is terminated. The caller does not wait for it.
  */
 const ABORT_GRACE_MS = 1000;
+
+/** A worker's heap statistics, read by the caller (Node ≥ 22.16; absent on Node 20). */
+type HeapStatisticsOf = (worker: Worker) => Promise<{ external_memory?: number }>;
+const heapStatisticsOf: HeapStatisticsOf | undefined =
+  typeof (Worker.prototype as { getHeapStatistics?: unknown }).getHeapStatistics === 'function'
+    ? (worker) =>
+        (
+          worker as unknown as { getHeapStatistics(): Promise<{ external_memory?: number }> }
+        ).getHeapStatistics()
+    : undefined;
 
 /** A call of an isolated task. */
 export interface IsolatedCall {
@@ -28,17 +41,31 @@ export interface IsolatedCall {
 }
 
 /**
- * Runs `call` in a worker and settles with the executor's value; rejects with a
- * `TimeoutError` at the deadline (terminating the worker), with the abort reason when
- * the caller aborts, with the executor's error (rebuilt from its name and message), or
- * through `context.suspend()` when the executor suspended.
+ * Runs `call` in a worker (waiting for one when `maxWorkers` are busy) and settles with
+ * the executor's value; rejects with a `TimeoutError` at the deadline (terminating the
+ * worker), with the abort reason when the caller aborts, with the executor's error
+ * (rebuilt from its name and message), or through `context.suspend()` when the executor
+ * suspended. Called while a worker imports its module (a re-entry), it never settles and
+ * the worker's own call fails instead.
  */
-export function runIsolated(call: IsolatedCall): Promise<unknown> {
+export async function runIsolated(call: IsolatedCall): Promise<unknown> {
+  const { signal } = call.context;
+  signal.throwIfAborted();
+  if (isReentry(call.name)) return new Promise(() => {});
+  const worker = await acquireWorker(call.name, call.isolation, signal);
+  if (signal.aborted) {
+    releaseWorker(call.isolation, worker);
+    throw signal.reason;
+  }
+  return callInWorker(call, worker);
+}
+
+/** Runs `call` in `worker`, which it holds until the call ends. */
+function callInWorker(call: IsolatedCall, worker: Worker): Promise<unknown> {
   const { name, context, isolation } = call;
   const { signal } = context;
+  const memoryLimit = isolation.maxExternalMemoryMb * 2 ** 20;
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const worker = acquireWorker(isolation);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
@@ -46,6 +73,7 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
     const detach = (): void => {
       clearTimeout(timer);
       clearTimeout(graceTimer);
+      clearInterval(watch);
       signal.removeEventListener('abort', onAbort);
       worker.off('message', onMessage);
       worker.off('error', onError);
@@ -55,7 +83,7 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
     const end = (keepWorker: boolean): void => {
       detach();
       if (keepWorker) releaseWorker(isolation, worker);
-      else void worker.terminate();
+      else endWorker(worker);
     };
     const settle = (outcome: () => void): void => {
       if (settled) return;
@@ -76,7 +104,11 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
         if (!settled) context.progress(message.update);
         return;
       }
-      end(true);
+      if (message.type === 'memory') {
+        overMemoryLimit(message.bytes);
+        return;
+      }
+      end(message.type !== 'error' || !message.discardWorker);
       settle(() => {
         if (message.type === 'done') resolve(message.value);
         else if (message.type === 'invalid') reject(new InvalidResultError(name, message.reason));
@@ -109,6 +141,29 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
         settle(() => reject(new TaskTimeoutError(name, timeoutMs)));
       }, timeoutMs);
     };
+    /** Ends the call when the worker holds more than its limit outside its heap. */
+    const overMemoryLimit = (bytes: number): void => {
+      if (settled || bytes <= memoryLimit) return;
+      end(false);
+      settle(() =>
+        reject(
+          new Error(
+            `Tool "${name}" held ${Math.round(bytes / 2 ** 20)} MB outside its heap (Buffers, ArrayBuffers) in its worker, above its limit of ${isolation.maxExternalMemoryMb} MB (isolation.maxExternalMemoryMb), and was stopped`,
+          ),
+        ),
+      );
+    };
+    // Read by the caller, the worker's memory is seen even while its executor never
+    // yields (Node ≥ 22.16); the worker also checks itself between tasks (Node 20).
+    const watch = heapStatisticsOf
+      ? setInterval(() => {
+          heapStatisticsOf(worker).then(
+            (stats) => overMemoryLimit(stats.external_memory ?? 0),
+            () => {},
+          );
+        }, MEMORY_WATCH_MS)
+      : undefined;
+    watch?.unref();
     const onAbort = (): void => {
       const reason: unknown = signal.reason;
       try {
@@ -138,6 +193,7 @@ export function runIsolated(call: IsolatedCall): Promise<unknown> {
         name,
         input: call.input,
         context: callData(call),
+        maxExternalMemory: memoryLimit,
       } satisfies ToWorker);
     } catch (error) {
       end(true);

@@ -3,6 +3,7 @@
  * each call it is sent with the executor that module registered, and answers with a
  * message the caller turns back into a result, an error or a suspension.
  */
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../../internal/thrown-value.ts';
 import { checkedLog, noElicitation, noSampling } from '../client-requests.ts';
@@ -10,8 +11,18 @@ import { checkProgress } from '../progress.ts';
 import { SuspendSignal } from '../suspend-signal.ts';
 import type { SuspendFn, TaskRunContext, Writer } from '../types.ts';
 import { errorName } from './error-name.ts';
-import type { CallData, ToCaller, ToWorker, WorkerData } from './protocol.ts';
+import {
+  type CallData,
+  MEMORY_WATCH_MS,
+  type ToCaller,
+  type ToWorker,
+  type WorkerData,
+} from './protocol.ts';
+import { importRefusingCalls, reentryMessage } from './reentry.ts';
 import { executorNames, findExecutor } from './registry.ts';
+
+/** The worker's own call failed because its module calls an isolated task at its top level. */
+class ReentryError extends Error {}
 
 const port = parentPort!;
 const { moduleUrl } = workerData as WorkerData;
@@ -33,7 +44,12 @@ function writerFor(mode: CallData['mode']): Writer {
 async function executorFor(
   name: string,
 ): Promise<(input: unknown, ctx: TaskRunContext) => unknown> {
-  loaded ??= import(moduleUrl);
+  loaded ??= new Promise((resolve, reject) => {
+    importRefusingCalls(
+      () => import(moduleUrl),
+      (called) => reject(new ReentryError(reentryMessage(moduleUrl, called))),
+    ).then(resolve, reject);
+  });
   await loaded;
   const run = findExecutor(moduleUrl, name);
   if (run) return run as unknown as (input: unknown, ctx: TaskRunContext) => unknown;
@@ -43,8 +59,19 @@ async function executorFor(
   );
 }
 
-async function call(name: string, input: unknown, data: CallData): Promise<void> {
+async function call(
+  name: string,
+  input: unknown,
+  data: CallData,
+  maxExternalMemory: number,
+): Promise<void> {
   controller = new AbortController();
+  // The caller reads this worker's memory itself where Node lets it (even while the
+  // executor never yields); this check, between the worker's tasks, covers Node 20.
+  const watch = setInterval(() => {
+    const bytes = getHeapStatistics().external_memory;
+    if (bytes > maxExternalMemory) send({ type: 'memory', bytes });
+  }, MEMORY_WATCH_MS);
   const ctx: TaskRunContext = {
     signal: controller.signal,
     toolCallId: data.toolCallId,
@@ -70,6 +97,8 @@ async function call(name: string, input: unknown, data: CallData): Promise<void>
     value = await run(input, ctx);
   } catch (error) {
     return failed(error);
+  } finally {
+    clearInterval(watch);
   }
   try {
     send({ type: 'done', value });
@@ -79,6 +108,10 @@ async function call(name: string, input: unknown, data: CallData): Promise<void>
 }
 
 function failed(error: unknown): void {
+  if (error instanceof ReentryError) {
+    send({ type: 'error', name: 'Error', message: error.message, discardWorker: true });
+    return;
+  }
   if (error instanceof SuspendSignal || errorName(error) === 'SuspendSignal') {
     const { message, payload } = error as SuspendSignal;
     try {
@@ -100,5 +133,5 @@ port.on('message', (message: ToWorker) => {
     controller?.abort(new DOMException(message.message, message.name));
     return;
   }
-  void call(message.name, message.input, message.context);
+  void call(message.name, message.input, message.context, message.maxExternalMemory);
 });

@@ -13,8 +13,14 @@ import { anthropicFixture } from './providers/anthropic.ts';
 import type { ProviderFixture } from './providers/fixture.ts';
 import { geminiFixture } from './providers/gemini.ts';
 import { openaiFixture } from './providers/openai.ts';
+import { openaiResponsesFixture } from './providers/openai-responses.ts';
 
-const FIXTURES: ProviderFixture[] = [openaiFixture, anthropicFixture, geminiFixture];
+const FIXTURES: ProviderFixture[] = [
+  openaiFixture,
+  openaiResponsesFixture,
+  anthropicFixture,
+  geminiFixture,
+];
 
 let server: ReplayServer | undefined;
 afterEach(async () => {

@@ -34,9 +34,13 @@ describe('provider factories', () => {
     );
   });
 
-  it('openai({ api }) is refused, not silently ignored', () => {
-    expect(refusal(() => openai({ model: 'm', api: 'responses' } as never)).message).toMatch(
-      /^openai\(options\): unknown option "api"; expected one of /,
+  it('openai({ api }) picks one of the two APIs; a misspelt key or an unknown API is refused', () => {
+    expect(openai({ model: 'm', api: 'responses' }).id).toBe('openai:m');
+    expect(refusal(() => openai({ model: 'm', apis: 'responses' } as never)).message).toMatch(
+      /^openai\(options\): unknown option "apis"; did you mean "api"\? expected one of /,
+    );
+    expect(() => openai({ model: 'm', api: 'completions' as never })).toThrow(
+      "openai(options).api: expected 'responses' or 'chat'",
     );
   });
 

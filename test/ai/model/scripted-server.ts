@@ -48,3 +48,24 @@ export function every(res: ServerResponse, ms: number, text: string): void {
 }
 
 export const SSE_HEADERS = { 'content-type': 'text/event-stream' };
+
+/**
+ * Writes `prefix`, then `size` bytes of "a" in 64 KiB chunks as fast as the client reads
+ * them; resolves with how many bytes the socket accepted before the client closed it.
+ */
+export function flood(res: ServerResponse, prefix: string, size: number): Promise<number> {
+  return new Promise((resolve) => {
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let written = prefix.length;
+    res.write(prefix);
+    res.on('close', () => resolve(written));
+    const pump = () => {
+      while (written < size && !res.destroyed) {
+        written += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!res.destroyed) res.end();
+    };
+    pump();
+  });
+}

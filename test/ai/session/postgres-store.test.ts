@@ -2,8 +2,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../../src/ai/session/index.ts';
 import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
-import { postgresDriver } from '../../../src/ai/session/postgres-store.ts';
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
+import { postgresDriver } from '../../../src/internal/sql/index.ts';
 import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
 import { checkTokenMigration, storeConformance, suspended } from './store-conformance.ts';
 
@@ -131,7 +131,13 @@ describe('postgresStore', () => {
         code: 'ERR_MODULE_NOT_FOUND',
       });
     };
-    const store = sqlStore(postgresDriver('postgres://127.0.0.1:1/none', undefined, missing));
+    const store = sqlStore(
+      postgresDriver('postgres://127.0.0.1:1/none', {
+        store: 'postgresStore()',
+        database: 'the session database',
+        importer: missing,
+      }),
+    );
     await expect(store.list()).rejects.toMatchObject({
       code: 'DRIVER_MISSING',
       message:

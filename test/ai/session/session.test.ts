@@ -1,8 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
@@ -16,6 +14,7 @@ import {
 } from '../../../src/ai/session/index.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { v } from '../../../src/validate/index.ts';
+import { openSqlite } from '../../helpers/sqlite.ts';
 import { type Plan, readLog, shopAgent } from './fixtures/shop-agent.ts';
 
 /** An agent whose one tool call waits until the test lets it finish. */
@@ -210,7 +209,7 @@ describe('session', () => {
     expect(await runs.approve(a.pending[0].token!, { defer: true })).toMatchObject({
       status: 'ready',
     });
-    await sleep(5); // b becomes ready strictly later: workers take the oldest first
+    // b becomes ready later (maybe in the same millisecond): workers take the oldest first
     expect(await runs.approve(b.pending[0].token!, { defer: true })).toMatchObject({
       status: 'ready',
     });
@@ -355,7 +354,7 @@ describe('session', () => {
     const runs = session({ store: sqliteStore(path), agent: gated.agent, workerId: 'first' });
     const running = runs.start('go', { runId: 'run-taken' });
     await gated.started;
-    const db = new Database(path);
+    const db = openSqlite(path);
     // Another worker took the run over (as after an expired lease) and owns it now.
     db.prepare(`UPDATE fino_runs SET lease_owner = 'second' WHERE run_id = 'run-taken'`).run();
     const stateBefore = db.prepare(`SELECT state FROM fino_runs WHERE run_id = 'run-taken'`).get();
@@ -388,7 +387,7 @@ describe('session', () => {
     const waiting = expectSuspended(await runs.start('waiting'));
     const good = expectSuspended(await runs.start('good'));
     await runs.approve(bad.pending[0].token!, { defer: true });
-    const db = new Database(path);
+    const db = openSqlite(path);
     const corrupt = db.prepare(`UPDATE fino_runs SET state = '{"version": 2}' WHERE run_id = ?`);
     corrupt.run(bad.runId);
     corrupt.run(waiting.runId);

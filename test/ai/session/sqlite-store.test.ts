@@ -2,12 +2,21 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { memoryStore, SessionError, sqliteStore } from '../../../src/ai/session/index.ts';
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
-import { sqliteDriver } from '../../../src/ai/session/sqlite-store.ts';
+import { type Importer, sqliteDriver } from '../../../src/internal/sql/index.ts';
+import { builtinSqlite, openSqlite } from '../../helpers/sqlite.ts';
 import { checkTokenMigration, storeConformance } from './store-conformance.ts';
+
+/** The session's SQLite driver with its module loading replaced (as `sqliteStore()` makes it otherwise). */
+const driverWith = (path: string, importer: Importer) =>
+  sqliteDriver(path, {
+    busyTimeoutMs: 0,
+    store: path === ':memory:' ? 'memoryStore()' : 'sqliteStore()',
+    database: 'the session database',
+    importer,
+  });
 
 const dir = mkdtempSync(join(tmpdir(), 'fino-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,13 +29,15 @@ storeConformance(
     const path = join(dir, 'conformance', 'sessions.db');
     const store = sqliteStore(path);
     await store.get('warm-up'); // creates the file and the schema
-    const db = new Database(path);
+    const db = openSqlite(path);
     return {
       store,
       reopen: () => sqliteStore(path),
       sql: async (query, params = []) => {
         const statement = db.prepare(query);
-        if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+        if (/^\s*(SELECT|PRAGMA)|RETURNING/i.test(query)) {
+          return statement.all(...params) as Record<string, unknown>[];
+        }
         statement.run(...params);
         return [];
       },
@@ -46,8 +57,8 @@ describe('sqliteStore', () => {
     expect(await store.get('x')).toBeUndefined();
     expect(existsSync(path)).toBe(true);
     await store.close();
-    const db = new Database(path);
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const db = openSqlite(path);
+    expect(db.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
     db.close();
   });
 
@@ -95,7 +106,7 @@ describe('sqliteStore', () => {
 
   it('migrates a database with plain tokens to hashes in place', async () => {
     const path = join(dir, 'v1.db');
-    const db = new Database(path);
+    const db = openSqlite(path);
     try {
       await checkTokenMigration(
         'sqlite',
@@ -128,27 +139,80 @@ describe('sqliteStore', () => {
     await store.close();
   });
 
-  it('names the command that installs better-sqlite3 when it is missing, and creates nothing', async () => {
+  it('on a Node.js without node:sqlite, names the command that installs better-sqlite3 when it is missing, and creates nothing', async () => {
     const path = join(dir, 'no-driver.db');
     const missing = async (name: string) => {
+      if (name === 'node:sqlite') {
+        throw Object.assign(new Error(`No such built-in module: ${name}`), {
+          code: 'ERR_UNKNOWN_BUILTIN_MODULE',
+        });
+      }
       throw Object.assign(new Error(`Cannot find package '${name}' imported from /app/x.js`), {
         code: 'ERR_MODULE_NOT_FOUND',
       });
     };
-    const store = sqlStore(sqliteDriver(path, 0, missing));
+    const store = sqlStore(driverWith(path, missing));
     const error = await store.get('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SessionError);
     expect(error).toMatchObject({
       code: 'DRIVER_MISSING',
-      message:
-        'sqliteStore() needs the "better-sqlite3" package, which is not installed; install it with: npm install better-sqlite3@12',
+      message: `sqliteStore() needs the "better-sqlite3" package on a Node.js without node:sqlite (this is ${process.version}), which is not installed; install it with: npm install better-sqlite3@12, or use Node.js 22.13 or later`,
     });
     expect(existsSync(path)).toBe(false);
-    const memory = sqlStore(sqliteDriver(':memory:', 0, missing));
+    const memory = sqlStore(driverWith(':memory:', missing));
     await expect(memory.list()).rejects.toThrow(/^memoryStore\(\) needs the "better-sqlite3"/);
   });
 
-  it('loads no driver until a store is used: fino:ai/session imports without them', () => {
+  it.runIf(builtinSqlite())(
+    'uses node:sqlite where Node.js has it, never importing better-sqlite3',
+    async () => {
+      const imported: string[] = [];
+      const path = join(dir, 'builtin', 'runs.db');
+      const store = sqlStore(
+        driverWith(path, async (name) => {
+          imported.push(name);
+          if (name === 'better-sqlite3') throw new Error('better-sqlite3 must not be loaded');
+          return import(name);
+        }),
+      );
+      await store.create({ runId: 'r1', input: 'hi', owner: 'w', leaseMs: 1000 });
+      expect(await store.get('r1')).toMatchObject({ runId: 'r1', status: 'running' });
+      await store.close();
+      expect(imported).toEqual(['node:sqlite']);
+    },
+  );
+
+  it('fails with STORE_UNAVAILABLE, naming the file, when another connection holds the write lock past busyTimeoutMs', async () => {
+    const path = join(dir, 'busy.db');
+    const store = sqliteStore(path, { busyTimeoutMs: 50 });
+    await store.create({ runId: 'r1', input: 'hi', owner: 'w', leaseMs: 60_000 });
+    const other = openSqlite(path);
+    other.exec('BEGIN IMMEDIATE');
+    try {
+      const error = await store
+        .create({ runId: 'r2', input: 'hi', owner: 'w', leaseMs: 60_000 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SessionError);
+      expect(error).toMatchObject({
+        code: 'STORE_UNAVAILABLE',
+        message: expect.stringContaining(
+          `the session database ${path} is unavailable: database is locked`,
+        ),
+      });
+    } finally {
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    // Once the lock is released, the store works again and nothing was half-written.
+    await store.create({ runId: 'r2', input: 'hi', owner: 'w', leaseMs: 60_000 });
+    expect((await store.list()).map((run) => !(run instanceof Error) && run.runId)).toEqual([
+      'r1',
+      'r2',
+    ]);
+    await store.close();
+  });
+
+  it('loads no driver until a store is used: fino:ai/session imports without them (and SQLite needs none where Node.js has node:sqlite)', () => {
     const fixtures = join(import.meta.dirname, 'fixtures');
     const out = execFileSync(
       process.execPath,
@@ -166,20 +230,26 @@ describe('sqliteStore', () => {
       code: 'DRIVER_MISSING',
       message: `${store} needs the "${name}" package, which is not installed; install it with: ${command}`,
     });
+    const sqliteMissing = (store: string) => ({
+      code: 'DRIVER_MISSING',
+      message: `${store} needs the "better-sqlite3" package on a Node.js without node:sqlite (this is ${process.version}), which is not installed; install it with: npm install better-sqlite3@12, or use Node.js 22.13 or later`,
+    });
+    const builtin = builtinSqlite() !== undefined;
     expect(JSON.parse(out)).toEqual({
       failures: {
-        sqlite: install('sqliteStore()', 'better-sqlite3', 'npm install better-sqlite3@12'),
-        memory: install('memoryStore()', 'better-sqlite3', 'npm install better-sqlite3@12'),
+        sqlite: builtin ? 'no error' : sqliteMissing('sqliteStore()'),
+        memory: builtin ? 'no error' : sqliteMissing('memoryStore()'),
         postgres: install('postgresStore()', 'pg', 'npm install pg'),
       },
-      created: false,
+      created: builtin,
     });
   });
 
   it('passes on other failures to load the driver as they are', async () => {
     const broken = new Error("Cannot find module 'bindings'");
     const store = sqlStore(
-      sqliteDriver(':memory:', 0, async () => {
+      driverWith(':memory:', async (name) => {
+        if (name === 'node:sqlite') throw new Error('No such built-in module: node:sqlite');
         throw Object.assign(broken, { code: 'MODULE_NOT_FOUND' });
       }),
     );

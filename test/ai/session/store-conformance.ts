@@ -8,11 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingCall, RunState } from '../../../src/ai/agent/index.ts';
 import { SessionError, type Store, type StoredRun } from '../../../src/ai/session/index.ts';
-import {
-  type Dialect,
-  MIGRATIONS,
-  migrationsTableSql,
-} from '../../../src/ai/session/migrations.ts';
+import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
+import { type Dialect, versionsTableSql } from '../../../src/internal/sql/index.ts';
 
 /** A store under test, and (when possible) raw SQL on its database with unqualified `fino_*` names. */
 export interface StoreUnderTest {
@@ -128,6 +125,27 @@ export function storeConformance(
       ).toMatchObject({
         code: 'RUN_EXISTS',
       });
+    });
+
+    test('gives every change of a run a revision above every earlier change of any run (no millisecond ties)', async () => {
+      const revision = async (runId: string) => (await store.get(runId))!.revision!;
+      const [a, b] = [newId(), newId()];
+      await store.create({ runId: a, input: 'a', owner: 'w1', leaseMs: 60_000 });
+      await store.create({ runId: b, input: 'b', owner: 'w1', leaseMs: 60_000 });
+      const seen = [await revision(a), await revision(b)];
+      await store.checkpoint(a, 'w1', stateOf(a), 60_000);
+      seen.push(await revision(a));
+      await store.finish(b, 'w1', { status: 'suspended', state: stateOf(b), pending: [] });
+      seen.push(await revision(b));
+      await store.cancel(a, { by: 'ops' });
+      seen.push(await revision(a));
+      expect(seen.every((r) => Number.isInteger(r))).toBe(true);
+      expect([...seen].sort((x, y) => x - y)).toEqual(seen);
+      expect(new Set(seen).size).toBe(seen.length);
+      const listed = (await store.list()).filter(
+        (r): r is StoredRun => !(r instanceof SessionError) && (r.runId === a || r.runId === b),
+      );
+      expect(listed.map((r) => r.revision)).toEqual([seen[4], seen[3]]);
     });
 
     test('saves checkpoints only for the worker holding the lease', async () => {
@@ -323,8 +341,8 @@ export function storeConformance(
       const first = await suspended(store, ['a']);
       const second = await suspended(store, ['a']);
       // The second run became ready first, so it is older in the queue.
+      // (Within the same millisecond too: the store's revisions order them.)
       await store.decide(second.tokens[0], { approve: true }, {});
-      await sleep(5);
       await store.decide(first.tokens[0], { approve: true }, {});
       const excluded = await store.claimNext('w9', 60_000, [second.runId]);
       const seen = excluded.run ? [excluded.run.runId] : [];
@@ -568,7 +586,7 @@ export async function checkTokenMigration(
   for (const statement of MIGRATIONS[0].sql(t, dialect).split(';')) {
     if (statement.trim() !== '') await sql(statement);
   }
-  await sql(migrationsTableSql(t));
+  await sql(versionsTableSql(t('migrations')));
   await sql(`INSERT INTO fino_migrations (version, name, applied_at) VALUES (1, 'v1', 0)`);
   const plain = token(424_242);
   await sql(

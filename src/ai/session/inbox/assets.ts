@@ -77,6 +77,22 @@ export const INBOX_JS = `'use strict';
     });
   }
 
+  // "3 min ago" stays true while the page is open (the same words as pages.ts's ago()).
+  function ago(iso) {
+    var seconds = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+    if (!isFinite(seconds)) return iso;
+    if (seconds < 45) return 'just now';
+    var minutes = Math.round(seconds / 60);
+    if (minutes < 60) return minutes + ' min ago';
+    var hours = Math.round(minutes / 60);
+    if (hours < 36) return hours + ' h ago';
+    return Math.round(hours / 24) + ' days ago';
+  }
+  setInterval(function () {
+    var times = document.querySelectorAll('time[data-ago]');
+    for (var i = 0; i < times.length; i++) times[i].textContent = ago(times[i].getAttribute('datetime'));
+  }, 20000);
+
   document.addEventListener('submit', function (event) {
     var form = event.target;
     if (form.getAttribute('method') !== 'post') return;
@@ -109,7 +125,11 @@ button.answer { background: var(--accent); border-color: var(--accent); color: #
 .risk { font-weight: 700; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem; margin: 0.5rem 0; max-height: 24rem; overflow: auto; font-size: 0.875rem; }
 details summary { cursor: pointer; color: var(--accent); }
-dl.args { margin: 0.5rem 0; } dl.args dt { font-weight: 600; font-family: ui-monospace, monospace; } dl.args dd { margin: 0 0 0.25rem; } dl.args pre { margin: 0.25rem 0; }
+dl.args { margin: 0.5rem 0; display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 0.75rem; } dl.args dt { font-weight: 600; font-family: ui-monospace, monospace; } dl.args dd { margin: 0; min-width: 0; }
+.value { font-family: ui-monospace, monospace; font-size: 0.875rem; background: none; border: none; padding: 0; margin: 0; color: var(--fg); overflow-wrap: anywhere; white-space: pre-wrap; user-select: text; }
+time[data-ago] { text-decoration: underline dotted; cursor: help; }
+header .account { margin-left: auto; display: flex; gap: 0.5rem; align-items: baseline; font-size: 0.875rem; color: var(--muted); }
+header .account button { font-weight: 400; padding: 0.15rem 0.5rem; }
 .filters button { align-self: end; }
 .decide { display: grid; gap: 0.5rem; margin-top: 0.5rem; }
 .buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }

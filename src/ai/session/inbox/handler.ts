@@ -11,6 +11,7 @@ import type { PendingRef, SessionRun } from '../types.ts';
 import { INBOX_CSS, INBOX_JS } from './assets.ts';
 import { eventStream, storeWatcher } from './events.ts';
 import type { Html } from './html.ts';
+import { DEFAULT_LOGIN_MS, type Login, loginTable } from './logins.ts';
 import {
   declaredSchema,
   inboxPage,
@@ -23,11 +24,11 @@ import {
 } from './pages.ts';
 import {
   csrfTokens,
+  loginCookie,
+  loginCookieName,
   readCookie,
   sameSecret,
   securityHeaders,
-  TOKEN_COOKIE,
-  tokenCookie,
 } from './security.ts';
 
 /** Options of {@link inbox}. */
@@ -35,16 +36,26 @@ export interface InboxOptions {
   /** The session whose runs the inbox shows and decides (with an agent, decisions continue the run). */
   session: Session;
   /**
-   * The access token. When set, a browser must arrive once with `?token=…`; the token
-   * then lives in an HttpOnly, SameSite=Strict cookie. Required by `fino sessions serve`
-   * on any address other than loopback.
+   * The access token. When set, a browser must arrive once with `?token=…`; it is then
+   * logged in by a random login id in an HttpOnly, SameSite=Strict cookie named after
+   * the port (never the token itself), until `loginMs` passes or it logs out. Required
+   * by `fino sessions serve` on any address other than loopback.
    */
   token?: string;
+  /**
+   * A token per approver, `{ ana: 'secret-1', bo: 'secret-2' }`, instead of `token`: the
+   * audit trail records the name whose token opened the browser's login, and the
+   * forms ask for no name. Not with `token` or `by`.
+   */
+  tokens?: Readonly<Record<string, string>>;
+  /** How long a login lasts, in milliseconds (default 12 hours). */
+  loginMs?: number;
   /** Where the handler is mounted, e.g. `/inbox` (default: the root). */
   basePath?: string;
   /**
    * Who decides, as recorded in the audit trail: a fixed name, or a function of the
-   * request (e.g. your own authentication). Without it the forms ask for a name.
+   * request (e.g. your own authentication). Without it (and without `tokens`) the forms
+   * ask for a name, which nothing checks.
    */
   by?: string | ((request: Request) => string | undefined);
   /** How often the live updates look at the store, in milliseconds (default 1 000). */
@@ -136,6 +147,52 @@ const optionalText = (value: string | null) => {
 };
 
 /**
+ * The tokens that open the inbox, as `[approver, token]` pairs (approver `''` for the one
+ * shared `token`); none when the inbox is open. Throws for a bad or ambiguous set.
+ */
+function accessTokens(options: InboxOptions): Array<[string, string]> {
+  const { token, tokens } = options;
+  const checkToken = (what: string, value: unknown) => {
+    if (typeof value !== 'string' || value.length < 8) {
+      throw new TypeError(
+        `inbox({ ${what} }): expected a string of at least 8 characters, received ${typeof value === 'string' ? `${value.length} characters` : typeof value}`,
+      );
+    }
+  };
+  if (tokens === undefined) {
+    if (token !== undefined) checkToken('token', token);
+    return token === undefined ? [] : [['', token]];
+  }
+  if (token !== undefined || options.by !== undefined) {
+    throw new TypeError(
+      `inbox({ tokens }): expected tokens alone, received tokens with ${token !== undefined ? 'token' : 'by'} (the approver is the name whose token logged in)`,
+    );
+  }
+  if (tokens === null || typeof tokens !== 'object' || Array.isArray(tokens)) {
+    throw new TypeError(
+      `inbox({ tokens }): expected an object of approver names to tokens, received ${describeValue(tokens)}`,
+    );
+  }
+  const pairs = Object.entries(tokens);
+  if (pairs.length === 0) {
+    throw new TypeError('inbox({ tokens }): expected at least one approver, received none');
+  }
+  for (const [name, value] of pairs) {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+    if (name === '' || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)) {
+      throw new TypeError(
+        `inbox({ tokens }): expected approver names of 1 to 200 printable characters, received ${JSON.stringify(name.slice(0, 40))}`,
+      );
+    }
+    checkToken(`tokens.${name}`, value);
+  }
+  if (new Set(pairs.map(([, value]) => value)).size !== pairs.length) {
+    throw new TypeError('inbox({ tokens }): expected a different token for each approver');
+  }
+  return pairs;
+}
+
+/**
  * The approval inbox as a web-standard request handler, `(request: Request) =>
  * Promise<Response>`, to mount in any server that speaks `Request`/`Response` (Node
  * through `serveInbox`, Hono, Deno, Bun, …). It lists every pending approval and
@@ -144,7 +201,8 @@ const optionalText = (value: string | null) => {
  * the loser of a race is told who decided and when. Pages are server-rendered with
  * every stored string escaped, under a strict Content-Security-Policy; every POST must
  * come from the handler's own origin and carry the form's CSRF token. Put it behind
- * your own authentication, or set `token`.
+ * your own authentication (and pass `by`), or set `token` — or `tokens`, one per
+ * approver, to record who decided.
  *
  * @example
  * ```ts
@@ -156,17 +214,13 @@ const optionalText = (value: string | null) => {
  * ```
  */
 export function inbox(options: InboxOptions): (request: Request) => Promise<Response> {
-  const { session, token } = options ?? ({} as InboxOptions);
+  const { session } = options ?? ({} as InboxOptions);
   if (!session || typeof session.list !== 'function' || typeof session.approve !== 'function') {
     throw new TypeError(
       `inbox({ session }): session: expected a Session (from session({ store })), received ${describeValue(session)}`,
     );
   }
-  if (token !== undefined && (typeof token !== 'string' || token.length < 8)) {
-    throw new TypeError(
-      `inbox({ token }): expected a string of at least 8 characters, received ${typeof token === 'string' ? `${token.length} characters` : typeof token}`,
-    );
-  }
+  const approvers = accessTokens(options);
   const base = (options.basePath ?? '').replace(/\/+$/, '');
   if (base !== '' && !/^\/[A-Za-z0-9._~/-]*$/.test(base)) {
     throw new TypeError(
@@ -174,46 +228,105 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     );
   }
   const pollMs = checkDuration('inbox: pollMs', options.pollMs ?? 1_000);
-  const csrf = csrfTokens(token);
+  const loginMs = checkDuration('inbox: loginMs', options.loginMs ?? DEFAULT_LOGIN_MS);
+  const logins = loginTable(loginMs);
+  const csrf = csrfTokens();
   const watcher = storeWatcher(session, pollMs);
-  const ctx: PageContext = { base, csrf: csrf.value, askName: options.by === undefined };
-  const deciderOf = (request: Request, form: URLSearchParams) =>
-    typeof options.by === 'function'
+  const guest: PageContext = {
+    base,
+    csrf: csrf.valueFor(undefined),
+    askName: options.by === undefined && options.tokens === undefined,
+  };
+  /** The pages' context for a request: its login's CSRF value, name and log-out button. */
+  const contextOf = (login: Login | undefined): PageContext =>
+    login === undefined
+      ? guest
+      : { ...guest, csrf: csrf.valueFor(login.id), account: { approver: login.approver } };
+  const deciderOf = (request: Request, form: URLSearchParams, login: Login | undefined) => {
+    if (options.tokens !== undefined) return login?.approver;
+    return typeof options.by === 'function'
       ? options.by(request)
       : (options.by ?? optionalText(form.get('by'))?.slice(0, 200));
+  };
 
-  const failure = (status: number, title: string, text: string) =>
+  const failure = (status: number, title: string, text: string, ctx = guest) =>
     respond(messagePage(ctx, title, text), { status });
 
-  /** `undefined` when the request may proceed, else the response that stops it. */
-  function authenticate(request: Request, url: URL): Response | undefined {
-    if (token === undefined) return undefined;
+  /** The approver whose token this is ('' for the one shared token), if any. */
+  const approverOf = (given: string): string | undefined => {
+    let found: string | undefined;
+    // Every token is compared, so the time taken does not tell which one was close.
+    for (const [name, secret] of approvers) if (sameSecret(given, secret)) found ??= name;
+    return found;
+  };
+
+  /**
+   * The request's login (`undefined` without a token), or the response that stops it:
+   * a 401, or the 303 that trades `?token=…` for a login cookie.
+   */
+  function authenticate(request: Request, url: URL): { login?: Login } | { stop: Response } {
+    if (approvers.length === 0) return {};
     const given = url.searchParams.get('token');
     if (given !== null && request.method === 'GET') {
-      if (!sameSecret(given, token)) {
-        return failure(401, 'Wrong token', 'That token does not open this inbox.');
+      const approver = approverOf(given);
+      if (approver === undefined) {
+        return { stop: failure(401, 'Wrong token', 'That token does not open this inbox.') };
       }
+      const login = logins.open(approver === '' ? undefined : approver);
       url.searchParams.delete('token');
       const query = url.searchParams.toString();
-      return respond('', {
-        status: 303,
-        headers: {
-          // One leading slash: "//evil.example/" would be a protocol-relative redirect.
-          location: `/${url.pathname.replace(/^\/+/, '')}${query ? `?${query}` : ''}`,
-          'set-cookie': tokenCookie(token, base === '' ? '/' : base, url.protocol === 'https:'),
-        },
-      });
+      return {
+        stop: respond('', {
+          status: 303,
+          headers: {
+            // One leading slash: "//evil.example/" would be a protocol-relative redirect.
+            location: `/${url.pathname.replace(/^\/+/, '')}${query ? `?${query}` : ''}`,
+            'set-cookie': loginCookie(url, base, login.id, loginMs),
+          },
+        }),
+      };
     }
-    const cookie = readCookie(request.headers.get('cookie'), TOKEN_COOKIE);
-    if (cookie !== undefined && sameSecret(cookie, token)) return undefined;
-    return failure(
-      401,
-      'Token required',
-      'This inbox needs its token: open the address that "fino sessions serve" printed (it ends in ?token=…).',
+    const login = logins.find(readCookie(request.headers.get('cookie'), loginCookieName(url)));
+    if (login !== undefined) return { login };
+    return {
+      stop: failure(
+        401,
+        'Token required',
+        'This inbox needs its token: open the address that "fino sessions serve" printed (it ends in ?token=…), again after logging out or after the login expired.',
+      ),
+    };
+  }
+
+  /** Refuses a POST from another origin or without this login's CSRF value. */
+  async function checkedForm(request: Request, url: URL, login: Login | undefined) {
+    const origin = request.headers.get('origin');
+    if (origin !== url.origin) {
+      throw new HttpError(
+        403,
+        `Refused: a decision must come from this inbox's own page (expected origin ${url.origin}, received ${origin ?? 'none'}).`,
+      );
+    }
+    const form = await readForm(request);
+    if (!csrf.check(form.get('csrf') ?? undefined, login?.id)) {
+      throw new HttpError(
+        403,
+        'Refused: the form is stale or forged (bad CSRF token). Reload the page and try again.',
+      );
+    }
+    return form;
+  }
+
+  /** POST /logout: ends the login and deletes its cookie. */
+  async function logout(request: Request, url: URL, login: Login | undefined) {
+    await checkedForm(request, url, login);
+    if (login !== undefined) logins.close(login.id);
+    return respond(
+      messagePage(guest, 'Logged out', 'You are logged out of this inbox on this browser.'),
+      { headers: { 'set-cookie': loginCookie(url, base, '', 0) } },
     );
   }
 
-  async function inboxView(url: URL, fragmentOnly: boolean): Promise<Response> {
+  async function inboxView(ctx: PageContext, url: URL, fragmentOnly: boolean): Promise<Response> {
     const tool = (url.searchParams.get('tool') ?? '').trim().slice(0, 200);
     const statusParam = url.searchParams.get('status') ?? 'suspended';
     if (!STATUS_FILTERS.includes(statusParam as StatusFilter)) {
@@ -229,7 +342,12 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     );
   }
 
-  async function runView(runId: string, notice?: { text: string; warn?: boolean }, status = 200) {
+  async function runView(
+    ctx: PageContext,
+    runId: string,
+    notice?: { text: string; warn?: boolean },
+    status = 200,
+  ) {
     const run = await session.get(runId);
     if (!run) throw new HttpError(404, `No run with id "${runId}".`);
     return respond(runPage(ctx, run, notice), { status });
@@ -251,23 +369,17 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     return undefined;
   }
 
-  async function decide(request: Request, url: URL, runId: string, toolCallId: string) {
-    const origin = request.headers.get('origin');
-    if (origin !== url.origin) {
-      throw new HttpError(
-        403,
-        `Refused: a decision must come from this inbox's own page (expected origin ${url.origin}, received ${origin ?? 'none'}).`,
-      );
-    }
-    const form = await readForm(request);
-    if (!csrf.check(form.get('csrf') ?? undefined)) {
-      throw new HttpError(
-        403,
-        'Refused: the form is stale or forged (bad CSRF token). Reload the page and try again.',
-      );
-    }
+  async function decide(
+    request: Request,
+    url: URL,
+    login: Login | undefined,
+    runId: string,
+    toolCallId: string,
+  ) {
+    const ctx = contextOf(login);
+    const form = await checkedForm(request, url, login);
     const ref: PendingRef = { runId, toolCallId };
-    const by = deciderOf(request, form);
+    const by = deciderOf(request, form, login);
     const note = optionalText(form.get('note'))?.slice(0, 2000);
     const action = form.get('action');
     let run: SessionRun;
@@ -291,7 +403,7 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
       if (error.code === 'INVALID_ARGUMENT') throw new HttpError(400, error.message);
       const text = await refusal(error, ref);
       if (text === undefined) throw error;
-      return runView(runId, { text, warn: true }, 409);
+      return runView(ctx, runId, { text, warn: true }, 409);
     }
     const verb = action === 'approve' ? 'Approved' : action === 'reject' ? 'Rejected' : 'Answered';
     return respond(
@@ -353,27 +465,31 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     if (method === 'GET' && path === '/inbox.js') {
       return respond(INBOX_JS, { type: 'text/javascript; charset=utf-8' });
     }
-    const denied = authenticate(request, url);
-    if (denied) return denied;
+    const auth = authenticate(request, url);
+    if ('stop' in auth) return auth.stop;
+    const { login } = auth;
+    const ctx = contextOf(login);
     const segments = path.split('/').slice(1);
     if (method === 'GET' || method === 'HEAD') {
-      if (path === '/') return inboxView(url, false);
-      if (path === '/fragment') return inboxView(url, true);
+      if (path === '/') return inboxView(ctx, url, false);
+      if (path === '/fragment') return inboxView(ctx, url, true);
       if (path === '/events') {
         const stream = eventStream(watcher, request.signal);
         if (!stream) throw new HttpError(503, 'Too many live connections; reload later.');
         return respond(stream, { type: 'text/event-stream; charset=utf-8' });
       }
       if (segments.length === 2 && segments[0] === 'runs') {
-        return runView(decodeId(segments[1], 'run id'));
+        return runView(ctx, decodeId(segments[1], 'run id'));
       }
       throw new HttpError(404, 'No such page.');
     }
     if (method === 'POST') {
+      if (path === '/logout') return logout(request, url, login);
       if (segments.length === 4 && segments[0] === 'runs' && segments[2] === 'calls') {
         return decide(
           request,
           url,
+          login,
           decodeId(segments[1], 'run id'),
           decodeId(segments[3], 'tool call id'),
         );
@@ -382,7 +498,7 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     }
     return respond(
       messagePage(
-        ctx,
+        guest,
         'Method not allowed',
         `Expected GET or POST, received ${method.slice(0, 20)}.`,
       ),

@@ -14,6 +14,10 @@ export interface PageContext {
   csrf: string;
   /** Ask for the decider's name in the forms (false when the server names them). */
   askName: boolean;
+  /** The browser's login, when the inbox has a token: its approver and a log-out button. */
+  account?: { approver?: string };
+  /** "Now", for the "3 min ago" of the pages (default: the clock). */
+  now?: number;
 }
 
 /** The statuses the filter offers; `suspended` lists pending calls, the others list runs. */
@@ -42,6 +46,25 @@ const pretty = (value: unknown): string => {
   }
 };
 
+/**
+ * How long ago `iso` was, in words: "just now", "3 min ago", "2 h ago", "4 days ago".
+ * The script keeps it current; the exact time is the element's title.
+ */
+export function ago(iso: string, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (!Number.isFinite(seconds)) return iso;
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 36) return `${hours} h ago`;
+  return `${Math.round(hours / 24)} days ago`;
+}
+
+/** A time shown as "3 min ago", the exact time (UTC) on hover. */
+const timeAgo = (ctx: Pick<PageContext, 'now'>, iso: string): Html =>
+  html`<time datetime="${iso}" title="${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}" data-ago>${ago(iso, ctx.now)}</time>`;
+
 /** A JSON value in a `<pre>`, folded when long. */
 function jsonBlock(value: unknown, label: string): Html {
   const text = pretty(value);
@@ -50,15 +73,24 @@ function jsonBlock(value: unknown, label: string): Html {
     : html`<pre>${text}</pre>`;
 }
 
+/** One argument's value as read-only text (code, not a field), folded when long. */
+function argValue(value: unknown, label: string): Html {
+  const text = pretty(value);
+  if (text.length > FOLD_CHARS) return jsonBlock(value, label);
+  return text.includes('\n')
+    ? html`<pre class="value">${text}</pre>`
+    : html`<code class="value">${text}</code>`;
+}
+
 /** Arguments one value per key, each folded when long. */
 function argsBlock(args: unknown): Html {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
-    return jsonBlock(args, 'Arguments');
+    return html`<div class="args">${argValue(args, 'Arguments')}</div>`;
   }
   const entries = Object.entries(args as Record<string, unknown>);
   if (entries.length === 0) return html`<p class="empty">No arguments.</p>`;
   return html`<dl class="args">${entries.map(
-    ([key, value]) => html`<dt>${key}</dt><dd>${jsonBlock(value, key)}</dd>`,
+    ([key, value]) => html`<dt>${key}</dt><dd>${argValue(value, key)}</dd>`,
   )}</dl>`;
 }
 
@@ -82,6 +114,18 @@ const partText = (part: ContentPart): string => {
   }
 };
 
+/**
+ * Who a message is from, as a reader names it: tool results travel in `user` messages
+ * (the model's wire format), but no user wrote them.
+ */
+const roleLabel = (message: ModelMessage): string => {
+  const parts = typeof message.content === 'string' ? [] : message.content;
+  if (parts.length > 0 && parts.every((part) => part.type === 'tool_result')) {
+    return parts.length === 1 ? 'Tool result' : 'Tool results';
+  }
+  return { system: 'System', user: 'User', assistant: 'Assistant' }[message.role] ?? message.role;
+};
+
 const messageText = (message: ModelMessage): string =>
   typeof message.content === 'string' ? message.content : message.content.map(partText).join('\n');
 
@@ -93,7 +137,7 @@ function messageList(messages: readonly ModelMessage[]): Html {
       text.length > FOLD_CHARS * 4
         ? html`<details><summary>${text.slice(0, 120)}…</summary><pre>${text}</pre></details>`
         : html`<pre>${text}</pre>`;
-    return html`<li><span class="role">${m.role}</span>${body}</li>`;
+    return html`<li><span class="role">${roleLabel(m)}</span>${body}</li>`;
   })}</ol>`;
 }
 
@@ -160,11 +204,29 @@ function pendingCard(
 <ul class="meta"><li>run <a href="${runUrl(ctx, run.runId)}">${run.runId}</a></li>
 ${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
 <li>risk <span class="risk">${call.risk ?? 'not declared'}</span></li><li>side effects ${effects}</li>
-<li>waiting since <time datetime="${run.updatedAt}">${run.updatedAt}</time></li>
+<li>waiting since ${timeAgo(ctx, run.updatedAt)}</li>
 <li>asked of anyone with access to this inbox</li></ul>
 ${argsBlock(call.args)}
 ${call.payload === undefined ? '' : html`<details><summary>Payload</summary><pre>${pretty(call.payload)}</pre></details>`}
 ${context}${decideForm(ctx, run.runId, call)}</article>`;
+}
+
+/** The tools a run called or waits to call, each named once, in order. */
+function toolsOf(run: SessionRun): string[] {
+  const names = (run.state?.steps ?? []).flatMap((step) =>
+    (step.toolCalls ?? []).map((call: { name: string }) => call.name),
+  );
+  if (run.status === 'suspended') names.push(...run.pending.map((call) => call.toolName));
+  return [...new Set(names)];
+}
+
+/** How many characters of a run's answer (or error) the list shows. */
+const ANSWER_CHARS = 160;
+
+/** A run's answer, or its error, shortened for the list. */
+function outcomeOf(run: SessionRun): string {
+  const text = run.status === 'done' ? run.text : run.status === 'error' ? run.error : '';
+  return text.length > ANSWER_CHARS ? `${text.slice(0, ANSWER_CHARS)}…` : text;
 }
 
 /** The filter form: a plain GET, so it works without JavaScript. */
@@ -184,11 +246,16 @@ export function listFragment(
   tool: string,
   status: StatusFilter,
 ): Html {
-  // `list` is oldest first: reversed, runs updated in the same millisecond stay newest first.
+  // Newest change first; runs changed in the same millisecond by their revision (and,
+  // from a store that keeps none, newest created first: `list` is oldest first).
   const readable = runs
     .filter((r): r is SessionRun => r.status !== 'corrupt')
     .reverse()
-    .sort((a, b) => (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0));
+    .sort(
+      (a, b) =>
+        (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) ||
+        (b.revision ?? 0) - (a.revision ?? 0),
+    );
   const corrupt = runs.filter((r): r is CorruptRun => r.status === 'corrupt');
   const broken =
     corrupt.length === 0
@@ -215,20 +282,33 @@ export function listFragment(
       ),
   );
   if (rows.length === 0) return html`${broken}<p class="empty">No runs.</p>`;
-  return html`${broken}<table><thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Updated</th><th scope="col">Thread</th></tr></thead><tbody>${rows.map(
+  return html`${broken}<table class="runs"><thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Tools</th><th scope="col">Answer</th><th scope="col">Updated</th><th scope="col">Thread</th></tr></thead><tbody>${rows.map(
     (run) =>
-      html`<tr><td><a href="${runUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.status}</td><td><time datetime="${run.updatedAt}">${run.updatedAt}</time></td><td>${run.threadId ?? ''}</td></tr>`,
+      html`<tr><td><a href="${runUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.status}</td><td class="tools">${toolsOf(run).join(', ')}</td><td class="answer">${outcomeOf(run)}</td><td>${timeAgo(ctx, run.updatedAt)}</td><td>${run.threadId ?? ''}</td></tr>`,
   )}</tbody></table>`;
 }
 
+/** Who is logged in, and the button that logs out (a POST, with the login's CSRF value). */
+function accountPart(ctx: Partial<PageContext>): Html | '' {
+  if (ctx.account === undefined || ctx.csrf === undefined) return '';
+  const who = ctx.account.approver;
+  return html`<form class="account" method="post" action="${ctx.base}/logout">${
+    who === undefined ? '' : html`<span>Signed in as <strong>${who}</strong></span> `
+  }<input type="hidden" name="csrf" value="${ctx.csrf}"><button type="submit">Log out</button></form>`;
+}
+
 /** A whole page around `body`. */
-export function page(ctx: Pick<PageContext, 'base'>, title: string, body: Html): Html {
+export function page(
+  ctx: Pick<PageContext, 'base'> & Partial<PageContext>,
+  title: string,
+  body: Html,
+): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title><link rel="stylesheet" href="${ctx.base}/inbox.css">
 <script src="${ctx.base}/inbox.js" defer></script></head>
-<body><header><h1><a href="${ctx.base}/">Approval inbox</a></h1><span>${title === 'Approval inbox' ? '' : title}</span></header>
+<body><header><h1><a href="${ctx.base}/">Approval inbox</a></h1><span>${title === 'Approval inbox' ? '' : title}</span>${accountPart(ctx)}</header>
 <main>${body}</main></body></html>`;
 }
 
@@ -285,7 +365,7 @@ export function runPage(
 <div id="run-body" data-src="${runUrl(ctx, run.runId)}" data-events="${ctx.base}/events" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">
 <section class="card"><h2>Run <span id="run-status">${run.status}</span></h2>
 <ul class="meta"><li>id ${run.runId}</li>${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
-<li>started <time datetime="${run.createdAt}">${run.createdAt}</time></li><li>updated <time datetime="${run.updatedAt}">${run.updatedAt}</time></li>
+<li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
 ${usage ? html`<li>tokens ${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total</li>` : ''}
 ${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}
 ${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul></section>
@@ -294,7 +374,11 @@ ${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}
 }
 
 /** A page that says what went wrong and how to go on. */
-export function messagePage(ctx: Pick<PageContext, 'base'>, title: string, text: string): Html {
+export function messagePage(
+  ctx: Pick<PageContext, 'base'> & Partial<PageContext>,
+  title: string,
+  text: string,
+): Html {
   return page(
     ctx,
     title,

@@ -1,5 +1,5 @@
 /**
- * The inbox's defences: security headers, the access token and its cookie, the CSRF
+ * The inbox's defences: security headers, the login cookie, the CSRF
  * token of the forms, and the same-origin check of every POST (decision 073).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -24,9 +24,6 @@ export function securityHeaders(contentType: string): Headers {
   });
 }
 
-/** The cookie that carries the access token after the first visit. */
-export const TOKEN_COOKIE = 'fino_inbox_token';
-
 /** Compares two strings in time independent of where they differ. */
 export function sameSecret(a: string, b: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
@@ -49,23 +46,45 @@ export function readCookie(header: string | null, name: string): string | undefi
   return undefined;
 }
 
-/** `Set-Cookie` for the access token: never readable by scripts, never sent cross-site. */
-export function tokenCookie(token: string, path: string, secure: boolean): string {
-  return `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=${path}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
+/**
+ * The name of the login cookie of an inbox at `url`. Cookies are not scoped by port, so
+ * the port is in the name: inboxes on two ports of one host keep their own logins. Over
+ * HTTPS the `__Host-` prefix also makes the browser refuse it from any other host name
+ * or without `Secure` (decision 129).
+ */
+export function loginCookieName(url: URL): string {
+  const https = url.protocol === 'https:';
+  const port = url.port || (https ? '443' : '80');
+  return `${https ? '__Host-' : ''}fino_inbox_${port}`;
+}
+
+/** The path a login cookie is set on: `/` for `__Host-` cookies (the prefix requires it). */
+const cookiePath = (url: URL, base: string) =>
+  url.protocol === 'https:' || base === '' ? '/' : base;
+
+/**
+ * `Set-Cookie` for a login: the login id (never the token), never readable by scripts,
+ * never sent cross-site, ending after `maxAgeMs` (0 deletes it).
+ */
+export function loginCookie(url: URL, base: string, value: string, maxAgeMs: number): string {
+  const secure = url.protocol === 'https:' ? '; Secure' : '';
+  return `${loginCookieName(url)}=${value}; Path=${cookiePath(url, base)}; Max-Age=${Math.floor(maxAgeMs / 1000)}; HttpOnly; SameSite=Strict${secure}`;
 }
 
 /**
  * Issues and checks the forms' CSRF tokens: an HMAC, under a secret made when the
- * handler is, of the access token (or of nothing, when none is set). A page from
- * another origin cannot read ours, so it cannot learn the value.
+ * handler is, of the login id (or of nothing, without a token). A page from another
+ * origin cannot read ours, so it cannot learn the value.
  */
-export function csrfTokens(accessToken: string | undefined) {
+export function csrfTokens() {
   const secret = randomBytes(32);
-  const value = createHmac('sha256', secret)
-    .update(`fino-inbox-csrf:${accessToken ?? ''}`)
-    .digest('base64url');
+  const valueFor = (login: string | undefined) =>
+    createHmac('sha256', secret)
+      .update(`fino-inbox-csrf:${login ?? ''}`)
+      .digest('base64url');
   return {
-    value,
-    check: (sent: string | undefined) => typeof sent === 'string' && sameSecret(sent, value),
+    valueFor,
+    check: (sent: string | undefined, login: string | undefined) =>
+      typeof sent === 'string' && sameSecret(sent, valueFor(login)),
   };
 }

@@ -19,7 +19,10 @@ export interface ServeInboxOptions extends InboxOptions {
 
 /** A running inbox server. */
 export interface InboxServer {
-  /** The inbox's address, with `?token=…` when a token is set: open it once in a browser. */
+  /**
+   * The inbox's address, with `?token=…` when one `token` is set: open it once in a
+   * browser. With `tokens`, each approver opens it with their own `?token=…`.
+   */
   url: string;
   /** Stops listening and closes open connections (live-update streams included). */
   close(): Promise<void>;
@@ -110,9 +113,9 @@ async function bridge(
 export async function serveInbox(options: ServeInboxOptions): Promise<InboxServer> {
   const host = options.host ?? '127.0.0.1';
   const loopback = LOOPBACK.has(host);
-  if (!loopback && options.token === undefined) {
+  if (!loopback && options.token === undefined && options.tokens === undefined) {
     throw new TypeError(
-      `serveInbox: a token is required to listen on ${host} (anyone who reaches it could approve tool calls); pass token, or bind 127.0.0.1`,
+      `serveInbox: a token is required to listen on ${host} (anyone who reaches it could approve tool calls); pass token or tokens, or bind 127.0.0.1`,
     );
   }
   const port = options.port ?? 0;

@@ -1,10 +1,11 @@
 /**
  * The inbox in a real browser: Debian's Chromium driven by playwright-core, over SQLite
  * and PostgreSQL. Skipped visibly when /usr/bin/chromium is missing (an error when
- * CI=true). Writes docs/inbox.png.
+ * CI=true). Writes its screenshot to a temporary folder; with FINO_UPDATE_SCREENSHOT=1
+ * it rewrites docs/inbox.png instead.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -101,9 +102,7 @@ async function setup(
       viewport: { width: 1000, height: 700 },
       javaScriptEnabled,
     });
-    await context.addCookies([
-      { name: 'fino_inbox_token', value: TOKEN, url: origin, httpOnly: true, sameSite: 'Strict' },
-    ]);
+    await login(context, server.url);
     contexts.push(context);
     return context;
   };
@@ -127,6 +126,14 @@ async function setup(
       await store.close();
     },
   };
+}
+
+/** Logs a browser in as a user does: by opening the address with `?token=…` once. */
+async function login(context: BrowserContext, url: string): Promise<void> {
+  const page = await context.newPage();
+  const response = await page.goto(url);
+  if (response?.status() !== 200) throw new Error(`login at ${url}: ${response?.status()}`);
+  await page.close();
 }
 
 /** The status of a GET / sent with this Host header (as after a DNS rebinding). */
@@ -373,12 +380,19 @@ describe('the inbox in Chromium', () => {
         expect(page.url()).toBe(`${s.origin}/`);
         const [cookie] = await context.cookies();
         expect(cookie).toMatchObject({
-          name: 'fino_inbox_token',
-          value: TOKEN,
+          name: `fino_inbox_${new URL(s.origin).port}`,
           httpOnly: true,
           sameSite: 'Strict',
         });
+        expect(cookie.value).not.toContain(TOKEN);
+        // It expires (about 12 hours from now), unlike a session cookie (-1).
+        expect(cookie.expires * 1000).toBeGreaterThan(Date.now() + 11 * 3_600_000);
         expect(await page.evaluate('document.cookie')).toBe('');
+        // Logging out ends the login: the next visit needs the token again.
+        await page.getByRole('button', { name: 'Log out' }).click();
+        await page.locator('text=You are logged out').waitFor();
+        expect(await context.cookies()).toEqual([]);
+        expect((await page.goto(`${s.origin}/`))?.status()).toBe(401);
       } finally {
         await context.close();
         await s.close();
@@ -393,11 +407,12 @@ describe('the inbox in Chromium', () => {
       await suspendOn(s.shopped.runs, 'refund', { orderId: 'o-evil' }, 'run-evil');
       const page = await s.open();
       const csrf = await page.locator('input[name=csrf]').first().inputValue();
+      const [cookie] = await page.context().cookies();
       const response = await fetch(`${s.origin}/runs/run-evil/calls/refund_1`, {
         method: 'POST',
         headers: {
           origin: 'http://evil.example',
-          cookie: `fino_inbox_token=${TOKEN}`,
+          cookie: `${cookie.name}=${cookie.value}`,
           'content-type': 'application/x-www-form-urlencoded',
         },
         body: `csrf=${encodeURIComponent(csrf)}&action=approve`,
@@ -413,7 +428,7 @@ describe('the inbox in Chromium', () => {
   });
 
   it.skipIf(!hasChromium)(
-    'is readable on a phone and writes the screenshot docs/inbox.png',
+    'is readable on a phone, and takes the screenshot of docs/inbox.png',
     async (ctx) => {
       const s = await setup(sqlite);
       if (!s || !browser) return ctx.skip();
@@ -421,12 +436,18 @@ describe('the inbox in Chromium', () => {
         await suspendOn(s.shopped.runs, 'ask_size', {}, 'run_9a01');
         await suspendOn(s.shopped.runs, 'refund', { orderId: 'o-2024-117' }, 'run_7f3c');
         const desktop = await s.open();
-        await desktop.screenshot({ path: join(import.meta.dirname, '../../../../docs/inbox.png') });
+        // The committed picture changes only when asked: FINO_UPDATE_SCREENSHOT=1.
+        const path =
+          process.env.FINO_UPDATE_SCREENSHOT === '1'
+            ? join(import.meta.dirname, '../../../../docs/inbox.png')
+            : join(dir, 'inbox.png');
+        await desktop.screenshot({ path });
+        expect(statSync(path).size).toBeGreaterThan(10_000);
         const phone = await browser.newContext({
           viewport: { width: 375, height: 740 },
           isMobile: true,
         });
-        await phone.addCookies([{ name: 'fino_inbox_token', value: TOKEN, url: s.origin }]);
+        await login(phone, s.server.url);
         const small = await phone.newPage();
         await small.goto(`${s.origin}/`);
         const overflow = await small.evaluate(
@@ -434,6 +455,129 @@ describe('the inbox in Chromium', () => {
         );
         expect(overflow).toBeLessThanOrEqual(0);
         await phone.close();
+      } finally {
+        await s.close();
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    'keeps two inboxes on two ports logged in, and never sends the token to a third server',
+    async (ctx) => {
+      if (!browser) return ctx.skip();
+      const seen: string[] = [];
+      const bystander = createServer((req, res) => {
+        seen.push(req.headers.cookie ?? '');
+        res.end('a dev server');
+      });
+      await new Promise<void>((resolve) => bystander.listen(0, '127.0.0.1', resolve));
+      const stores = [sqliteStore(join(dir, 'port-a.db')), sqliteStore(join(dir, 'port-b.db'))];
+      const tokens = [TOKEN, 'inbox-test-token-2'];
+      const servers = await Promise.all(
+        stores.map((store, i) => serveInbox({ session: session({ store }), token: tokens[i] })),
+      );
+      const context = await browser.newContext();
+      try {
+        for (const server of servers) await login(context, server.url);
+        const page = await context.newPage();
+        for (const server of servers) {
+          const response = await page.goto(`${new URL(server.url).origin}/`);
+          expect(response?.status(), `${server.url} still logged in`).toBe(200);
+        }
+        const address = bystander.address();
+        const port = typeof address === 'object' && address ? address.port : 0;
+        await page.goto(`http://127.0.0.1:${port}/`);
+        // The page, and the favicon the browser asks for: neither carries a token.
+        expect(seen.length).toBeGreaterThan(0);
+        for (const cookies of seen)
+          for (const token of tokens) expect(cookies).not.toContain(token);
+      } finally {
+        await context.close();
+        for (const server of servers) await server.close();
+        for (const store of stores) await store.close();
+        await new Promise((resolve) => bystander.close(resolve));
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    'with a token per approver, records in the audit trail who logged in, and asks no name',
+    async (ctx) => {
+      if (!browser) return ctx.skip();
+      const store = sqliteStore(join(dir, `approvers-${++files}.db`));
+      const shopped = shop(store);
+      const server = await serveInbox({
+        session: shopped.runs,
+        tokens: { ana: 'ana-secret-1', bo: 'bo-secret-22' },
+      });
+      const context = await browser.newContext();
+      try {
+        await suspendOn(shopped.runs, 'refund', { orderId: 'o-who' }, 'run-who');
+        await login(context, `${server.url}?token=bo-secret-22`);
+        const page = await context.newPage();
+        await page.goto(server.url);
+        expect(await page.locator('header').textContent()).toContain('Signed in as bo');
+        expect(await page.locator('input[name=by]').count()).toBe(0);
+        await card(page, 'run-who').getByRole('button', { name: 'Approve' }).click();
+        await page.waitForURL(/\/calls\//);
+        const audit = page.locator('table tbody tr').first().locator('td');
+        expect(await audit.nth(3).textContent()).toBe('bo');
+        expect((await shopped.runs.get('run-who'))?.audit?.[0].by).toBe('bo');
+      } finally {
+        await context.close();
+        await server.close();
+        await store.close();
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    'reads plainly: read-only arguments, "min ago" with the exact time on hover, tool results not as the user, finished runs with tool and answer',
+    async (ctx) => {
+      const s = await setup(sqlite);
+      if (!s) return ctx.skip();
+      try {
+        await suspendOn(s.shopped.runs, 'refund', { orderId: 'o-plain' }, 'run-plain');
+        const page = await s.open();
+        const pending = card(page, 'run-plain');
+        const value = pending.locator('dl.args dd > *').first();
+        expect(await value.textContent()).toBe('"o-plain"');
+        const look = await value.evaluate((element: any) => {
+          const style = element.ownerDocument.defaultView.getComputedStyle(element);
+          return {
+            tag: element.tagName,
+            editable: element.isContentEditable,
+            border: style.borderTopStyle,
+            background: style.backgroundColor,
+          };
+        });
+        // Text, not a field: no border, no field background, nothing to type into.
+        expect(look).toEqual({
+          tag: 'CODE',
+          editable: false,
+          border: 'none',
+          background: 'rgba(0, 0, 0, 0)',
+        });
+        const since = pending.locator('time[data-ago]');
+        expect(await since.textContent()).toMatch(/^(just now|\d+ min ago)$/);
+        expect(await since.getAttribute('title')).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+        // The words stay true while the page stays open: three minutes later, "3 min ago".
+        const waited = await page.context().newPage();
+        await waited.clock.install();
+        await waited.goto(`${s.origin}/`);
+        await waited.clock.fastForward('03:00');
+        expect(await card(waited, 'run-plain').locator('time[data-ago]').textContent()).toBe(
+          '3 min ago',
+        );
+        await waited.close();
+        await pending.getByRole('button', { name: 'Approve' }).click();
+        await page.waitForURL(/\/calls\//);
+        const roles = await page.locator('.messages .role').allTextContents();
+        expect(roles).toEqual(['User', 'Assistant', 'Tool result', 'Assistant']);
+        await page.goto(`${s.origin}/?status=done`);
+        const row = page.locator('table.runs tbody tr', { hasText: 'run-plain' });
+        expect(await row.locator('td.tools').textContent()).toBe('refund');
+        expect(await row.locator('td.answer').textContent()).toBe('Finished: refunded o-plain');
       } finally {
         await s.close();
       }

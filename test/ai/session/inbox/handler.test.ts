@@ -3,13 +3,16 @@
  * its cookie, CSRF, Origin, bad requests and decisions.
  */
 import { describe, expect, it } from 'vitest';
+import { MAX_LOGINS } from '../../../../src/ai/session/inbox/logins.ts';
 import { inbox, memoryStore } from '../../../../src/ai/session/index.ts';
 import { shop, suspendOn } from './fixtures.ts';
 
 const ORIGIN = 'http://127.0.0.1:9999';
 const HOSTILE = '<img src=x onerror=window.__pwned=1></script><script>window.__pwned=2</script>';
 
-async function setup(options: { token?: string; by?: string } = {}) {
+async function setup(
+  options: { token?: string; tokens?: Record<string, string>; by?: string } = {},
+) {
   const store = memoryStore();
   const shopped = shop(store);
   const handle = inbox({ session: shopped.runs, ...options });
@@ -280,7 +283,7 @@ describe('inbox handler', () => {
     expect(pulled).toBeLessThan(10);
   });
 
-  it('requires the token: a 401 page without it, a cookie and a clean URL with it', async () => {
+  it('requires the token: a 401 page without it, then a login cookie (never the token) and a clean URL', async () => {
     const { get } = await setup({ token: 'sesame-123' });
     const denied = await get('/');
     expect(denied.status).toBe(401);
@@ -290,11 +293,134 @@ describe('inbox handler', () => {
     expect(entry.status).toBe(303);
     expect(entry.headers.get('location')).toBe('/?tool=refund');
     const cookie = entry.headers.get('set-cookie') ?? '';
-    expect(cookie).toMatch(/^fino_inbox_token=sesame-123; Path=\/; HttpOnly; SameSite=Strict$/);
-    const inside = await get('/?tool=refund', { cookie: 'other=1; fino_inbox_token=sesame-123' });
+    // Named after the port, holding a random login id, ending after 12 hours.
+    expect(cookie).toMatch(
+      /^fino_inbox_9999=[\w-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict$/,
+    );
+    expect(cookie).not.toContain('sesame-123');
+    const login = cookie.split(';')[0];
+    const inside = await get('/?tool=refund', { cookie: `other=1; ${login}` });
     expect(inside.status).toBe(200);
-    expect((await get('/', { cookie: 'fino_inbox_token=sesame-124' })).status).toBe(401);
+    // The old cookie, holding the token itself, opens nothing; nor does another port's name.
+    expect((await get('/', { cookie: 'fino_inbox_token=sesame-123' })).status).toBe(401);
+    expect((await get('/', { cookie: 'fino_inbox_9999=sesame-123' })).status).toBe(401);
+    expect((await get('/', { cookie: login.replace('9999', '9998') })).status).toBe(401);
     expect((await get('/inbox.css')).status).toBe(200);
+  });
+
+  it(`keeps at most ${MAX_LOGINS} logins: past that the oldest must log in again`, async () => {
+    const { get } = await setup({ token: 'sesame-123' });
+    const loginOf = async () =>
+      (await get('/?token=sesame-123')).headers.get('set-cookie')!.split(';')[0];
+    const first = await loginOf();
+    const second = await loginOf();
+    for (let i = 2; i < MAX_LOGINS; i++) await loginOf();
+    expect((await get('/', { cookie: first })).status).toBe(200);
+    const newest = await loginOf();
+    expect((await get('/', { cookie: newest })).status).toBe(200);
+    // `first` was just used, but the table is ordered by login: the oldest made room.
+    expect((await get('/', { cookie: first })).status).toBe(401);
+    expect((await get('/', { cookie: second })).status).toBe(200);
+  });
+
+  it('over HTTPS names the cookie __Host- and marks it Secure, on / whatever the base path', async () => {
+    const runs = shop(memoryStore()).runs;
+    const handle = inbox({
+      session: runs,
+      token: 'sesame-123',
+      basePath: '/inbox',
+      loginMs: 60_000,
+    });
+    const entry = await handle(new Request('https://inbox.example/inbox/?token=sesame-123'));
+    expect(entry.headers.get('set-cookie')).toMatch(
+      /^__Host-fino_inbox_443=[\w-]{43}; Path=\/; Max-Age=60; HttpOnly; SameSite=Strict; Secure$/,
+    );
+  });
+
+  it('logs out: the login ends and its cookie is deleted', async () => {
+    const { get, post } = await setup({ token: 'sesame-123' });
+    const login = (await get('/?token=sesame-123')).headers.get('set-cookie')!.split(';')[0];
+    const page = await (await get('/', { cookie: login })).text();
+    expect(page).toContain('action="/logout"');
+    const csrf = /action="\/logout"><input type="hidden" name="csrf" value="([^"]+)"/.exec(
+      page,
+    )?.[1];
+    // A forged log-out (no CSRF value) changes nothing.
+    expect((await post('/logout', {}, { cookie: login })).status).toBe(403);
+    expect((await get('/', { cookie: login })).status).toBe(200);
+    const out = await post('/logout', { csrf: csrf! }, { cookie: login });
+    expect(out.status).toBe(200);
+    expect(out.headers.get('set-cookie')).toMatch(/^fino_inbox_9999=; Path=\/; Max-Age=0;/);
+    expect(await out.text()).toContain('You are logged out');
+    expect((await get('/', { cookie: login })).status).toBe(401);
+  });
+
+  it("binds a form's CSRF value to its login: another login's value is refused", async () => {
+    const { runs, get, post, executions } = await setup({ token: 'sesame-123' });
+    await suspendOn(runs, 'refund', { orderId: 'o-csrf' }, 'run-csrf');
+    const loginOf = async () =>
+      (await get('/?token=sesame-123')).headers.get('set-cookie')!.split(';')[0];
+    const [a, b] = [await loginOf(), await loginOf()];
+    const csrfOfA = /name="csrf" value="([^"]+)"/.exec(
+      await (await get('/', { cookie: a })).text(),
+    )![1];
+    const crossed = await post(
+      '/runs/run-csrf/calls/refund_1',
+      { csrf: csrfOfA, action: 'approve' },
+      { cookie: b },
+    );
+    expect(crossed.status).toBe(403);
+    expect(executions.refund).toBe(0);
+  });
+
+  it('with a token per approver records who really decided, whatever name the form sends', async () => {
+    const { runs, get, post, executions } = await setup({
+      tokens: { ana: 'ana-secret-1', bo: 'bo-secret-22' },
+    });
+    await suspendOn(runs, 'refund', { orderId: 'o-ana' }, 'run-ana');
+    await suspendOn(runs, 'refund', { orderId: 'o-bo' }, 'run-bo');
+    const loginOf = async (token: string) =>
+      (await get(`/?token=${token}`)).headers.get('set-cookie')!.split(';')[0];
+    const ana = await loginOf('ana-secret-1');
+    const bo = await loginOf('bo-secret-22');
+    const page = await (await get('/', { cookie: ana })).text();
+    expect(page).toContain('Signed in as <strong>ana</strong>');
+    expect(page).not.toContain('name="by"');
+    const csrf = (cookie: string) =>
+      get('/', { cookie }).then(
+        async (r) => /name="csrf" value="([^"]+)"/.exec(await r.text())![1],
+      );
+    await post(
+      '/runs/run-ana/calls/refund_1',
+      { csrf: await csrf(ana), action: 'approve', by: 'mallory' },
+      { cookie: ana },
+    );
+    await post(
+      '/runs/run-bo/calls/refund_1',
+      { csrf: await csrf(bo), action: 'reject', by: 'ana' },
+      { cookie: bo },
+    );
+    expect((await runs.get('run-ana'))?.audit?.[0]).toMatchObject({ action: 'approve', by: 'ana' });
+    expect((await runs.get('run-bo'))?.audit?.[0]).toMatchObject({ action: 'reject', by: 'bo' });
+    expect(executions.refund).toBe(1);
+    expect((await get('/?token=ana-secret-2')).status).toBe(401);
+  });
+
+  it('lists finished runs with their tools and answers, and says how long calls have waited', async () => {
+    const { runs, get, post, csrfOf } = await setup();
+    await suspendOn(runs, 'refund', { orderId: 'o-list' }, 'run-list');
+    const waiting = await (await get('/')).text();
+    expect(waiting).toMatch(
+      /waiting since <time datetime="[^"]+" title="\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC" data-ago>just now<\/time>/,
+    );
+    await post('/runs/run-list/calls/refund_1', { csrf: await csrfOf(), action: 'approve' });
+    const done = await (await get('/?status=done')).text();
+    expect(done).toContain(
+      '<td class="tools">refund</td><td class="answer">Finished: refunded o-list</td>',
+    );
+    const run = await (await get('/runs/run-list')).text();
+    expect(run).toContain('<span class="role">Tool result</span>');
+    expect(run).not.toMatch(/<span class="role">User<\/span><pre>← refunded/);
   });
 
   it('serves under a base path', async () => {
@@ -346,6 +472,16 @@ describe('inbox handler', () => {
     expect(() => inbox({ session: runs, token: 'short' })).toThrow(
       'at least 8 characters, received 5 characters',
     );
+    expect(() => inbox({ session: runs, tokens: { ana: 'short' } })).toThrow(
+      'inbox({ tokens.ana }): expected a string of at least 8 characters, received 5 characters',
+    );
+    expect(() =>
+      inbox({ session: runs, tokens: { ana: 'same-secret', bo: 'same-secret' } }),
+    ).toThrow('expected a different token for each approver');
+    expect(() => inbox({ session: runs, tokens: { ana: 'ana-secret-1' }, by: 'x' })).toThrow(
+      'expected tokens alone, received tokens with by',
+    );
+    expect(() => inbox({ session: runs, tokens: {} })).toThrow('expected at least one approver');
     expect(() => inbox({ session: runs, basePath: 'x"><' })).toThrow(
       'expected a path such as "/inbox"',
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRows, decodeText, encodeText } from '../../../src/ai/session/postgres-text.ts';
+import { decodeRows, decodeText, encodeText } from '../../../src/internal/sql/postgres-text.ts';
 
 describe('the text encoding of the PostgreSQL driver', () => {
   it.each([
