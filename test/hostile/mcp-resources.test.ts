@@ -94,6 +94,31 @@ describe('resources/read of hostile resources', () => {
   });
 });
 
+describe('server limits', () => {
+  it('takes a smaller read cap, and refuses a cap that is not a whole number of bytes', async () => {
+    const server = mcpServer({
+      name: 's',
+      version: '1',
+      tools: [],
+      resources,
+      maxResourceBytes: 3,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'c', version: '1' });
+    await client.connect(clientSide);
+    await expect(client.readResource({ uri: 'ok://small' })).rejects.toThrow(
+      'it is larger than this server sends (3 bytes)',
+    );
+    await client.close();
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() =>
+        mcpServer({ name: 's', version: '1', tools: [], maxResourceBytes: bad }),
+      ).toThrow('mcpServer: maxResourceBytes: expected a whole number of bytes > 0');
+    }
+  });
+});
+
 describe('resource templates', () => {
   it('refuses a template with 10,000 variables at construction', () => {
     const uriTemplate = `x://${Array.from({ length: 10_000 }, (_, i) => `{v${i}}`).join('/')}`;

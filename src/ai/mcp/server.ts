@@ -15,7 +15,6 @@ import {
 } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import { describeValue } from '../../internal/describe-value.ts';
-import { checkDuration } from '../../internal/duration.ts';
 import { type AnyTask, isTask } from '../../task/index.ts';
 import type { Store } from '../session/index.ts';
 import { CallStateCodec } from './call-state.ts';
@@ -186,11 +185,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const catalog = new Catalog({
     resources: options.resources,
     prompts: options.prompts,
-    limits: {
-      maxBytes:
-        checkDuration('mcpServer: maxResourceBytes', options.maxResourceBytes) ??
-        DEFAULT_READ_LIMITS.maxBytes,
-    },
+    limits: { maxBytes: maxResourceBytes(options.maxResourceBytes) },
   });
   const listChanged = (send: (server: Server) => Promise<void>) => {
     for (const server of connected) send(server).catch(() => connected.delete(server));
@@ -392,6 +387,17 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     handler,
     listen: (listenOptions = {}) => listenHttp(listenOptions, handler),
   };
+}
+
+/** `maxResourceBytes` checked: a whole number of bytes > 0 (default 16 MiB). */
+function maxResourceBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_READ_LIMITS.maxBytes;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(
+      `mcpServer: maxResourceBytes: expected a whole number of bytes > 0, received ${describeValue(value)}`,
+    );
+  }
+  return value;
 }
 
 /** Whether a negotiated protocol revision has MCP Tasks in its core (the 2025 ones). */
