@@ -138,9 +138,13 @@ export class Catalog {
     this.#subscriptions.delete(server);
   }
 
-  /** Registers the handlers for resources, prompts and completions on `server`. */
-  serve(server: Server): void {
-    if (this.#offersResources) this.#serveResources(server);
+  /**
+   * Registers the handlers for resources, prompts and completions on `server`.
+   * `connected()` says whether it serves a connection that stays open: only those can
+   * hold subscriptions (a 2026-era HTTP request's server ends with the request).
+   */
+  serve(server: Server, connected: () => boolean): void {
+    if (this.#offersResources) this.#serveResources(server, connected);
     if (this.#offersPrompts) {
       server.setRequestHandler('prompts/list', () => ({
         prompts: this.prompts.map((p) => p.definition),
@@ -171,7 +175,7 @@ export class Catalog {
     }
   }
 
-  #serveResources(server: Server): void {
+  #serveResources(server: Server, connected: () => boolean): void {
     server.setRequestHandler('resources/list', () => ({
       resources: [...this.#resources.values()].map(listedResource),
     }));
@@ -184,6 +188,12 @@ export class Catalog {
     server.setRequestHandler('resources/subscribe', (request) => {
       const { uri } = request.params;
       if (!this.#exists(uri)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
+      if (!connected()) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          'resources/subscribe needs a connection that stays open (stdio, or a 2025-era HTTP session); this request is stateless.',
+        );
+      }
       const uris = this.#subscriptions.get(server) ?? new Set<string>();
       this.#subscriptions.set(server, uris);
       if (!uris.has(uri) && uris.size >= MAX_SUBSCRIPTIONS) {

@@ -228,7 +228,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       serveTasks(server, runner, canElicit);
       runner.activate();
     }
-    catalog.serve(server);
+    catalog.serve(server, () => connected.has(server));
     server.setRequestHandler('tools/list', () => ({ tools: listing }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
