@@ -8,9 +8,9 @@ import {
   type McpHttpServer,
   mcpClient,
   mcpServer,
-} from '../../../src/ai/mcp/index.ts';
-import { tool } from '../../../src/ai/tool/index.ts';
-import { v } from '../../../src/validate/index.ts';
+} from '../../../../src/ai/mcp/index.ts';
+import { tool } from '../../../../src/ai/tool/index.ts';
+import { v } from '../../../../src/validate/index.ts';
 
 const TOKENS: Record<string, string[]> = {
   reader: ['mcp:read'],
