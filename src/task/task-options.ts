@@ -16,6 +16,7 @@ export interface CheckedTaskOptions<Input, Output> {
   risk: Risk | undefined;
   idempotent: boolean | undefined;
   execution: TaskExecution | undefined;
+  scopes: readonly string[];
 }
 
 /** Checks the options of a task; throws a `TypeError` (a `RangeError` for `timeoutMs`). */
@@ -59,5 +60,19 @@ export function checkTaskOptions<Input, Output>(
       `Task "${name}": execution: expected 'task' or 'task-optional', received ${describeValue(execution)}`,
     );
   }
-  return { name, run, timeoutMs, outputMode, risk, idempotent, execution };
+  const { scopes = [] } = options;
+  if (!Array.isArray(scopes)) {
+    throw new TypeError(
+      `Task "${name}": scopes: expected an array of OAuth scope strings, received ${describeValue(scopes)}`,
+    );
+  }
+  const badScope = scopes.findIndex(
+    (scope) => typeof scope !== 'string' || !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope),
+  );
+  if (badScope !== -1) {
+    throw new TypeError(
+      `Task "${name}": scopes[${badScope}]: expected a non-empty OAuth scope (printable ASCII, no spaces, quotes or backslashes), received ${describeValue(scopes[badScope])}`,
+    );
+  }
+  return { name, run, timeoutMs, outputMode, risk, idempotent, execution, scopes: [...scopes] };
 }

@@ -90,6 +90,8 @@ export class Task<Input = unknown, Output = unknown> {
   readonly idempotent: boolean | undefined;
   /** How MCP clients may run it: as an MCP Task (`'task'`), either way, or `undefined` (ordinary calls). */
   readonly execution: TaskExecution | undefined;
+  /** OAuth scopes an `mcpServer({ auth })` caller needs (empty: none). */
+  readonly scopes: readonly string[];
   readonly timeoutMs: number | undefined;
   readonly throwOnError: boolean;
   readonly #execute: TaskOptions<Input, Output>['run'];
@@ -100,7 +102,7 @@ export class Task<Input = unknown, Output = unknown> {
   readonly #asyncValidation: boolean;
 
   constructor(options: TaskOptions<Input, Output>) {
-    const { name, run, timeoutMs, outputMode, risk, idempotent, execution } =
+    const { name, run, timeoutMs, outputMode, risk, idempotent, execution, scopes } =
       checkTaskOptions(options);
     this.name = name;
     this.description = options.description ?? '';
@@ -126,6 +128,7 @@ export class Task<Input = unknown, Output = unknown> {
     this.sideEffects = options.sideEffects;
     this.idempotent = idempotent;
     this.execution = execution;
+    this.scopes = scopes;
     this.timeoutMs = timeoutMs;
     this.throwOnError = options.throwOnError ?? false;
     this.#execute = run;

@@ -209,6 +209,12 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
    */
   execution?: TaskExecution;
   /**
+   * OAuth scopes a caller's access token must carry to call it through an
+   * `mcpServer({ auth })` (refused otherwise, naming the missing scopes); listed in the
+   * server's `scopes_supported`. No effect elsewhere. Default: none.
+   */
+  scopes?: readonly string[];
+  /**
    * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
    * At the deadline the call settles and `ctx.signal` aborts; code that ignores the
    * signal, or runs synchronously, is not stopped and keeps running in the background —

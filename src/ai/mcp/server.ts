@@ -66,8 +66,8 @@ export interface McpServerOptions {
   /**
    * OAuth 2.1 over HTTP: the server publishes protected-resource metadata naming its
    * authorization servers, checks every request's bearer token with `verify` (401/403
-   * challenges the MCP client logs in from), and refuses tools whose `toolScopes` the
-   * token lacks. Decision 125.
+   * challenges the MCP client logs in from), and refuses a tool whose own `scopes` the
+   * token lacks. Decisions 125, 126.
    */
   auth?: McpServerAuth;
 }
@@ -190,7 +190,10 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const listChanged = (send: (server: Server) => Promise<void>) => {
     for (const server of connected) send(server).catch(() => connected.delete(server));
   };
-  const bearer = options.auth === undefined ? undefined : serverAuth(options.auth);
+  const bearer =
+    options.auth === undefined
+      ? undefined
+      : serverAuth(options.auth, () => [...served.values()].map(({ tool }) => tool.scopes));
   const callState = new CallStateCodec();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
@@ -240,7 +243,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         );
       }
       const { tool } = entry;
-      const missing = missingScopes(bearer, name, ctx.http?.authInfo);
+      const missing = missingScopes(bearer, tool.scopes, ctx.http?.authInfo);
       if (missing.length > 0) {
         throw new ProtocolError(
           ProtocolErrorCode.InvalidRequest,

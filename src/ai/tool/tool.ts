@@ -77,6 +77,11 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
   idempotent?: boolean;
   /** Whether MCP clients may (`'task-optional'`) or must (`'task'`) run it as a durable MCP Task. */
   execution?: TaskExecution;
+  /**
+   * OAuth scopes a caller's access token must carry to call it through
+   * `mcpServer({ auth })`; a call without them is refused, naming the missing scopes.
+   */
+  scopes?: readonly string[];
   /** Declared effects, free-form labels such as `'fs:write'` or `'network'`. */
   effects?: readonly string[];
   /**
@@ -160,6 +165,7 @@ export class Tool<Args = unknown, R extends ToolResult = ToolResult> extends Tas
       sideEffects: options.sideEffects,
       idempotent: options.idempotent,
       execution: options.execution,
+      scopes: options.scopes,
       timeoutMs: options.timeoutMs,
       throwOnError: options.throwOnError,
       isolation: options.isolation,

@@ -33,23 +33,31 @@ export interface McpServerAuth {
   resource: string;
   /** The authorization servers that issue tokens for it. */
   authorizationServers: string[];
-  /** Scopes every request needs (also listed as `scopes_supported`). */
+  /**
+   * Scopes every request needs. `scopes_supported` lists them and every served tool's
+   * own `scopes` (the tool option), which `tools/call` checks.
+   */
   scopes?: string[];
-  /** Further scopes a tool needs, by tool name: a call without them is refused. */
-  toolScopes?: Record<string, string[]>;
 }
 
 /** The checked auth options and what serving them needs. */
 export interface ServerAuth {
   options: McpServerAuth;
   metadataPath: string;
-  metadata: Record<string, unknown>;
+  /** The metadata as published now (`scopes_supported` follows the served tools). */
+  metadata(): Record<string, unknown>;
   /** Answers a metadata request or checks the bearer token; `false` when it answered. */
   handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<boolean>;
 }
 
-/** Checks `options` and builds what serves them; a `TypeError` names a bad field. */
-export function serverAuth(options: McpServerAuth): ServerAuth {
+/**
+ * Checks `options` and builds what serves them; a `TypeError` names a bad field.
+ * `toolScopes` gives the scopes of the tools served at the moment.
+ */
+export function serverAuth(
+  options: McpServerAuth,
+  toolScopes: () => Iterable<readonly string[]>,
+): ServerAuth {
   if (typeof options?.verify !== 'function') {
     throw new TypeError(
       `mcpServer: auth.verify: expected a function, received ${describeValue(options?.verify)}`,
@@ -68,19 +76,21 @@ export function serverAuth(options: McpServerAuth): ServerAuth {
       `mcpServer: auth.authorizationServers: expected a non-empty array of URLs, received ${describeValue(options.authorizationServers)}`,
     );
   }
-  const metadata: Record<string, unknown> = {
+  const base: Record<string, unknown> = {
     resource: resource.href,
     authorization_servers: options.authorizationServers,
     bearer_methods_supported: ['header'],
+    ...(options.scopes?.length ? { scopes_supported: options.scopes } : {}),
   };
-  const supported = [
-    ...new Set([...(options.scopes ?? []), ...Object.values(options.toolScopes ?? {}).flat()]),
-  ];
-  if (supported.length > 0) metadata.scopes_supported = supported;
-  const checked = specTypeSchemas.OAuthProtectedResourceMetadata['~standard'].validate(metadata);
+  // Tools' scopes are checked by `tool()`, so the base decides whether the metadata is valid.
+  const metadata = (): Record<string, unknown> => {
+    const supported = [...new Set([...(options.scopes ?? []), ...[...toolScopes()].flat()])];
+    return supported.length > 0 ? { ...base, scopes_supported: supported } : base;
+  };
+  const checked = specTypeSchemas.OAuthProtectedResourceMetadata['~standard'].validate(base);
   if (checked instanceof Promise || checked.issues !== undefined) {
     throw new TypeError(
-      `mcpServer: auth: the protected-resource metadata would be invalid: ${JSON.stringify(metadata)}`,
+      `mcpServer: auth: the protected-resource metadata would be invalid: ${JSON.stringify(base)}`,
     );
   }
   const metadataUrl = getOAuthProtectedResourceMetadataUrl(resource);
@@ -116,7 +126,7 @@ export function serverAuth(options: McpServerAuth): ServerAuth {
           'Content-Type': 'application/json',
           'Access-Control-Allow-Origin': '*',
         });
-        res.end(JSON.stringify(metadata));
+        res.end(JSON.stringify(metadata()));
         return false;
       }
       try {
@@ -132,14 +142,13 @@ export function serverAuth(options: McpServerAuth): ServerAuth {
   };
 }
 
-/** The scopes `tool` needs that `authInfo` lacks (none without auth or tool scopes). */
+/** The scopes a tool `needs` that `authInfo` lacks (none without auth). */
 export function missingScopes(
   auth: ServerAuth | undefined,
-  tool: string,
+  needs: readonly string[],
   authInfo: AuthInfo | undefined,
 ): string[] {
-  const needed = auth?.options.toolScopes?.[tool];
-  if (needed === undefined || needed.length === 0) return [];
+  if (auth === undefined || needs.length === 0) return [];
   const held = new Set(authInfo?.scopes ?? []);
-  return needed.filter((scope) => !held.has(scope));
+  return needs.filter((scope) => !held.has(scope));
 }

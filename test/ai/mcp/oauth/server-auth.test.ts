@@ -28,6 +28,7 @@ const remove = tool({
   name: 'delete_note',
   description: 'Deletes a note.',
   parameters: v.object({}),
+  scopes: ['notes:delete'],
   execute: () => 'deleted',
 });
 const INITIALIZE = JSON.stringify({
@@ -53,7 +54,6 @@ describe('mcpServer({ auth })', () => {
         resource: 'http://127.0.0.1/mcp',
         authorizationServers: ['https://auth.example.com'],
         scopes: ['mcp:read'],
-        toolScopes: { delete_note: ['notes:delete'] },
       },
     }).listen({ port: 0 });
   });
@@ -120,6 +120,54 @@ describe('mcpServer({ auth })', () => {
         );
       }
       await client.close();
+    }
+  });
+
+  it('lists the scopes of a tool added later in scopes_supported, and checks them', async () => {
+    const archive = tool({
+      name: 'archive_notes',
+      parameters: v.object({}),
+      scopes: ['notes:archive'],
+      execute: () => 'archived',
+    });
+    const server = mcpServer({
+      name: 'notes',
+      version: '1.0.0',
+      tools: [list],
+      auth: {
+        verify: (token) => ({ clientId: token, scopes: token.split(',') }),
+        resource: 'http://127.0.0.1/mcp',
+        authorizationServers: ['https://auth.example.com'],
+      },
+    });
+    const served = await server.listen({ port: 0 });
+    try {
+      const metadataUrl = new URL('/.well-known/oauth-protected-resource/mcp', served.url);
+      expect(
+        ((await (await fetch(metadataUrl)).json()) as { scopes_supported?: string[] })
+          .scopes_supported,
+      ).toBeUndefined();
+      server.addTool(archive);
+      expect(
+        ((await (await fetch(metadataUrl)).json()) as { scopes_supported?: string[] })
+          .scopes_supported,
+      ).toEqual(['notes:archive']);
+      for (const [token, text] of [
+        ['none', 'needs the scope(s) notes:archive'],
+        ['notes:archive', 'archived'],
+      ] as const) {
+        const client = mcpClient({
+          transport: httpTransport({
+            url: served.url,
+            headers: { Authorization: `Bearer ${token}` },
+          }),
+        });
+        const [tool] = (await client.tools()).filter((t) => t.name === 'archive_notes');
+        expect(JSON.stringify((await tool.invoke({})).content)).toContain(text);
+        await client.close();
+      }
+    } finally {
+      await served.close();
     }
   });
 
