@@ -1,7 +1,8 @@
 /**
  * MCP Tasks over Streamable HTTP with the official SDK clients (v1, and v2 in the 2025
  * era where tasks live): task-augmented calls, status and progress, approvals answered
- * over the protocol or through the session (`fino sessions approve`), suspensions,
+ * over the protocol or through the session (`fino sessions approve`), suspensions, forms
+ * (`ctx.elicit`, decision 126),
  * cancellation and listing. Decision 096.
  */
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -81,6 +82,34 @@ const wait = tool({
       });
     }),
 });
+const survey = tool({
+  name: 'survey',
+  description: 'Asks two forms, then answers with what they said.',
+  parameters: v.object({}),
+  execution: 'task',
+  execute: async (_args, ctx) => {
+    runs.push('survey');
+    let who: Awaited<ReturnType<typeof ctx.elicit>>;
+    try {
+      who = await ctx.elicit({
+        message: 'Who are you?',
+        schema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, age: { type: 'integer' } },
+          required: ['name', 'age'],
+        },
+      });
+    } catch (error) {
+      return `refused: ${(error as Error).message}`;
+    }
+    if (who.action !== 'accept') return `no answer (${who.action})`;
+    const sure = await ctx.elicit({
+      message: `Send as ${String(who.content.name)}?`,
+      schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+    });
+    return `${String(who.content.name)}, ${String(who.content.age)}: ${sure.action === 'accept' && sure.content.ok === true ? 'sent' : 'kept'}`;
+  },
+});
 const echo = tool({
   name: 'echo',
   description: 'Echoes; never a task.',
@@ -98,7 +127,7 @@ beforeEach(async () => {
   http = await mcpServer({
     name: 'tasks',
     version: '1.0.0',
-    tools: [build, deploy, greet, wait, echo],
+    tools: [build, deploy, greet, wait, survey, echo],
     store,
     tasks: { pollIntervalMs: 20, maxTtlMs: 120_000 },
   }).listen();
@@ -124,6 +153,7 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks over HTTP, %s client', (kind) => {
       deploy: { taskSupport: 'required' },
       greet: { taskSupport: 'required' },
       wait: { taskSupport: 'required' },
+      survey: { taskSupport: 'required' },
       echo: undefined,
     });
   });
@@ -268,6 +298,55 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks over HTTP, %s client', (kind) => {
     const waiting = await pollTask(client, task.taskId, (t) => t.status === 'input_required');
     expect(waiting.statusMessage).toBe('What is your name?');
     expect(text(await client.taskResult(task.taskId))).toBe('hello Ada');
+  });
+
+  it('parks a task on ctx.elicit forms and resumes the tool with each answer in order', async () => {
+    const asked: unknown[] = [];
+    const client = await connect(kind, (params) => {
+      asked.push({ message: params.message, schema: (params as any).requestedSchema });
+      const content: Record<string, string | number | boolean> =
+        params.message === 'Who are you?' ? { name: 'Ada', age: 36 } : { ok: true };
+      return { action: 'accept', content };
+    });
+    const { task } = await client.callAsTask('survey', {});
+    const waiting = await pollTask(client, task.taskId, (t) => t.status === 'input_required');
+    expect(waiting.statusMessage).toBe('Who are you?');
+    expect(text(await client.taskResult(task.taskId))).toBe('Ada, 36: sent');
+    expect(asked).toEqual([
+      {
+        message: 'Who are you?',
+        schema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, age: { type: 'integer' } },
+          required: ['name', 'age'],
+        },
+      },
+      {
+        message: 'Send as Ada?',
+        schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      },
+    ]);
+    expect(runs).toEqual(['survey', 'survey', 'survey']); // parked twice, ran again each time
+  });
+
+  it('resumes ctx.elicit with a declined form', async () => {
+    const client = await connect(kind, () => ({ action: 'decline' }));
+    const { task } = await client.callAsTask('survey', {});
+    expect(text(await client.taskResult(task.taskId))).toBe('no answer (decline)');
+  });
+
+  it('answers a form accepted with content that does not fit it with an error, asking once', async () => {
+    let asked = 0;
+    const client = await connect(kind, () => {
+      asked++;
+      return { action: 'accept', content: { name: 'Ada', age: 'old' } } as never;
+    });
+    const { task } = await client.callAsTask('survey', {});
+    const result = text(await client.taskResult(task.taskId));
+    expect(result).toMatch(/^refused: ctx\.elicit: .*Who are you\?.*/s);
+    expect(result).toMatch(/age/);
+    expect(asked).toBe(1);
+    expect((await client.getTask(task.taskId)).status).toBe('completed');
   });
 
   it('cancels a working task: the tool is aborted, the task is cancelled, a second cancel is -32602', async () => {

@@ -11,6 +11,7 @@ import { type ApprovalMode, approvalQuestion, checkedResult } from '../call-tool
 import { errorResult } from '../content.ts';
 import type { ProgressNotifier } from '../progress-notifier.ts';
 import type { OutputValidator } from '../structured-output.ts';
+import { elicitAnswers, type ParkedElicitation, taskElicitation } from './task-elicitation.ts';
 
 /** A served tool as a task needs it. */
 export interface TaskTool {
@@ -91,11 +92,16 @@ export async function runTaskTool(
     messages: [],
     progress: how.progress.report,
   };
-  if (how.resume) context.resumeValue = how.resume.resume;
+  const answers = elicitAnswers(how.resume?.resume);
+  if (how.resume && answers === undefined) context.resumeValue = how.resume.resume;
+  const elicitation = taskElicitation(answers ?? []);
+  context.elicit = elicitation.elicit;
   try {
     const result = await tool.invoke(args, context);
     await how.progress.flush();
     if (how.signal.aborted) return undefined;
+    const parked = elicitation.parked(); // even when the tool caught what ctx.elicit threw
+    if (parked) return waitingForForm(tool, args, parked);
     return {
       status: 'completed',
       result: checkedResult(tool.name, result, served.outputValidator),
@@ -103,6 +109,8 @@ export async function runTaskTool(
   } catch (error) {
     await how.progress.flush();
     if (how.signal.aborted) return undefined;
+    const parked = elicitation.parked();
+    if (parked) return waitingForForm(tool, args, parked);
     if (controlFlowName(error) === 'SuspendSignal') {
       const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
       return {
@@ -120,4 +128,14 @@ export async function runTaskTool(
     const failure = `Tool "${tool.name}" failed: ${errorMessage(error)}`;
     return { status: 'completed', result: errorResult(failure) };
   }
+}
+
+/** A task parked on a `ctx.elicit()` form: its client is asked through `tasks/result`. */
+function waitingForForm(tool: AnyTask, args: unknown, parked: ParkedElicitation): TaskOutcome {
+  const { message } = parked.elicit;
+  return {
+    status: 'input_required',
+    call: pendingCall(tool, args, 'suspend', message, parked),
+    message,
+  };
 }

@@ -10,6 +10,7 @@ import type { AnyTask } from '../../../task/index.ts';
 import type { Decision, PendingCall } from '../../agent/index.ts';
 import { approvalMeta } from '../approval-meta.ts';
 import { ANSWER_KEY, ANSWER_SCHEMA, APPROVAL_SCHEMA, approvalQuestion } from '../call-tool.ts';
+import { elicitationDecision, parkedElicitation } from './task-elicitation.ts';
 import { relatedTask } from './task-wire.ts';
 
 /** An `elicitation/create` form. */
@@ -37,6 +38,14 @@ export function taskQuestion(
       _meta: { ...approvalMeta(call.toolName, call.args), ...relatedTask(taskId) },
     };
   }
+  const parked = parkedElicitation(call);
+  if (parked) {
+    return {
+      message: parked.elicit.message,
+      requestedSchema: parked.elicit.schema,
+      _meta: relatedTask(taskId),
+    };
+  }
   return {
     message: call.reason ?? `"${call.toolName}" needs your input to continue.`,
     requestedSchema: ANSWER_SCHEMA,
@@ -46,6 +55,8 @@ export function taskQuestion(
 
 /** The decision a client's answer to the form about `call` makes. */
 export function decisionFrom(call: PendingCall, answer: ElicitResult): Decision {
+  const parked = parkedElicitation(call);
+  if (parked) return elicitationDecision(parked, { result: answer });
   const accepted = answer.action === 'accept';
   if (call.kind === 'approval') {
     return accepted && answer.content?.approve === true
@@ -76,6 +87,8 @@ const NOT_ANSWERED: ReadonlySet<string> = new Set([
 export function rejectionFrom(call: PendingCall, thrown: unknown): Decision | undefined {
   if (thrown instanceof SdkError && NOT_ANSWERED.has(thrown.code)) return undefined;
   if ((thrown as { name?: unknown } | undefined)?.name === 'AbortError') return undefined;
+  const parked = parkedElicitation(call);
+  if (parked) return elicitationDecision(parked, { thrown });
   const what = call.kind === 'approval' ? 'approval' : 'answer';
   return {
     reject: `The client's ${what} did not fit the form: ${errorMessage(thrown).slice(0, MAX_REASON_CHARS)}`,
