@@ -61,6 +61,7 @@ export {
   resource,
   resourceTemplate,
 } from './resources.ts';
+export { sampleWith } from './sample-with.ts';
 export {
   type McpServerOptions,
   type McpToolServer,
