@@ -16,6 +16,10 @@
  *
  * Every figure is measured `BENCH_WF_REPEATS` (3) times, peers interleaved, each trial in
  * its own schema; the tables show medians with min–max and the load average.
+ * `BENCH_WF_PHASES` picks measurements (`throughput,latency,recovery`); `BENCH_WF_POLL_MS`
+ * (100: fino `pollMs`, DBOS `minPollingIntervalMs`), `BENCH_WF_CONCURRENCY` (8) and
+ * `BENCH_WF_LEASE_MS` (5000: fino's lease, after which a dead worker's runs are taken
+ * over) are in `settings.ts`.
  *
  *     npx tsx bench/run.ts workflow
  */
@@ -40,6 +44,8 @@ const LATENCY_RUNS = Number(process.env.BENCH_WF_LATENCY_RUNS ?? 40);
 const RECOVERY_RUNS = Number(process.env.BENCH_WF_RECOVERY_RUNS ?? 1_000);
 const KILL_AT = Number(process.env.BENCH_WF_KILL_AT ?? 200);
 const IN_FLIGHT = 8;
+/** The measurements to take (`BENCH_WF_PHASES`, comma-separated; default all three). */
+const PHASES = (process.env.BENCH_WF_PHASES ?? 'throughput,latency,recovery').split(',');
 
 const workerScript = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const server = await startPostgres({ durable: true });
@@ -246,6 +252,15 @@ try {
     `PostgreSQL ${rows[0].server_version} (${settings.join(', ')}); ${CONCURRENCY} runs at once per worker process; poll ${POLL_MS} ms; fino leaseMs ${LEASE_MS}\n`,
   );
 
+  if (PHASES.includes('throughput')) await throughputTable();
+  if (PHASES.includes('latency')) await latencyTable();
+  if (PHASES.includes('recovery')) await recoveryTable();
+} finally {
+  await admin.end();
+  await server.stop();
+}
+
+async function throughputTable(): Promise<void> {
   const rates = new Map<string, number[]>();
   const loads: number[] = [];
   for (let repeat = 0; repeat < REPEATS; repeat++) {
@@ -272,7 +287,9 @@ try {
     );
   }
   console.log(`\n1-min load average at the trials: ${spread(loads, 2)}; now ${loadLine()}\n`);
+}
 
+async function latencyTable(): Promise<void> {
   const gaps: Record<Peer, number[]> = { fino: [], dbos: [] };
   for (let repeat = 0; repeat < REPEATS; repeat++) {
     for (const peer of repeat % 2 ? [...PEERS].reverse() : PEERS)
@@ -290,7 +307,9 @@ try {
     );
   }
   console.log(`\n${loadLine()}\n`);
+}
 
+async function recoveryTable(): Promise<void> {
   const recovered: Record<Peer, { seconds: number; doneAtKill: number; load: number }[]> = {
     fino: [],
     dbos: [],
@@ -322,7 +341,4 @@ try {
     );
   }
   console.log(`\n${loadLine()}\n`);
-} finally {
-  await admin.end();
-  await server.stop();
 }
