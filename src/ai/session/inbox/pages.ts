@@ -190,6 +190,17 @@ export function declaredSchema(payload: unknown): object | boolean | undefined {
     : undefined;
 }
 
+/** What a pending call asks for, and its declared side effects, in words. */
+export function callSummary(call: PendingCall): { asks: Html; effects: string } {
+  return {
+    asks:
+      call.kind === 'suspend'
+        ? html`asks for an answer: <strong>${call.reason ?? 'Suspended'}</strong>`
+        : html`asks for approval`,
+    effects: call.sideEffects === undefined ? 'not declared' : call.sideEffects ? 'yes' : 'none',
+  };
+}
+
 /** One pending call: what it wants, why, in what context, and the form to decide it. */
 function pendingCard(
   ctx: PageContext,
@@ -197,12 +208,7 @@ function pendingCard(
   call: SessionPendingCall,
   withContext: boolean,
 ): Html {
-  const asks =
-    call.kind === 'suspend'
-      ? html`asks for an answer: <strong>${call.reason ?? 'Suspended'}</strong>`
-      : html`asks for approval`;
-  const effects =
-    call.sideEffects === undefined ? 'not declared' : call.sideEffects ? 'yes' : 'none';
+  const { asks, effects } = callSummary(call);
   const context = withContext
     ? html`<details><summary>Last messages</summary>${messageList(
         (run.state?.messages ?? []).slice(-CONTEXT_MESSAGES),

@@ -8,6 +8,7 @@ import type { Decision, PendingCall } from '../../agent/index.ts';
 import { type Html, html } from './html.ts';
 import {
   argsBlock,
+  callSummary,
   decideForm,
   jsonBlock,
   type PageContext,
@@ -98,12 +99,7 @@ export function workflowPendingCard(
   workflowId: string | undefined,
 ): Html {
   const { call } = pending;
-  const asks =
-    call.kind === 'suspend'
-      ? html`asks for an answer: <strong>${call.reason ?? 'Suspended'}</strong>`
-      : html`asks for approval`;
-  const effects =
-    call.sideEffects === undefined ? 'not declared' : call.sideEffects ? 'yes' : 'none';
+  const { asks, effects } = callSummary(call);
   return html`<article class="card pending workflow" data-workflow-run="${pending.runId}" data-decision="${pending.decisionId}">
 <h3><span class="tool">${call.toolName}</span> ${asks}</h3>
 <ul class="meta"><li>workflow ${workflowId ?? ''} run <a href="${workflowUrl(ctx, pending.runId)}">${pending.runId}</a></li>

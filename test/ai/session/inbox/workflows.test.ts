@@ -11,6 +11,7 @@ import {
   session,
 } from '../../../../src/ai/session/index.ts';
 import { memoryWorkflowStore, workflowRuns } from '../../../../src/workflow/index.ts';
+import { browserLike } from './fixtures.ts';
 import { workflowShop } from './workflow-fixtures.ts';
 
 const ORIGIN = 'http://127.0.0.1:9999';
@@ -22,26 +23,7 @@ function setup(options: { token?: string; tokens?: Record<string, string> } = {}
   // The interface the inbox takes is what workflowRuns(store) gives: checked by the compiler here.
   const workflows: InboxWorkflows = workflowRuns(store);
   const handle = inbox({ session: session({ store: memoryStore() }), workflows, ...options });
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    handle(new Request(`${ORIGIN}${path}`, { headers }));
-  const csrfOf = async (path = '/', headers: Record<string, string> = {}) =>
-    /name="csrf" value="([^"]+)"/.exec(await (await get(path, headers)).text())?.[1] ?? '';
-  const post = (
-    path: string,
-    fields: Record<string, string>,
-    headers: Record<string, string> = {},
-  ) =>
-    handle(
-      new Request(`${ORIGIN}${path}`, {
-        method: 'POST',
-        headers: {
-          origin: ORIGIN,
-          'content-type': 'application/x-www-form-urlencoded',
-          ...headers,
-        },
-        body: new URLSearchParams(fields).toString(),
-      }),
-    );
+  const { get, post, csrfOf } = browserLike(handle, ORIGIN);
   return { ...shop, store, handle, get, post, csrfOf };
 }
 
