@@ -160,6 +160,23 @@ describe('workflowTool over MCP Tasks', () => {
     expect((await refund.list({ store: wfStore }))[0].status).toBe('waiting');
   });
 
+  it('hashes an idempotency key longer than a store keeps, still one run per key', async () => {
+    const tool = workflowTool(refund, { store: wfStore, pollMs: 20 });
+    const long = 'k'.repeat(5_000);
+    const controller = new AbortController();
+    const calls = [1, 2].map(() =>
+      tool.invoke({ orderId: 'o-5' }, { idempotencyKey: long, signal: controller.signal }),
+    );
+    for (let i = 0; i < 200 && (await refund.list({ store: wfStore })).length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const runs = await refund.list({ store: wfStore });
+    expect(runs).toHaveLength(1);
+    expect(runs[0].key).toMatch(/^sha256:[0-9a-f]{64}$/);
+    controller.abort();
+    for (const call of calls) await expect(call).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
   it('refuses what is not a workflow or a store, saying what was expected', () => {
     expect(() => workflowTool({} as never, { store: wfStore })).toThrow(
       'workflowTool(workflow, options): expected a workflow',

@@ -666,6 +666,10 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
 
 /** The code of a `WorkflowError` (recognised by name: the inbox does not import fino:workflow). */
 function workflowCode(error: unknown): string | undefined {
-  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
-  return name === 'WorkflowError' && typeof code === 'string' ? code : undefined;
+  try {
+    const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+    return name === 'WorkflowError' && typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined; // a thrown value whose properties throw is no WorkflowError
+  }
 }
