@@ -48,9 +48,15 @@ async function started(argv: string[], db: string) {
     stop = resolve;
   });
   const code = serve(argv, cliIo, helpers(db), until);
-  for (let i = 0; i < 200 && !text.err.includes('http://'); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  // Waits for the address (or for serve to end without one), however loaded the machine.
+  const printed = new Promise<void>((resolve) => {
+    const check = () => {
+      if (text.err.includes('http://')) resolve();
+    };
+    cliIo.stderr.on('data', () => setImmediate(check));
+    check();
+  });
+  await Promise.race([printed, code]);
   const url = /(http:\/\/\S+)/.exec(text.err)?.[1];
   if (!url) throw new Error(`no address printed: ${text.err}`);
   return {
