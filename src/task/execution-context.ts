@@ -1,6 +1,16 @@
 /**
  * The context object an executor receives.
  */
+import {
+  checkedLog,
+  type ElicitAnswer,
+  type ElicitRequest,
+  type LogFn,
+  noElicitation,
+  noSampling,
+  type SampleRequest,
+  type SampleResult,
+} from './client-requests.ts';
 import type { ModelMessage } from './content.ts';
 import { progressReporter } from './progress.ts';
 import { SuspendSignal, suspendArguments } from './suspend-signal.ts';
@@ -42,6 +52,9 @@ export class RunContextFromOptions implements TaskRunContext {
   resumeValue: unknown;
   idempotencyKey: string | undefined;
   progress: (update: Progress) => void;
+  log: LogFn;
+  sample: (request: SampleRequest) => Promise<SampleResult>;
+  elicit: (request: ElicitRequest) => Promise<ElicitAnswer>;
   readonly #options: TaskRunOptions;
   #messages: ModelMessage[] | typeof LAZY;
   #writer: Writer | typeof LAZY;
@@ -58,6 +71,9 @@ export class RunContextFromOptions implements TaskRunContext {
     this.idempotencyKey = options.idempotencyKey;
     this.progress =
       options.progress === undefined ? checkOnlyProgress : progressReporter(options.progress);
+    this.log = checkedLog(options.log);
+    this.sample = options.sample ?? noSampling;
+    this.elicit = options.elicit ?? noElicitation;
     this.#options = options;
     this.#messages = options.messages ?? LAZY;
     this.#writer = writer ?? LAZY;

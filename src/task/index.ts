@@ -8,6 +8,17 @@
 
 export { isTask, TASK_BRAND } from './brand.ts';
 export type { CliOption, CliSpec, CliValueType } from './cli-spec.ts';
+export {
+  type ElicitAnswer,
+  type ElicitRequest,
+  LOG_LEVELS,
+  type LogEntry,
+  type LogFn,
+  type LogLevel,
+  type SampleMessage,
+  type SampleRequest,
+  type SampleResult,
+} from './client-requests.ts';
 export type * from './content.ts';
 export { TaskTimeoutError, UsageError } from './errors.ts';
 export {

@@ -4,6 +4,13 @@
  */
 import type { SchemaLike } from '../validate/index.ts';
 import type { CliSpec } from './cli-spec.ts';
+import type {
+  ElicitAnswer,
+  ElicitRequest,
+  LogFn,
+  SampleRequest,
+  SampleResult,
+} from './client-requests.ts';
 import type { JsonSchemaObject, ModelMessage } from './content.ts';
 import type { Isolation } from './isolation/options.ts';
 import type { Task } from './task.ts';
@@ -109,6 +116,25 @@ export interface CallContext {
    * progress bar. Without a listener it does nothing. Decision 094.
    */
   progress(update: Progress): void;
+  /**
+   * Logs one message at an RFC 5424 level (`'debug'` … `'emergency'`), with optional
+   * data: an MCP client's `notifications/message` (honouring its `logging/setLevel`),
+   * an agent's `log` stream event, the CLI's standard error; dropped without a listener.
+   * A bad level or message throws a `TypeError`. Decision 120.
+   */
+  log: LogFn;
+  /**
+   * Asks the caller's model (MCP `sampling/createMessage`); rejects with a clear error
+   * when the caller has none to offer (e.g. an MCP client without the sampling capability).
+   */
+  sample(request: SampleRequest): Promise<SampleResult>;
+  /**
+   * Asks a person to fill a form (MCP `elicitation/create`): a message and a flat object
+   * schema of primitives. Resolves `{ action: 'accept', content }` (checked against the
+   * schema), `{ action: 'decline' }` or `{ action: 'cancel' }`; rejects when the caller
+   * has no one to ask.
+   */
+  elicit(request: ElicitRequest): Promise<ElicitAnswer>;
 }
 
 /**

@@ -34,8 +34,18 @@ export interface Terminal {
 
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
+/**
+ * The server outlives each test's session: a session of its own keeps it from exiting
+ * when a test closes the last one, which raced with the next test's `new-session`
+ * ("server exited unexpectedly" under load).
+ */
+function keepServer(): void {
+  if (sessions === 0) tmux('new-session', '-d', '-s', 'keep', 'sleep 86400');
+}
+
 /** Starts `node bin/fino.js <args>` in a new tmux pane in `cwd`. */
 export function fino(args: string[], cwd: string): Terminal {
+  keepServer();
   const name = `t${++sessions}`;
   const command = [process.execPath, join(root, 'bin/fino.js'), ...args].map(quote).join(' ');
   tmux(

@@ -66,7 +66,7 @@ async function settle(
     if (answer === 'ask' || tool.requiresApproval)
       return { pending: pending('approval', call, tool) };
   }
-  const ctx: ToolRunContext = {
+  const ctx: Partial<ToolRunContext> = {
     signal: run.signal,
     toolCallId: call.id,
     step: state.turn!.step,
@@ -83,6 +83,15 @@ async function settle(
         toolCallId: call.id,
         toolName: call.name,
         progress,
+      }),
+    // Checked by the tool's run context before it gets here (decision 120).
+    log: (level, message, data) =>
+      run.emit({
+        type: 'log',
+        step: state.turn!.step,
+        toolCallId: call.id,
+        toolName: call.name,
+        entry: data === undefined ? { level, message } : { level, message, data },
       }),
   };
   if (cleared?.kind === 'resume') ctx.resumeValue = cleared.resumeValue;

@@ -1,4 +1,4 @@
-import type { Progress } from '../../task/index.ts';
+import type { LogEntry, Progress } from '../../task/index.ts';
 import type {
   ContentPart,
   ModelMessage,
@@ -241,5 +241,7 @@ export type AgentEvent =
   | { type: 'tool-pending'; step: number; pending: PendingCall }
   /** A running tool's `ctx.progress()` update (decision 094). */
   | { type: 'progress'; step: number; toolCallId: string; toolName: string; progress: Progress }
+  /** A running tool's `ctx.log()` message (decision 120). */
+  | { type: 'log'; step: number; toolCallId: string; toolName: string; entry: LogEntry }
   | { type: 'step-finish'; step: number; result: StepResult }
   | { type: 'finish'; result: RunResult };

@@ -18,6 +18,7 @@ import { approvalMeta } from './approval-meta.ts';
 import type { CallState, CallStateCodec } from './call-state.ts';
 import { errorResult, resultParts, toCallToolResult } from './content.ts';
 import { progressNotifier } from './progress-notifier.ts';
+import { mcpElicit, mcpLog, mcpSample } from './server-requests.ts';
 import { type OutputValidator, structuredOutput, withTextForm } from './structured-output.ts';
 
 /**
@@ -106,6 +107,9 @@ export async function callTool(
     step: 0,
     runId: ctx.sessionId ?? 'mcp',
     messages: [],
+    log: mcpLog(ctx),
+    sample: mcpSample(ctx, setting.connectionCapabilities),
+    elicit: mcpElicit(ctx, setting.connectionCapabilities),
   };
   const progress = progressNotifier(ctx);
   if (progress) runContext.progress = progress.report;

@@ -15,8 +15,16 @@ import { checkDuration } from '../../internal/duration.ts';
 import type { Tool } from '../tool/index.ts';
 import { approvalSubject } from './approval-meta.ts';
 import { ApprovedCalls } from './approved-calls.ts';
+import {
+  catalogClient,
+  type McpCatalogClient,
+  type SampleHandler,
+  type ServerLogMessage,
+  withDefaults,
+} from './client-catalog.ts';
 import { connectionError, transportTarget } from './connection-error.ts';
 import { diffFingerprints, fingerprint, type ToolsDiff } from './fingerprint.ts';
+import type { McpOAuth } from './oauth/client-auth.ts';
 import {
   readServerProgress,
   runRemoteTask,
@@ -26,12 +34,19 @@ import {
 import { type RemoteCallRequest, remoteTool } from './remote-tool.ts';
 import { finoJsonSchemaValidator, refusedOutputMessage } from './sdk-validator.ts';
 import { TaskInputs } from './task-inputs.ts';
-import { type McpTransportSpec, openTransport } from './transports.ts';
+import { httpTransport, type McpTransportSpec, openTransport } from './transports.ts';
 
 /** Options of {@link mcpClient}. */
 export interface McpClientOptions {
-  /** Where the server is: {@link stdioTransport}, {@link httpTransport}, or any SDK client `Transport`. */
-  transport: McpTransportSpec | Transport;
+  /**
+   * Where the server is: {@link stdioTransport}, {@link httpTransport}, or any SDK client
+   * `Transport`. Or give `url` (and `auth`) for a Streamable HTTP endpoint.
+   */
+  transport?: McpTransportSpec | Transport;
+  /** A Streamable HTTP endpoint: short for `transport: httpTransport({ url, auth })`. */
+  url?: string | URL;
+  /** OAuth 2.1 login for `url`, made with `oauth()` (decision 123). */
+  auth?: McpOAuth;
   /** This client's name and version, as the server sees them (default `fino`). */
   name?: string;
   version?: string;
@@ -54,6 +69,14 @@ export interface McpClientOptions {
    * without calling this, so the user is asked once (decision 051).
    */
   onElicit?: (request: ElicitRequest['params']) => Promise<ElicitResult> | ElicitResult;
+  /**
+   * Answers the server's sampling requests (`sampling/createMessage`), e.g. with a fino
+   * `Model`. Given, the client declares the sampling capability; without it servers
+   * cannot sample (their `ctx.sample()` fails with a clear error).
+   */
+  onSample?: SampleHandler;
+  /** Receives the server's log messages (`notifications/message`); see `setLogLevel()`. */
+  onLog?: (message: ServerLogMessage) => void;
   /**
    * Receives what the client skipped and why, e.g. a remote tool whose schema fino cannot
    * use (default: `console.warn` with the message).
@@ -103,7 +126,7 @@ export interface McpClientWarning {
 export type ToolsChangedListener = (diff: ToolsDiff) => void;
 
 /** The object {@link mcpClient} returns. */
-export interface McpToolClient {
+export interface McpToolClient extends McpCatalogClient {
   /** Connects and performs the MCP handshake; `tools()` connects on first use too. */
   connect(): Promise<void>;
   /**
@@ -148,12 +171,12 @@ export interface McpToolClient {
  * ```
  */
 export function mcpClient(options: McpClientOptions): McpToolClient {
-  if (options?.transport === undefined) {
+  if (options?.transport === undefined && options?.url === undefined) {
     throw new TypeError(
-      'mcpClient: transport is required: stdioTransport({ command }) or httpTransport({ url })',
+      'mcpClient: transport is required: stdioTransport({ command }), httpTransport({ url }), or url',
     );
   }
-  for (const name of ['onElicit', 'onWarning'] as const) {
+  for (const name of ['onElicit', 'onWarning', 'onSample', 'onLog'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'function') {
       throw new TypeError(
         `mcpClient: ${name}: expected a function, received ${describeValue(options[name])}`,
@@ -165,7 +188,12 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
       `mcpClient: approveDestructive: expected a boolean, received ${describeValue(options.approveDestructive)}`,
     );
   }
-  const spec = options.transport;
+  const spec =
+    options.transport ??
+    httpTransport({
+      url: options.url as string | URL,
+      ...(options.auth ? { auth: options.auth } : {}),
+    });
   const timeout = checkDuration('mcpClient: timeoutMs', options.timeoutMs);
   const timing = taskTiming(options.tasks);
   const warn = options.onWarning ?? ((warning: McpClientWarning) => console.warn(warning.message));
@@ -173,7 +201,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     { name: options.name ?? 'fino', version: options.version ?? '0' },
     {
       // Always declared: a fino server asks approval for calls this client already approved.
-      capabilities: { elicitation: { form: {} } },
+      capabilities: {
+        elicitation: { form: {} },
+        ...(options.onSample ? { sampling: {} } : {}),
+      },
       // HTTP negotiates the newest protocol and falls back; stdio speaks the 2025
       // handshake every server knows, without the probe's extra process (decision 044).
       // Remote structured output is checked by fino's validator, worded field by field.
@@ -203,7 +234,27 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     // A followed remote task's question goes to its call, which suspends with it.
     const forTask = inputs.receive(request.params, ctx.mcpReq.signal);
     if (forTask) return forTask;
-    return onElicit ? onElicit(request.params) : { action: 'decline' };
+    return onElicit
+      ? withDefaults(request.params, await onElicit(request.params))
+      : { action: 'decline' };
+  });
+  const onSample = options.onSample;
+  if (onSample) {
+    sdk.setRequestHandler(
+      'sampling/createMessage',
+      async (request) => onSample(request.params) as never,
+    );
+  }
+  const onLog = options.onLog;
+  sdk.setNotificationHandler('notifications/message', (notification) => {
+    try {
+      onLog?.(notification.params);
+    } catch {
+      // A listener's failure is not the connection's.
+    }
+  });
+  sdk.setNotificationHandler('notifications/resources/updated', (notification) => {
+    catalog.resourceUpdated(notification.params.uri);
   });
   // Every call sends its own progress token (a task's stays valid for the task's
   // lifetime); this client sends no other, so every progress notification is routed here.
@@ -313,7 +364,11 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     return connecting;
   };
 
+  const catalog = catalogClient(sdk, connect);
+  const { resourceUpdated: _resourceUpdated, ...catalogCalls } = catalog;
+
   return {
+    ...catalogCalls,
     connect,
     async tools() {
       await connect();

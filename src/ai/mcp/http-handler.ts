@@ -8,6 +8,7 @@ import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
 import { eraRouter } from './era-router.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
+import type { ServerAuth } from './oauth/server-auth.ts';
 
 /** Options of `McpToolServer.handler()`. */
 export interface McpHandlerOptions extends HttpGuardOptions {
@@ -32,6 +33,8 @@ export interface HttpHandlerServers {
   notifiers: Set<{ toolsChanged(): void }>;
   /** Stops what the server runs beside its requests (the MCP task poller), when the handler closes. */
   close?(): void;
+  /** OAuth: protected-resource metadata and the bearer-token check (decision 125). */
+  auth?: ServerAuth;
 }
 
 /** Builds the Streamable HTTP handler for one tool server; see `McpToolServer.handler()`. */
@@ -50,7 +53,9 @@ export function httpHandler(
   );
   const guard = httpGuard(handlerOptions);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (guard(req, res)) await serve(req, res);
+    if (!guard(req, res)) return;
+    if (servers.auth !== undefined && !(await servers.auth.handle(req, res))) return;
+    await serve(req, res);
   };
   return Object.assign(handle, {
     close: async () => {

@@ -14,6 +14,12 @@ export {
   mcpClient,
   type ToolsChangedListener,
 } from './client.ts';
+export type {
+  McpCatalogClient,
+  RemoteResources,
+  SampleHandler,
+  ServerLogMessage,
+} from './client-catalog.ts';
 export {
   McpConnectionError,
   type McpConnectionErrorCode,
@@ -22,7 +28,39 @@ export type { ToolsDiff } from './fingerprint.ts';
 export type { HttpGuardOptions } from './http-guard.ts';
 export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
 export type { McpHttpServer, McpListenOptions } from './listen.ts';
+export {
+  type McpOAuth,
+  type OAuthOptions,
+  oauth,
+} from './oauth/client-auth.ts';
+export type { McpServerAuth, VerifiedToken } from './oauth/server-auth.ts';
+export {
+  fileTokenStore,
+  memoryTokenStore,
+  type OAuthRecord,
+  type TokenStore,
+} from './oauth/token-store.ts';
+export {
+  type McpServedPrompt,
+  type PromptContext,
+  type PromptMessageInput,
+  type PromptOptions,
+  prompt,
+} from './prompts.ts';
 export type { RemoteTaskInput, RemoteTaskResume } from './remote-task.ts';
+export {
+  type AnyResource,
+  type CompleteFn,
+  type McpResource,
+  type McpResourceTemplate,
+  type ResourceContent,
+  type ResourceContext,
+  type ResourceOptions,
+  type ResourceReadResult,
+  type ResourceTemplateOptions,
+  resource,
+  resourceTemplate,
+} from './resources.ts';
 export {
   type McpServerOptions,
   type McpToolServer,

@@ -82,7 +82,8 @@ export async function listenHttp(
   const server = createServer((req, res) => {
     const pathname = pathOrBadRequest(req, res);
     if (pathname === undefined) return;
-    if (pathname !== path) {
+    // OAuth protected-resource metadata lives beside the endpoint (served when auth is set).
+    if (pathname !== path && !pathname.startsWith('/.well-known/oauth-protected-resource')) {
       res
         .writeHead(404, { 'Content-Type': 'text/plain' })
         .end(`Not found: the MCP endpoint is ${path}`);

@@ -19,9 +19,13 @@ import { type AnyTask, isTask } from '../../task/index.ts';
 import type { Store } from '../session/index.ts';
 import { CallStateCodec } from './call-state.ts';
 import { type ApprovalMode, callTool, clientCanElicit } from './call-tool.ts';
+import { Catalog } from './catalog.ts';
 import { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 import { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
+import { type McpServerAuth, missingScopes, serverAuth } from './oauth/server-auth.ts';
 import { progressNotifier } from './progress-notifier.ts';
+import type { McpServedPrompt } from './prompts.ts';
+import { type AnyResource, DEFAULT_READ_LIMITS } from './resources.ts';
 import { type OutputValidator, outputValidator } from './structured-output.ts';
 import { type McpServerTaskOptions, taskSetting } from './tasks/task-options.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
@@ -49,6 +53,23 @@ export interface McpServerOptions {
   store?: Store;
   /** How MCP tasks are kept and run. */
   tasks?: McpServerTaskOptions;
+  /**
+   * Resources to serve: `resource()` for one URI, `resourceTemplate()` for a family of
+   * URIs. Given (even empty), the server declares the resources capability (with
+   * subscriptions and list changes).
+   */
+  resources?: readonly AnyResource[];
+  /** Prompts to serve, made with `prompt()`. Given (even empty), the server declares prompts. */
+  prompts?: readonly McpServedPrompt[];
+  /** The most bytes one `resources/read` answer may carry (default 16 MiB). */
+  maxResourceBytes?: number;
+  /**
+   * OAuth 2.1 over HTTP: the server publishes protected-resource metadata naming its
+   * authorization servers, checks every request's bearer token with `verify` (401/403
+   * challenges the MCP client logs in from), and refuses tools whose `toolScopes` the
+   * token lacks. Decision 125.
+   */
+  auth?: McpServerAuth;
 }
 
 /** The streams a stdio server reads requests from and writes responses to. */
@@ -73,6 +94,20 @@ export interface McpToolServer {
    * such tool is served. Calls already running finish.
    */
   removeTool(name: string): boolean;
+  /** The resources and resource templates served now. */
+  readonly resources: readonly AnyResource[];
+  /** The prompts served now. */
+  readonly prompts: readonly McpServedPrompt[];
+  /** Serves one more resource or template and tells connected clients (`list_changed`). */
+  addResource(resource: AnyResource): void;
+  /** Stops serving the resource at `uri` (or the template spelled `uri`); `false` when none. */
+  removeResource(uri: string): boolean;
+  /** Serves one more prompt and tells connected clients. */
+  addPrompt(prompt: McpServedPrompt): void;
+  /** Stops serving the prompt named `name`; `false` when none. */
+  removePrompt(name: string): boolean;
+  /** Tells clients subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  notifyResourceUpdated(uri: string): void;
   /** A fresh SDK `Server` answering for these tools, for wiring your own transport. */
   createServer(): Server;
   /** Serves these tools over an SDK transport; resolves with the connected `Server`. */
@@ -147,6 +182,15 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     }
     for (const notifier of notifiers) notifier.toolsChanged();
   };
+  const catalog = new Catalog({
+    resources: options.resources,
+    prompts: options.prompts,
+    limits: { maxBytes: maxResourceBytes(options.maxResourceBytes) },
+  });
+  const listChanged = (send: (server: Server) => Promise<void>) => {
+    for (const server of connected) send(server).catch(() => connected.delete(server));
+  };
+  const bearer = options.auth === undefined ? undefined : serverAuth(options.auth);
   const callState = new CallStateCodec();
   const approval = options.approval ?? 'elicit';
   if (!['elicit', 'client', 'deny'].includes(approval)) {
@@ -172,6 +216,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       {
         capabilities: {
           tools: { listChanged: true },
+          ...catalog.capabilities(),
           ...(withTasks ? { tasks: TASKS_CAPABILITY } : {}),
         },
         instructions: options.instructions,
@@ -183,6 +228,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       serveTasks(server, runner, canElicit);
       runner.activate();
     }
+    catalog.serve(server, () => connected.has(server));
     server.setRequestHandler('tools/list', () => ({ tools: listing }));
     server.setRequestHandler('tools/call', async (request, ctx) => {
       const { name, arguments: args } = request.params;
@@ -194,6 +240,13 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         );
       }
       const { tool } = entry;
+      const missing = missingScopes(bearer, name, ctx.http?.authInfo);
+      if (missing.length > 0) {
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `Tool "${name}" needs the scope(s) ${missing.join(', ')}, which this access token does not carry; log in again asking for them.`,
+        );
+      }
       // MCP Tasks are a 2025-11-25 feature; the 2026-07-28 revision moved them to an
       // extension the SDK does not negotiate, so there every call is answered directly.
       if (withTasks && isTaskEra(server.getNegotiatedProtocolVersion())) {
@@ -242,6 +295,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     const closed = server.onclose;
     server.onclose = () => {
       connected.delete(server);
+      catalog.forget(server);
       closed?.();
     };
     return server;
@@ -249,7 +303,13 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
 
   const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler =>
     httpHandler(
-      { createServer, createConnectedServer, notifiers, close: () => runner.close() },
+      {
+        createServer,
+        createConnectedServer,
+        notifiers,
+        close: () => runner.close(),
+        ...(bearer ? { auth: bearer } : {}),
+      },
       handlerOptions,
     );
 
@@ -277,6 +337,31 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       toolsChanged();
       return true;
     },
+    get resources() {
+      return catalog.resources;
+    },
+    get prompts() {
+      return catalog.prompts;
+    },
+    addResource(resource) {
+      catalog.addResource(resource);
+      listChanged((server) => server.sendResourceListChanged());
+    },
+    removeResource(uri) {
+      if (!catalog.removeResource(uri)) return false;
+      listChanged((server) => server.sendResourceListChanged());
+      return true;
+    },
+    addPrompt(prompt) {
+      catalog.addPrompt(prompt);
+      listChanged((server) => server.sendPromptListChanged());
+    },
+    removePrompt(name) {
+      if (!catalog.removePrompt(name)) return false;
+      listChanged((server) => server.sendPromptListChanged());
+      return true;
+    },
+    notifyResourceUpdated: (uri) => catalog.notifyUpdated(uri),
     createServer,
     async connect(transport) {
       const server = createConnectedServer();
@@ -302,6 +387,17 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     handler,
     listen: (listenOptions = {}) => listenHttp(listenOptions, handler),
   };
+}
+
+/** `maxResourceBytes` checked: a whole number of bytes > 0 (default 16 MiB). */
+function maxResourceBytes(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_READ_LIMITS.maxBytes;
+  if (!Number.isSafeInteger(value) || value <= 0) {
+    throw new RangeError(
+      `mcpServer: maxResourceBytes: expected a whole number of bytes > 0, received ${describeValue(value)}`,
+    );
+  }
+  return value;
 }
 
 /** Whether a negotiated protocol revision has MCP Tasks in its core (the 2025 ones). */

@@ -5,6 +5,7 @@
 import { StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describeValue } from '../../internal/describe-value.ts';
+import { type McpOAuth, oauthFetch } from './oauth/client-auth.ts';
 
 /** A server process to start and speak to over its stdin/stdout. */
 export interface StdioTransportOptions {
@@ -22,6 +23,8 @@ export interface HttpTransportOptions {
   url: string | URL;
   /** Extra headers on every request, e.g. `{ Authorization: 'Bearer …' }`. */
   headers?: Record<string, string>;
+  /** OAuth 2.1 login, made with `oauth()` (decision 123). */
+  auth?: McpOAuth;
 }
 
 /** A transport description, made by {@link stdioTransport} or {@link httpTransport}. */
@@ -83,7 +86,9 @@ export function openTransport(spec: McpTransportSpec | Transport): Transport {
       stderr: spec.stderr ?? 'inherit',
     });
   }
-  return new StreamableHTTPClientTransport(new URL(spec.url), {
+  const url = new URL(spec.url);
+  return new StreamableHTTPClientTransport(url, {
     requestInit: spec.headers ? { headers: spec.headers } : undefined,
+    ...(spec.auth ? { fetch: oauthFetch(spec.auth, url) } : {}),
   });
 }

@@ -1,9 +1,10 @@
 /**
  * One attempt of a model request (decision 105): its own abort signal, the timer of the
- * wait it is in, and what a failure during it means — the caller's abort, a timeout, or
- * a failure worth another attempt ({@link Transient}).
+ * wait it is in, and what a failure during it means — the caller's abort, a timeout, the
+ * connection cut, or a failure worth another attempt ({@link Transient}).
  */
 import { abortError } from '../../internal/abort-error.ts';
+import { errorMessage } from '../../internal/thrown-value.ts';
 import { retriesNote } from './http.ts';
 import { ModelError } from './model-error.ts';
 import { showMs, type TimeoutOptions } from './timeouts.ts';
@@ -18,6 +19,25 @@ export class Transient {
     /** Releases what the failed attempt holds before the next one. */
     readonly discard?: () => Promise<void>,
   ) {}
+}
+
+/** A read of the answer's body, whose failure is the connection cut. */
+export interface BodyRead {
+  /** What is read: a `generate()` answer, or a `stream()`'s events. */
+  what: 'answer' | 'stream';
+  /** The provider's request id, from the answer's headers. */
+  requestId?: string;
+}
+
+/**
+ * What went wrong on the network, for an error message: undici's `fetch failed` and
+ * `terminated` name only the step, their cause (`other side closed`, `connect
+ * ECONNREFUSED …`) the reason.
+ */
+export function networkReason(error: unknown): string {
+  const reason = errorMessage(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  return cause === undefined ? reason : `${reason}: ${errorMessage(cause)}`;
 }
 
 /**
@@ -75,27 +95,34 @@ export class Attempt {
     this.unlink();
   }
 
-  /** Awaits `work`, turning a failure into what it means (see {@link failure}). */
-  async read<T>(work: Promise<T>): Promise<T> {
+  /**
+   * Awaits `work`, turning a failure into what it means (see {@link failure}); `body`
+   * when `work` reads the answer's body.
+   */
+  async read<T>(work: Promise<T>, body?: BodyRead): Promise<T> {
     try {
       return await work;
     } catch (error) {
-      throw this.failure(error);
+      throw this.failure(error, body);
     }
   }
 
   /**
    * What `error`, raised during this attempt, means: the caller's abort (an `AbortError`),
-   * one of the timeouts (a retryable {@link ModelError}, as a {@link Transient} while
-   * nothing has been delivered), or itself.
+   * one of the timeouts, or — while the answer's `body` is read — the connection cut
+   * (undici's `TypeError: terminated`); both of these last are a retryable
+   * {@link ModelError}, as a {@link Transient} while nothing has been delivered. Anything
+   * else is itself.
    */
-  failure(error: unknown): unknown {
+  failure(error: unknown, body?: BodyRead): unknown {
     if (error instanceof Transient || error instanceof ModelError) return error;
     const caller = this.request.signal;
     if (caller?.aborted) return abortError(caller);
-    if (this.expired === undefined) return error;
-    if (this.noRetry) return this.timeoutError();
-    return new Transient((retries) => this.timeoutError(retries));
+    let report: (retries: number) => ModelError;
+    if (this.expired !== undefined) report = (retries) => this.timeoutError(retries);
+    else if (body !== undefined) report = (retries) => this.cutError(error, body, retries);
+    else return error;
+    return this.noRetry ? report(this.retries) : new Transient(report);
   }
 
   /**
@@ -103,6 +130,14 @@ export class Attempt {
    * error is being read): a timeout is then reported as it is.
    */
   noRetry = false;
+
+  private cutError(error: unknown, body: BodyRead, retries: number): ModelError {
+    const { provider } = this;
+    return new ModelError(
+      `${provider}: the ${body.what} was cut: the connection to ${this.request.url} closed before the whole ${body.what} arrived (${networkReason(error)})${retriesNote(retries)}`,
+      { provider, retryable: true, requestId: body.requestId, cause: error },
+    );
+  }
 
   private timeoutError(retries = this.retries): ModelError {
     const { provider } = this;

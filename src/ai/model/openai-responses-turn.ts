@@ -84,7 +84,7 @@ export async function* streamResponse(
   const reasoning = new Map<number, ContentPart & { type: 'reasoning' }>();
   const streamed = new Set<number>();
   let final: Item | undefined;
-  for await (const event of cutIsModelError(stream)) {
+  for await (const event of stream.events) {
     const index = typeof event.output_index === 'number' ? event.output_index : -1;
     const item = isRecord(event.item) ? event.item : undefined;
     let out: StreamEvent | undefined;
@@ -148,35 +148,6 @@ export async function* streamResponse(
   const result = finishTurn(final, builder, flags, warnings);
   yield { type: 'usage', usage: result.usage };
   yield { type: 'stop', result };
-}
-
-/**
- * The stream's events; a connection cut mid-stream (undici's `TypeError: terminated`) is
- * a retryable {@link ModelError}, as every other failure of a model request is.
- */
-async function* cutIsModelError(stream: EventStream): AsyncGenerator<Item> {
-  const { events, requestId } = stream;
-  try {
-    for (;;) {
-      let next: IteratorResult<Item>;
-      try {
-        next = await events.next();
-      } catch (error) {
-        if (error instanceof ModelError || (error as Error)?.name === 'AbortError') throw error;
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new ModelError(`${PROVIDER}: the stream was cut (${reason})`, {
-          provider: PROVIDER,
-          retryable: true,
-          requestId,
-          cause: error,
-        });
-      }
-      if (next.done) return;
-      yield next.value;
-    }
-  } finally {
-    await events.return(undefined);
-  }
 }
 
 interface StreamState {

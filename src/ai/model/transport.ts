@@ -6,7 +6,7 @@
  */
 import { abortError } from '../../internal/abort-error.ts';
 import { describeValue } from '../../internal/describe-value.ts';
-import { Attempt, Transient } from './attempt.ts';
+import { Attempt, networkReason, Transient } from './attempt.ts';
 import {
   backoff,
   errorFromResponse,
@@ -112,7 +112,11 @@ export function transport(wire: WireFormat, options: TransportOptions): Transpor
     json: (request) =>
       withRetries(settings, request, async (attempt) => {
         const response = await send(settings, request, attempt, 'responseMs');
-        const text = await attempt.read(readText(response, settings));
+        const requestId = response.headers.get(wire.requestIdHeader) ?? undefined;
+        const text = await attempt.read(readText(response, settings), {
+          what: 'answer',
+          requestId,
+        });
         attempt.end();
         return parseAnswer(settings.wire, response, text);
       }),
@@ -120,7 +124,7 @@ export function transport(wire: WireFormat, options: TransportOptions): Transpor
       withRetries(settings, request, async (attempt) => {
         const response = await send(settings, request, attempt, 'firstByteMs');
         const requestId = response.headers.get(wire.requestIdHeader) ?? undefined;
-        const events = readEvents(settings, response, attempt);
+        const events = readEvents(settings, response, attempt, requestId);
         // Nothing has reached the caller until the first event: a stall before it is retried.
         const first = await events.next();
         attempt.noRetry = true;
@@ -195,13 +199,16 @@ async function send(
   } catch (error) {
     const failure = attempt.failure(error);
     if (failure !== error) throw failure;
-    const reason = error instanceof Error ? error.message : String(error);
+    const what = cutBeforeHeaders(error)
+      ? `the connection to ${request.url} was cut before the answer's headers`
+      : `could not reach ${request.url}`;
     throw new Transient(
       (retries) =>
-        new ModelError(
-          `${provider}: could not reach ${request.url} (${reason})${retriesNote(retries)}`,
-          { provider, retryable: true, cause: error },
-        ),
+        new ModelError(`${provider}: ${what} (${networkReason(error)})${retriesNote(retries)}`, {
+          provider,
+          retryable: true,
+          cause: error,
+        }),
     );
   }
   if (response.ok) {
@@ -210,7 +217,14 @@ async function send(
   }
   const retryable = shouldRetry(response);
   const error = async (retries: number) => {
-    const text = await readText(response, settings, { limit: MAX_ERROR_BODY_BYTES, cut: true });
+    const text = await readText(response, settings, {
+      limit: MAX_ERROR_BODY_BYTES,
+      cut: true,
+    }).catch((cut: unknown) => {
+      // The status says what failed; a connection cut in its body loses only the details.
+      if (attempt.signal.aborted) throw cut;
+      return '';
+    });
     return errorFromResponse(response, text, { provider, requestIdHeader }, retryable, retries);
   };
   if (!retryable) {
@@ -220,6 +234,16 @@ async function send(
   throw new Transient(error, retryAfterMs(response.headers), async () => {
     await response.body?.cancel().catch(() => undefined);
   });
+}
+
+/**
+ * Whether `fetch` failed because the server closed or reset the connection it had
+ * accepted (undici's `other side closed`), rather than because it could not be reached.
+ */
+function cutBeforeHeaders(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = cause instanceof Error ? (cause as { code?: unknown }).code : undefined;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** A byte limit option: a positive integer. */
@@ -278,12 +302,14 @@ async function readText(
 
 /**
  * The stream's JSON events. The idle timer runs only while waiting for the server, and
- * restarts at each event that is not a keep-alive `ping` (comments never reach here).
+ * restarts at each event that is not a keep-alive `ping` (comments never reach here). A
+ * connection cut is a {@link ModelError} (see {@link Attempt.failure}).
  */
 async function* readEvents(
   settings: Settings,
   response: Response,
   attempt: Attempt,
+  requestId: string | undefined,
 ): AsyncGenerator<Record<string, unknown>> {
   const { wire, maxEventBytes } = settings;
   const idleMs = settings.timeouts.idleMs;
@@ -295,7 +321,7 @@ async function* readEvents(
   try {
     for (;;) {
       attempt.arm('idleMs', idleMs === Infinity ? idleMs : lastProgress + idleMs - Date.now());
-      const step = await attempt.read(sse.next());
+      const step = await attempt.read(sse.next(), { what: 'stream', requestId });
       attempt.disarm();
       if (step.done) return;
       const { event, data } = step.value;

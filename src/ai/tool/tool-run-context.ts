@@ -1,7 +1,16 @@
 /**
  * The context a tool executor receives.
  */
-import type { ModelMessage, Progress, SuspendRequest } from '../../task/index.ts';
+import type {
+  ElicitAnswer,
+  ElicitRequest,
+  LogFn,
+  ModelMessage,
+  Progress,
+  SampleRequest,
+  SampleResult,
+  SuspendRequest,
+} from '../../task/index.ts';
 
 /**
  * Runtime context passed to a tool executor.
@@ -60,4 +69,17 @@ export interface ToolRunContext {
    * the caller listens with; nothing otherwise. A bad update throws a `TypeError`.
    */
   progress(update: Progress): void;
+  /**
+   * Logs one message at an RFC 5424 level (`'debug'` … `'emergency'`), with optional
+   * data: an MCP client's `notifications/message` (honouring its `logging/setLevel`),
+   * an agent's `log` stream event, the CLI's standard error; dropped without a listener.
+   */
+  log: LogFn;
+  /** Asks the caller's model (MCP sampling); rejects when the caller has none to offer. */
+  sample(request: SampleRequest): Promise<SampleResult>;
+  /**
+   * Asks a person to fill a flat form (MCP elicitation): resolves `accept` with content
+   * checked against the schema, `decline` or `cancel`; rejects when no one can be asked.
+   */
+  elicit(request: ElicitRequest): Promise<ElicitAnswer>;
 }

@@ -233,6 +233,7 @@ async function execute(
           cwd: io.cwd,
           signal: interrupt.signal,
           progress: progress.update,
+          log: (level, message) => io.stderr.write(`fino: ${level}: ${message}\n`),
           ...(resume && { resumeValue: resume.value }),
         });
         break;

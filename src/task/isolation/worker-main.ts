@@ -6,6 +6,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../../internal/thrown-value.ts';
+import { checkedLog, noElicitation, noSampling } from '../client-requests.ts';
 import { checkProgress } from '../progress.ts';
 import { SuspendSignal } from '../suspend-signal.ts';
 import type { SuspendFn, TaskRunContext, Writer } from '../types.ts';
@@ -81,6 +82,10 @@ async function call(
     resumeValue: data.resumeValue,
     idempotencyKey: data.idempotencyKey,
     progress: (update) => send({ type: 'progress', update: checkProgress(update) }),
+    // A worker has no channel for these yet: log messages are checked and dropped.
+    log: checkedLog(undefined),
+    sample: noSampling,
+    elicit: noElicitation,
     writer: writerFor(data.mode),
     env: data.env ?? process.env,
     cwd: data.cwd ?? process.cwd(),
