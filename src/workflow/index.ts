@@ -45,3 +45,4 @@ export {
   type WorkflowOptions,
   workflow,
 } from './workflow.ts';
+export { type WorkflowToolOptions, workflowTool } from './workflow-tool.ts';

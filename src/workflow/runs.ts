@@ -23,6 +23,8 @@ export interface WorkflowRuns {
   get(runId: string): Promise<WorkflowRun>;
   /** The run's history: every checkpoint, in recording order. */
   history(runId: string): Promise<WorkflowHistoryEntry[]>;
+  /** Undecided pending decisions of unfinished runs (of one run with `runId`), oldest first. */
+  pending(filter?: { runId?: string }): Promise<StoredPending[]>;
   /**
    * Sends a signal. Without the workflow's code, declared signal names and payload
    * schemas are not checked here (the workflow's `signal` checks them).
@@ -70,6 +72,9 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
     async history(runId) {
       await found(runId);
       return (await store.history(runId)).map(entryView);
+    },
+    pending(filter) {
+      return store.pending(filter);
     },
     async signal(runId, name, payload) {
       if (typeof name !== 'string' || name === '' || name.length > 200) {

@@ -9,7 +9,9 @@ import { session, sqliteStore } from '../../src/ai/session/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
 import { sessions } from '../../src/cli/commands/sessions.ts';
 import { type ServeHelpers, serve } from '../../src/cli/commands/sessions-serve.ts';
+import { sqliteWorkflowStore } from '../../src/workflow/index.ts';
 import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
+import { workflowShop } from '../ai/session/inbox/workflow-fixtures.ts';
 
 const RUN_CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 /** tsx's loader by its own address: the child runs in a folder without node_modules. */
@@ -46,9 +48,15 @@ async function started(argv: string[], db: string) {
     stop = resolve;
   });
   const code = serve(argv, cliIo, helpers(db), until);
-  for (let i = 0; i < 200 && !text.err.includes('http://'); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  // Waits for the address (or for serve to end without one), however loaded the machine.
+  const printed = new Promise<void>((resolve) => {
+    const check = () => {
+      if (text.err.includes('http://')) resolve();
+    };
+    cliIo.stderr.on('data', () => setImmediate(check));
+    check();
+  });
+  await Promise.race([printed, code]);
   const url = /(http:\/\/\S+)/.exec(text.err)?.[1];
   if (!url) throw new Error(`no address printed: ${text.err}`);
   return {
@@ -159,6 +167,53 @@ describe('fino sessions serve', () => {
     );
     expect(mixed).toBe(2);
     expect(text.err).toContain('--token: expected name=secret for each of several tokens');
+  });
+
+  it('shows a workflow database with --workflows: its pending decision is approved over HTTP, once', async () => {
+    const workflowDb = join(dir, 'workflows.db');
+    const wfStore = sqliteWorkflowStore(workflowDb);
+    const shop = workflowShop(wfStore);
+    await shop.refunds.start('o-cli', { store: wfStore, runId: 'wf-cli' });
+    await shop.worker.drain();
+    const server = await started(
+      [
+        '--db',
+        'wf-sessions.db',
+        '--port',
+        '0',
+        '--token',
+        'ana=ana-secret-1',
+        '--workflows',
+        workflowDb,
+      ],
+      'wf-sessions.db',
+    );
+    const origin = new URL(server.url).origin;
+    const entry = await fetch(`${origin}/?token=ana-secret-1`, { redirect: 'manual' });
+    const cookie = entry.headers.get('set-cookie')!.split(';')[0];
+    const page = await (await fetch(`${origin}/`, { headers: { cookie } })).text();
+    expect(page).toContain('workflow refunds run <a href="/workflows/wf-cli">wf-cli</a>');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1];
+    const decide = () =>
+      fetch(`${origin}/workflows/wf-cli/decisions/%24call%3Arefund`, {
+        method: 'POST',
+        headers: { origin, cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ csrf, action: 'approve' }).toString(),
+      });
+    expect((await decide()).status).toBe(200);
+    expect((await decide()).status).toBe(409);
+    expect(await server.stop()).toBe(0);
+    await shop.worker.drain();
+    expect(await shop.refunds.result('wf-cli', { store: wfStore })).toEqual({
+      content: 'refunded o-cli',
+    });
+    expect((await shop.refunds.get('wf-cli', { store: wfStore })).audit?.[0].by).toBe('ana');
+    expect(shop.executions.refund).toBe(1);
+    await wfStore.close();
+
+    const { io: cliIo, text } = io();
+    expect(await sessions.run(['serve', '--workflows', 'missing.db'], cliIo)).toBe(2);
+    expect(text.err).toContain(`no workflow database at ${join(dir, 'missing.db')}`);
   });
 
   it('serves the inbox; approving there continues the run with --agent', async () => {

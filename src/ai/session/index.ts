@@ -13,6 +13,10 @@ export { SessionError, type SessionErrorCode } from './errors.ts';
 export {
   type InboxOptions,
   type InboxServer,
+  type InboxWorkflowEntry,
+  type InboxWorkflowPending,
+  type InboxWorkflowRun,
+  type InboxWorkflows,
   inbox,
   MAX_BODY_BYTES,
   type ServeInboxOptions,

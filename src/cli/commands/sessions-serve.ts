@@ -12,8 +12,10 @@ import {
 } from '../../ai/session/index.ts';
 import { task, UsageError } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
+import { workflowRuns } from '../../workflow/index.ts';
 import { type CommandIo, writeLine } from '../command.ts';
 import { runCommandTask } from '../task-command.ts';
+import { openWorkflowStore } from './workflows.ts';
 
 const description = `The approval inbox in a browser.
 
@@ -41,6 +43,12 @@ const serveInput = v.object({
     .optional()
     .describe(
       'require this token (default: $FINO_INBOX_TOKEN); open the printed address once, the browser stays logged in; repeat as --token name=secret, one per approver, to record who decided',
+    ),
+  workflows: v
+    .string()
+    .optional()
+    .describe(
+      'a workflow database (SQLite file or postgres:// URL): its runs and pending decisions show in the inbox too',
     ),
   agent: v
     .string()
@@ -124,10 +132,14 @@ export function serveTask(
       }
       const agent =
         given.agent === undefined ? undefined : await helpers.loadAgent(given.agent, io);
+      // Opened first: a missing workflow database is a usage error before anything is created.
+      const workflowStore =
+        given.workflows === undefined ? undefined : openWorkflowStore(given.workflows, io);
       const store = helpers.openStore(given.db, io, true);
       try {
         const server = await serveInbox({
           session: session({ store, agent }),
+          ...(workflowStore && { workflows: workflowRuns(workflowStore) }),
           port: given.port,
           host: given.host,
           token,
@@ -143,6 +155,7 @@ export function serveTask(
         return 0;
       } finally {
         await store.close();
+        await workflowStore?.close();
       }
     },
   });

@@ -25,7 +25,11 @@ import { type Output, print, subcommand } from '../subcommand.ts';
 import { type CommandTask, taskCommand } from '../task-command.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
-function openStore(db: string | undefined, io: CommandIo, create = false): WorkflowStore {
+export function openWorkflowStore(
+  db: string | undefined,
+  io: CommandIo,
+  create = false,
+): WorkflowStore {
   const target = db ?? (io.env.FINO_DATABASE_URL || DEFAULT_WORKFLOW_DB);
   if (/^postgres(ql)?:\/\//.test(target)) return postgresWorkflowStore(target);
   const path = isAbsolute(target) ? target : resolve(io.cwd, target);
@@ -114,7 +118,7 @@ async function withStore<T>(
   act: (store: WorkflowStore) => Promise<T>,
   create = false,
 ): Promise<T> {
-  const store = openStore(given.db, io, create);
+  const store = openWorkflowStore(given.db, io, create);
   try {
     return await act(store);
   } finally {

@@ -88,6 +88,7 @@ export async function runTaskTool(
     signal: how.signal,
     toolCallId: taskId,
     runId: taskId,
+    idempotencyKey: taskId, // the same across a takeover after a restart: one task, one effect
     step: 0,
     messages: [],
     progress: how.progress.report,

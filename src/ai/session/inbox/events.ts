@@ -4,6 +4,7 @@
  * runs (ids, statuses, update times) differs from the last look.
  */
 import type { Session } from '../session.ts';
+import type { InboxWorkflows } from './workflows.ts';
 
 /** The most event streams open at once; more get 503 (each holds a connection). */
 export const MAX_LISTENERS = 100;
@@ -12,8 +13,8 @@ const KEEPALIVE_POLLS = 15;
 
 type Listener = (chunk: string) => void;
 
-/** Watches `session` for changes while listeners are attached. */
-export function storeWatcher(session: Session, pollMs: number) {
+/** Watches `session` (and workflow runs, when given) for changes while listeners are attached. */
+export function storeWatcher(session: Session, pollMs: number, workflows?: InboxWorkflows) {
   const listeners = new Set<Listener>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let last: string | undefined;
@@ -21,7 +22,7 @@ export function storeWatcher(session: Session, pollMs: number) {
   let busy = false;
 
   const fingerprint = async () =>
-    (await session.list())
+    [...(await session.list()), ...((await workflows?.list()) ?? [])]
       .map((r) => `${r.runId}\u0000${r.status}\u0000${'updatedAt' in r ? r.updatedAt : ''}`)
       .join('\u0001');
 

@@ -30,11 +30,18 @@ import {
   sameSecret,
   securityHeaders,
 } from './security.ts';
+import { type InboxWorkflows, workflowRunPage, workflowSection } from './workflows.ts';
 
 /** Options of {@link inbox}. */
 export interface InboxOptions {
   /** The session whose runs the inbox shows and decides (with an agent, decisions continue the run). */
   session: Session;
+  /**
+   * Workflow runs to show and decide as well: `workflowRuns(store)` from `fino:workflow`.
+   * Their pending decisions are listed with the session's, and each run has a page with
+   * its history as a timeline.
+   */
+  workflows?: InboxWorkflows;
   /**
    * The access token. When set, a browser must arrive once with `?token=…`; it is then
    * logged in by a random login id in an HttpOnly, SameSite=Strict cookie named after
@@ -220,6 +227,19 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
       `inbox({ session }): session: expected a Session (from session({ store })), received ${describeValue(session)}`,
     );
   }
+  const { workflows } = options;
+  if (workflows !== undefined) {
+    const given = (workflows ?? {}) as unknown as Record<string, unknown>;
+    const isStore = typeof given.claimNext === 'function';
+    if (
+      isStore ||
+      !['list', 'get', 'history', 'pending', 'decide'].every((m) => typeof given[m] === 'function')
+    ) {
+      throw new TypeError(
+        `inbox({ workflows }): expected workflow runs (workflowRuns(store) from fino:workflow), received ${isStore ? 'a workflow store' : describeValue(workflows)}`,
+      );
+    }
+  }
   const approvers = accessTokens(options);
   const base = (options.basePath ?? '').replace(/\/+$/, '');
   if (base !== '' && !/^\/[A-Za-z0-9._~/-]*$/.test(base)) {
@@ -231,7 +251,7 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
   const loginMs = checkDuration('inbox: loginMs', options.loginMs ?? DEFAULT_LOGIN_MS);
   const logins = loginTable(loginMs);
   const csrf = csrfTokens();
-  const watcher = storeWatcher(session, pollMs);
+  const watcher = storeWatcher(session, pollMs, workflows);
   const guest: PageContext = {
     base,
     csrf: csrf.valueFor(undefined),
@@ -337,8 +357,11 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     }
     const status = statusParam as StatusFilter;
     const runs = await session.list(status === 'all' ? {} : { status });
+    const extra = workflows && (await workflowSection(ctx, workflows, tool, status));
     return respond(
-      fragmentOnly ? listFragment(ctx, runs, tool, status) : inboxPage(ctx, runs, tool, status),
+      fragmentOnly
+        ? listFragment(ctx, runs, tool, status, extra)
+        : inboxPage(ctx, runs, tool, status, extra),
     );
   }
 
@@ -416,14 +439,19 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
   /** The run as stored now, with its audit trail (the decision's result lacks it). */
   const fresh = async (run: SessionRun) => (await session.get(run.runId)) ?? run;
 
-  /** The answer to a suspension: JSON checked against its schema when it declares one, else the text. */
+  /** The answer to a session run's suspension. */
   async function answerValue(runId: string, toolCallId: string, text: string): Promise<unknown> {
     const run = await session.get(runId);
     const call =
       run?.status === 'suspended'
         ? run.pending.find((p) => p.toolCallId === toolCallId)
         : undefined;
-    const schema = call && declaredSchema(call.payload);
+    return parseAnswer(call?.payload, text);
+  }
+
+  /** An answer: JSON checked against the suspension's schema when it declares one, else the text. */
+  function parseAnswer(payload: unknown, text: string): unknown {
+    const schema = declaredSchema(payload);
     if (schema === undefined) {
       if (text.trim() === '')
         throw new HttpError(400, 'Expected an answer, received an empty field.');
@@ -454,6 +482,84 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     return value;
   }
 
+  /** A workflow run's page: status, pending decisions, timeline, audit trail. */
+  async function workflowView(
+    ctx: PageContext,
+    runId: string,
+    notice?: { text: string; warn?: boolean },
+    status = 200,
+  ) {
+    if (!workflows) throw new HttpError(404, 'This inbox shows no workflow runs.');
+    try {
+      const run = await workflows.get(runId);
+      const history = await workflows.history(runId);
+      return respond(workflowRunPage(ctx, run, history, notice), { status });
+    } catch (error) {
+      if (workflowCode(error) === 'NOT_FOUND') {
+        throw new HttpError(404, `No workflow run with id "${runId}".`);
+      }
+      throw error;
+    }
+  }
+
+  /** Approves, rejects or answers a workflow run's pending decision, once. */
+  async function decideWorkflow(
+    request: Request,
+    url: URL,
+    login: Login | undefined,
+    runId: string,
+    decisionId: string,
+  ) {
+    if (!workflows) throw new HttpError(404, 'No such form.');
+    const ctx = contextOf(login);
+    const form = await checkedForm(request, url, login);
+    const ref = { runId, decisionId };
+    const by = deciderOf(request, form, login);
+    const note = optionalText(form.get('note'))?.slice(0, 2000);
+    const action = form.get('action');
+    try {
+      if (action === 'approve') await workflows.decide(ref, { approve: true }, { by, note });
+      else if (action === 'reject') {
+        const reason = note ?? `Rejected${by ? ` by ${by}` : ''} in the approval inbox`;
+        await workflows.decide(ref, { reject: reason }, { by, note: reason });
+      } else if (action === 'answer') {
+        const pending = (await workflows.get(runId)).pending ?? [];
+        const call = pending.find((p) => p.decisionId === decisionId)?.call;
+        const value = parseAnswer(call?.payload, form.get('answer') ?? '');
+        await workflows.decide(ref, { resume: value }, { by, note });
+      } else {
+        throw new HttpError(
+          400,
+          `Expected action to be approve, reject or answer, received ${JSON.stringify(action?.slice(0, 40) ?? null)}.`,
+        );
+      }
+    } catch (error) {
+      const code = workflowCode(error);
+      if (code === 'NOT_FOUND') throw new HttpError(404, (error as Error).message);
+      if (code === 'INVALID_ARGUMENT') throw new HttpError(400, (error as Error).message);
+      if (code === 'NOT_PENDING') {
+        return workflowView(
+          ctx,
+          runId,
+          {
+            text: 'This decision is no longer pending (the run has ended). Nothing was changed.',
+            warn: true,
+          },
+          409,
+        );
+      }
+      if (code !== 'ALREADY_DECIDED') throw error;
+      const run = await workflows.get(runId);
+      const last = run.audit?.filter((a) => a.decisionId === decisionId).at(-1);
+      const text = last
+        ? `Already decided ${last.by ? `by ${last.by}` : 'by someone else'} at ${last.at} (${last.action}${last.note ? `: ${last.note}` : ''}). Nothing was changed.`
+        : 'Already decided by someone else. Nothing was changed.';
+      return workflowView(ctx, runId, { text, warn: true }, 409);
+    }
+    const verb = action === 'approve' ? 'Approved' : action === 'reject' ? 'Rejected' : 'Answered';
+    return workflowView(ctx, runId, { text: `${verb}. A worker continues the run.` });
+  }
+
   async function route(request: Request, url: URL): Promise<Response> {
     if (!url.pathname.startsWith(`${base}/`) && url.pathname !== base) {
       throw new HttpError(404, 'No such page.');
@@ -481,6 +587,9 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
       if (segments.length === 2 && segments[0] === 'runs') {
         return runView(ctx, decodeId(segments[1], 'run id'));
       }
+      if (segments.length === 2 && segments[0] === 'workflows') {
+        return workflowView(ctx, decodeId(segments[1], 'workflow run id'));
+      }
       throw new HttpError(404, 'No such page.');
     }
     if (method === 'POST') {
@@ -492,6 +601,15 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
           login,
           decodeId(segments[1], 'run id'),
           decodeId(segments[3], 'tool call id'),
+        );
+      }
+      if (segments.length === 4 && segments[0] === 'workflows' && segments[2] === 'decisions') {
+        return decideWorkflow(
+          request,
+          url,
+          login,
+          decodeId(segments[1], 'workflow run id'),
+          decodeId(segments[3], 'decision id'),
         );
       }
       throw new HttpError(404, 'No such form.');
@@ -530,8 +648,11 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
         };
         return failure(error.status, titles[error.status] ?? 'Refused', error.message);
       }
-      if (error instanceof SessionError && error.code === 'CORRUPT_RUN') {
-        return failure(500, 'Unreadable run', error.message);
+      if (
+        (error instanceof SessionError && error.code === 'CORRUPT_RUN') ||
+        workflowCode(error) === 'CORRUPT_RUN'
+      ) {
+        return failure(500, 'Unreadable run', (error as Error).message);
       }
       (options.onError ?? console.error)(error);
       return failure(
@@ -541,4 +662,14 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
       );
     }
   };
+}
+
+/** The code of a `WorkflowError` (recognised by name: the inbox does not import fino:workflow). */
+function workflowCode(error: unknown): string | undefined {
+  try {
+    const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+    return name === 'WorkflowError' && typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined; // a thrown value whose properties throw is no WorkflowError
+  }
 }

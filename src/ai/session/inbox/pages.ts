@@ -4,6 +4,7 @@
  */
 import { sha256Hex } from '../../../internal/sha256.ts';
 import type { ContentPart, ModelMessage } from '../../../task/index.ts';
+import type { PendingCall } from '../../agent/index.ts';
 import type { AuditEntry, CorruptRun, SessionPendingCall, SessionRun } from '../types.ts';
 import { type Html, html } from './html.ts';
 
@@ -37,7 +38,7 @@ const FOLD_CHARS = 300;
 /** How many of the run's last messages a pending call shows for context. */
 const CONTEXT_MESSAGES = 3;
 
-const pretty = (value: unknown): string => {
+export const pretty = (value: unknown): string => {
   if (value === undefined) return 'undefined';
   try {
     return JSON.stringify(value, null, 2) ?? String(value);
@@ -62,11 +63,11 @@ export function ago(iso: string, now = Date.now()): string {
 }
 
 /** A time shown as "3 min ago", the exact time (UTC) on hover. */
-const timeAgo = (ctx: Pick<PageContext, 'now'>, iso: string): Html =>
+export const timeAgo = (ctx: Pick<PageContext, 'now'>, iso: string): Html =>
   html`<time datetime="${iso}" title="${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}" data-ago>${ago(iso, ctx.now)}</time>`;
 
 /** A JSON value in a `<pre>`, folded when long. */
-function jsonBlock(value: unknown, label: string): Html {
+export function jsonBlock(value: unknown, label: string): Html {
   const text = pretty(value);
   return text.length > FOLD_CHARS
     ? html`<details><summary>${label} (${text.length} characters)</summary><pre>${text}</pre></details>`
@@ -83,7 +84,7 @@ function argValue(value: unknown, label: string): Html {
 }
 
 /** Arguments one value per key, each folded when long. */
-function argsBlock(args: unknown): Html {
+export function argsBlock(args: unknown): Html {
   if (args === null || typeof args !== 'object' || Array.isArray(args)) {
     return html`<div class="args">${argValue(args, 'Arguments')}</div>`;
   }
@@ -145,10 +146,18 @@ const runUrl = (ctx: PageContext, runId: string) => `${ctx.base}/runs/${encodeUR
 const callUrl = (ctx: PageContext, runId: string, toolCallId: string) =>
   `${runUrl(ctx, runId)}/calls/${encodeURIComponent(toolCallId)}`;
 
-/** The decision form of one pending call: Approve/Reject, or an answer for a suspension. */
-function decideForm(ctx: PageContext, runId: string, call: SessionPendingCall): Html {
+/**
+ * The decision form of one pending call: Approve/Reject, or an answer for a suspension;
+ * posted to `action` (default: the session call's address).
+ */
+export function decideForm(
+  ctx: PageContext,
+  runId: string,
+  call: PendingCall,
+  action = callUrl(ctx, runId, call.toolCallId),
+): Html {
   // Unique per call whatever characters the ids hold, so every label names its own field.
-  const id = `c${sha256Hex(`${runId}\u0000${call.toolCallId}`).slice(0, 16)}`;
+  const id = `c${sha256Hex(action).slice(0, 16)}`;
   const name = ctx.askName
     ? html`<label for="by-${id}">Your name (optional)<input id="by-${id}" name="by" autocomplete="name" maxlength="200"></label>`
     : '';
@@ -156,17 +165,17 @@ function decideForm(ctx: PageContext, runId: string, call: SessionPendingCall): 
   if (call.kind === 'suspend') {
     const schema = declaredSchema(call.payload);
     const hint = schema === undefined ? 'Answer' : 'Answer (JSON matching the schema)';
-    return html`<form class="decide" method="post" action="${callUrl(ctx, runId, call.toolCallId)}">
+    return html`<form class="decide" method="post" action="${action}">
 ${hidden}<input type="hidden" name="action" value="answer">
 <label for="answer-${id}">${hint}<textarea id="answer-${id}" name="answer" required></textarea></label>
 ${name}<div class="buttons"><button class="answer" type="submit">Send answer</button></div></form>
-<form class="decide" method="post" action="${callUrl(ctx, runId, call.toolCallId)}">${hidden}
+<form class="decide" method="post" action="${action}">${hidden}
 <input type="hidden" name="action" value="reject">
 <label for="reason-${id}">Reason for declining (optional)<input id="reason-${id}" name="note" maxlength="2000"></label>
 ${ctx.askName ? html`<input type="hidden" name="by" value="">` : ''}
 <div class="buttons"><button class="reject" type="submit">Reject</button></div></form>`;
   }
-  return html`<form class="decide" method="post" action="${callUrl(ctx, runId, call.toolCallId)}">
+  return html`<form class="decide" method="post" action="${action}">
 ${hidden}<label for="note-${id}">Note or reason (optional)<input id="note-${id}" name="note" maxlength="2000"></label>
 ${name}<div class="buttons"><button class="approve" type="submit" name="action" value="approve">Approve</button>
 <button class="reject" type="submit" name="action" value="reject">Reject</button></div></form>`;
@@ -181,6 +190,17 @@ export function declaredSchema(payload: unknown): object | boolean | undefined {
     : undefined;
 }
 
+/** What a pending call asks for, and its declared side effects, in words. */
+export function callSummary(call: PendingCall): { asks: Html; effects: string } {
+  return {
+    asks:
+      call.kind === 'suspend'
+        ? html`asks for an answer: <strong>${call.reason ?? 'Suspended'}</strong>`
+        : html`asks for approval`,
+    effects: call.sideEffects === undefined ? 'not declared' : call.sideEffects ? 'yes' : 'none',
+  };
+}
+
 /** One pending call: what it wants, why, in what context, and the form to decide it. */
 function pendingCard(
   ctx: PageContext,
@@ -188,12 +208,7 @@ function pendingCard(
   call: SessionPendingCall,
   withContext: boolean,
 ): Html {
-  const asks =
-    call.kind === 'suspend'
-      ? html`asks for an answer: <strong>${call.reason ?? 'Suspended'}</strong>`
-      : html`asks for approval`;
-  const effects =
-    call.sideEffects === undefined ? 'not declared' : call.sideEffects ? 'yes' : 'none';
+  const { asks, effects } = callSummary(call);
   const context = withContext
     ? html`<details><summary>Last messages</summary>${messageList(
         (run.state?.messages ?? []).slice(-CONTEXT_MESSAGES),
@@ -245,6 +260,7 @@ export function listFragment(
   runs: Array<SessionRun | CorruptRun>,
   tool: string,
   status: StatusFilter,
+  workflows: { part: Html; count: number } = { part: html``, count: 0 },
 ): Html {
   // Newest change first; runs changed in the same millisecond by their revision (and,
   // from a store that keeps none, newest created first: `list` is oldest first).
@@ -270,8 +286,10 @@ export function listFragment(
         : [],
     );
     return html`${broken}${
-      cards.length === 0 ? html`<p class="empty">Nothing waits for a decision.</p>` : cards
-    }`;
+      cards.length === 0 && workflows.count === 0
+        ? html`<p class="empty">Nothing waits for a decision.</p>`
+        : cards
+    }${workflows.part}`;
   }
   const rows = readable.filter(
     (run) =>
@@ -281,11 +299,15 @@ export function listFragment(
         (step.toolCalls ?? []).some((c: { name: string }) => c.name === tool),
       ),
   );
-  if (rows.length === 0) return html`${broken}<p class="empty">No runs.</p>`;
+  if (rows.length === 0) {
+    return workflows.count === 0
+      ? html`${broken}<p class="empty">No runs.</p>`
+      : html`${broken}${workflows.part}`;
+  }
   return html`${broken}<table class="runs"><thead><tr><th scope="col">Run</th><th scope="col">Status</th><th scope="col">Tools</th><th scope="col">Answer</th><th scope="col">Updated</th><th scope="col">Thread</th></tr></thead><tbody>${rows.map(
     (run) =>
       html`<tr><td><a href="${runUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.status}</td><td class="tools">${toolsOf(run).join(', ')}</td><td class="answer">${outcomeOf(run)}</td><td>${timeAgo(ctx, run.updatedAt)}</td><td>${run.threadId ?? ''}</td></tr>`,
-  )}</tbody></table>`;
+  )}</tbody></table>${workflows.part}`;
 }
 
 /** Who is logged in, and the button that logs out (a POST, with the login's CSRF value). */
@@ -318,11 +340,12 @@ export function inboxPage(
   runs: Array<SessionRun | CorruptRun>,
   tool: string,
   status: StatusFilter,
+  workflows?: { part: Html; count: number },
 ): Html {
   return page(
     ctx,
     'Approval inbox',
-    html`${filters(ctx, tool, status)}<section id="inbox-list" aria-live="polite" data-src="${ctx.base}/fragment" data-events="${ctx.base}/events">${listFragment(ctx, runs, tool, status)}</section>`,
+    html`${filters(ctx, tool, status)}<section id="inbox-list" aria-live="polite" data-src="${ctx.base}/fragment" data-events="${ctx.base}/events">${listFragment(ctx, runs, tool, status, workflows)}</section>`,
   );
 }
 

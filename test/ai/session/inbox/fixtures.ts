@@ -34,9 +34,8 @@ function nextTurn(request: Request) {
   return { toolCalls: [{ id: `${name}_1`, name, args }] };
 }
 
-/** A shop agent, its session over `store`, and how many times `refund` ran. */
-export function shop(store: Store) {
-  const executions = { refund: 0 };
+/** The two tools, `refund` counting its executions in `executions.refund`. */
+export function shopTools(executions: { refund: number }) {
   const refund = tool({
     name: 'refund',
     description: 'Refund an order.',
@@ -58,6 +57,13 @@ export function shop(store: Store) {
         ? ctx.suspend('Which size?', { schema: { type: 'string', enum: ['S', 'M', 'L'] } })
         : `size ${String(ctx.resumeValue)}`,
   });
+  return { refund, askSize };
+}
+
+/** A shop agent, its session over `store`, and how many times `refund` ran. */
+export function shop(store: Store) {
+  const executions = { refund: 0 };
+  const { refund, askSize } = shopTools(executions);
   const model = scriptedModel(Array.from({ length: 500 }, () => nextTurn));
   const shopAgent = agent({ model, tools: [refund, askSize] });
   return { executions, agent: shopAgent, runs: session({ store, agent: shopAgent }) };
@@ -73,4 +79,28 @@ export async function suspendOn(
   const run = await runs.start(JSON.stringify({ tool, args }), { runId });
   if (run.status !== 'suspended') throw new Error(`expected suspended, got ${JSON.stringify(run)}`);
   return run;
+}
+
+/** GET and form POST to an inbox handler as a browser on `origin` would, and the page's CSRF value. */
+export function browserLike(
+  handle: (request: globalThis.Request) => Promise<Response>,
+  origin: string,
+) {
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    handle(new globalThis.Request(`${origin}${path}`, { headers }));
+  const csrfOf = async (path = '/', headers: Record<string, string> = {}) =>
+    /name="csrf" value="([^"]+)"/.exec(await (await get(path, headers)).text())?.[1] ?? '';
+  const post = (
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) =>
+    handle(
+      new globalThis.Request(`${origin}${path}`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(fields).toString(),
+      }),
+    );
+  return { get, post, csrfOf };
 }

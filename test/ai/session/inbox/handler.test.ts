@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LOGINS } from '../../../../src/ai/session/inbox/logins.ts';
 import { inbox, memoryStore } from '../../../../src/ai/session/index.ts';
-import { shop, suspendOn } from './fixtures.ts';
+import { browserLike, shop, suspendOn } from './fixtures.ts';
 
 const ORIGIN = 'http://127.0.0.1:9999';
 const HOSTILE = '<img src=x onerror=window.__pwned=1></script><script>window.__pwned=2</script>';
@@ -16,28 +16,7 @@ async function setup(
   const store = memoryStore();
   const shopped = shop(store);
   const handle = inbox({ session: shopped.runs, ...options });
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    handle(new Request(`${ORIGIN}${path}`, { headers }));
-  const csrfOf = async (path = '/', headers: Record<string, string> = {}) => {
-    const text = await (await get(path, headers)).text();
-    return /name="csrf" value="([^"]+)"/.exec(text)?.[1] ?? '';
-  };
-  const post = (
-    path: string,
-    fields: Record<string, string>,
-    headers: Record<string, string> = {},
-  ) =>
-    handle(
-      new Request(`${ORIGIN}${path}`, {
-        method: 'POST',
-        headers: {
-          origin: ORIGIN,
-          'content-type': 'application/x-www-form-urlencoded',
-          ...headers,
-        },
-        body: new URLSearchParams(fields).toString(),
-      }),
-    );
+  const { get, post, csrfOf } = browserLike(handle, ORIGIN);
   return { ...shopped, store, handle, get, post, csrfOf };
 }
 
