@@ -10,8 +10,10 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
+// writeSync, not console.log: the hooks run on their own thread, whose buffered console
+// output Node 24 may drop when the process exits.
 const LOG_LOADS =
-  'export async function load(url, context, next) { if (url.startsWith("file:")) console.log("LOADED " + url); return next(url, context); }';
+  'import { writeSync } from "node:fs"; export async function load(url, context, next) { if (url.startsWith("file:")) writeSync(1, "LOADED " + url + "\\n"); return next(url, context); }';
 const hooks = `data:text/javascript,${encodeURIComponent(LOG_LOADS)}`;
 const REGISTER = `data:text/javascript,${encodeURIComponent(
   `import { register } from 'node:module'; register(${JSON.stringify(hooks)});`,
