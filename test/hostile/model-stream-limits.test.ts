@@ -46,8 +46,11 @@ describe('server-sent events past the limit', () => {
     // The client closed the connection at the cap: the server could not push the other 68 MB.
     const accepted = await sent;
     expect(accepted).toBeLessThan(32 * MiB + 16 * MiB);
+    // Buffers held by this process, the fake server's write queue included, and not yet
+    // collected: the 32 MiB cap plus slack (64 MiB was exceeded by 0.8 MiB once on Node 24),
+    // still well under the 95 MiB an unbounded reader would hold for the line alone.
     const grown = process.memoryUsage().arrayBuffers - before.arrayBuffers;
-    expect(grown).toBeLessThan(64 * MiB);
+    expect(grown).toBeLessThan(80 * MiB);
   }, 60_000);
 
   it('the limit is per model: maxEventBytes names the configured size', async () => {
