@@ -4,7 +4,7 @@
  * 500 runs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
@@ -149,7 +149,12 @@ export async function raceScenario(
   count: { start(n: number, o: object): Promise<unknown> },
 ) {
   for (let n = 0; n < 500; n++) await count.start(n, { store, runId: `count-${n}` });
-  const answers = await Promise.all([1, 2, 3, 4].map(() => child({ ...place, op: 'drain' }).done));
+  // The four start together: each waits, loaded and connected, for the gate file.
+  const gate = `${place.log}.go`;
+  const racers = [1, 2, 3, 4].map(() => child({ ...place, op: 'drain', gate }));
+  await Promise.all(racers.map((racer) => racer.ready));
+  writeFileSync(gate, '');
+  const answers = await Promise.all(racers.map((racer) => racer.done));
   for (const answer of answers) expect(answer.ok).toBe(true);
   const work = readLog(place.log).filter((e) => e.step === 'work');
   const seen = new Map<unknown, number>();

@@ -5,7 +5,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_WORKFLOW_DB,
@@ -13,6 +12,7 @@ import {
   worker,
   workflow,
 } from '../../src/workflow/index.ts';
+import { openSqlite } from '../helpers/sqlite.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fino-workflow-stores-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +27,7 @@ describe('SQLite workflow store', () => {
     const first = sqliteWorkflowStore(path);
     await first.list();
     await first.close();
-    const raw = new Database(path);
+    const raw = openSqlite(path);
     raw
       .prepare('INSERT INTO fino_workflow_migrations (version, name, applied_at) VALUES (99, ?, 0)')
       .run('future');
@@ -48,7 +48,7 @@ describe('SQLite workflow store', () => {
     const store = sqliteWorkflowStore(path);
     const flow = workflow({ id: 'flow', run: () => 'ok' });
     const { runId } = await flow.start(undefined, { store });
-    const raw = new Database(path);
+    const raw = openSqlite(path);
     raw.prepare('UPDATE fino_workflow_runs SET format = 7 WHERE run_id = ?').run(runId);
     raw.close();
     await expect(flow.get(runId, { store })).rejects.toMatchObject({
@@ -59,7 +59,7 @@ describe('SQLite workflow store', () => {
     const report = await worker({ store, workflows: [flow] }).drain();
     expect(report.corrupt).toEqual([runId]);
     expect(report.runs).toEqual({ [healthy.runId]: 'done' }); // the other runs keep working
-    const row = new Database(path)
+    const row = openSqlite(path)
       .prepare('SELECT format, status, lease_owner FROM fino_workflow_runs WHERE run_id = ?')
       .get(runId);
     expect(row).toEqual({ format: 7, status: 'running', lease_owner: null });
