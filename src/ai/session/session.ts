@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
+import { sortableId } from '../../internal/sortable-id.ts';
 import type { AgentInput, Decision } from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
 import { continueClaimedRun, driveHeldRun, type RunWorker } from './drive-run.ts';
@@ -203,7 +204,7 @@ export function session(options: SessionOptions): Session {
           `start(input): expected a string or an array of messages, received ${describeValue(input)}`,
         );
       }
-      const runId = startOptions.runId ?? `run_${randomUUID()}`;
+      const runId = startOptions.runId ?? sortableId('run_');
       if (typeof runId !== 'string' || runId === '') {
         throw new SessionError(
           'INVALID_ARGUMENT',

@@ -14,6 +14,7 @@ import type {
   ListTasksResult,
   Task,
 } from '@modelcontextprotocol/server';
+import { sortableId } from '../../../internal/sortable-id.ts';
 import type { Decision } from '../../agent/index.ts';
 import {
   type McpTaskRecord,
@@ -143,7 +144,7 @@ export class TaskRunner {
       );
     }
     const records = this.#setting.records();
-    const taskId = `task_${randomBytes(16).toString('hex')}`;
+    const taskId = sortableId('task_');
     await this.#quota.create(
       ownerKey,
       () => records.count(ownerKey),
