@@ -64,7 +64,8 @@ interface BaseCount {
   fixed: number;
 }
 
-const messageCounts = new WeakMap<object, { content: unknown; count: BaseCount }>();
+/** Per message: the content counted and its length then, so a new or grown content is counted again. */
+const messageCounts = new WeakMap<object, { content: unknown; length: number; count: BaseCount }>();
 const toolCounts = new WeakMap<object, { tool: string; count: number }>();
 
 /**
@@ -73,9 +74,9 @@ const toolCounts = new WeakMap<object, { tool: string; count: number }>();
  * and JSON arguments), tool results, images and other media by documented flat figures,
  * plus the message's framing. For Anthropic and Gemini models, whose tokenizers are not
  * public, text counts are scaled up (×1.3 and ×1.15); without a model, the largest
- * figures are used. Synchronous; the count is cached per message object, so a message
- * must be replaced, not edited in place, for its count to change (a new `content` is
- * noticed). See docs/decisions/141.
+ * figures are used. Synchronous; the count is cached per message object: a new
+ * `content`, or parts added to or removed from it, are counted again, but a part edited
+ * in place is not noticed (replace the message instead). See docs/decisions/141.
  *
  * @example
  * ```ts
@@ -167,11 +168,14 @@ function baseOf(message: ModelMessage): BaseCount {
     );
   }
   const { content } = message;
+  const length = Array.isArray(content) ? content.length : -1;
   const cached = messageCounts.get(message);
-  if (cached !== undefined && cached.content === content) return cached.count;
+  if (cached !== undefined && cached.content === content && cached.length === length) {
+    return cached.count;
+  }
   const count: BaseCount = { text: 0, images: 0, fixed: 0 };
   addContent(count, content);
-  messageCounts.set(message, { content, count });
+  messageCounts.set(message, { content, length, count });
   return count;
 }
 

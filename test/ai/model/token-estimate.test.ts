@@ -150,13 +150,17 @@ describe('estimateMessageTokens', () => {
     expect(estimate).toBeGreaterThanOrEqual(exact * 0.99);
   });
 
-  it('notices a message whose content was replaced, though the count is cached per message', () => {
+  it('notices a message whose content was replaced or grew, though the count is cached per message', () => {
     const message: ModelMessage = { role: 'user', content: 'short' };
     expect(estimateMessageTokens(message, GPT)).toBe(o200k('short') + 3);
     message.content = 'a rather longer sentence than before';
     expect(estimateMessageTokens(message, GPT)).toBe(
       o200k('a rather longer sentence than before') + 3,
     );
+    const parts: ModelMessage = { role: 'user', content: [{ type: 'text', text: 'one' }] };
+    expect(estimateMessageTokens(parts, GPT)).toBe(o200k('one') + 3);
+    (parts.content as { type: 'text'; text: string }[]).push({ type: 'text', text: 'two' });
+    expect(estimateMessageTokens(parts, GPT)).toBe(o200k('one') + o200k('two') + 3);
   });
 
   it('counts circular tool arguments without throwing', () => {
