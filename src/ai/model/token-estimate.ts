@@ -179,15 +179,23 @@ function baseOf(message: ModelMessage): BaseCount {
   return count;
 }
 
-function addContent(count: BaseCount, content: unknown): void {
+/** Tool results nest content; deeper than this it is counted as its JSON text. */
+const MAX_DEPTH = 8;
+
+function addContent(count: BaseCount, content: unknown, depth = 0): void {
   if (typeof content === 'string') count.text += countTextTokens(content);
-  else if (Array.isArray(content)) for (const part of content) addPart(count, part);
+  else if (depth >= MAX_DEPTH) count.text += textOf(argsText(content));
+  else if (Array.isArray(content)) for (const part of content) addPart(count, part, depth);
   else if (typeof content === 'object' && content !== null) {
-    addPart(count, content as Record<string, unknown>);
+    addPart(count, content as Record<string, unknown>, depth);
   }
 }
 
-function addPart(count: BaseCount, part: ContentPart | Record<string, unknown>): void {
+function addPart(
+  count: BaseCount,
+  part: ContentPart | Record<string, unknown>,
+  depth: number,
+): void {
   if (typeof part === 'string') {
     count.text += countTextTokens(part);
     return;
@@ -213,7 +221,7 @@ function addPart(count: BaseCount, part: ContentPart | Record<string, unknown>):
       return;
     case 'tool_result':
       count.text += textOf(part.toolCallId);
-      addContent(count, part.content);
+      addContent(count, part.content, depth + 1);
       count.fixed += PER_TOOL_RESULT;
       return;
     case 'reasoning':

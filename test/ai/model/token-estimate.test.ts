@@ -122,12 +122,17 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessageTokens({ role: 'user', content: text }, GPT)).toBe(o200k(text) + 3);
   });
 
-  it('stays bounded on a long run without spaces, erring high by at most one token per 128 characters', () => {
+  it('stays bounded on a long run without spaces, erring high by at most one token per 64 characters', () => {
     const run = 'a'.repeat(100_000);
     const estimate = estimateMessageTokens({ role: 'user', content: run }, GPT) - 3;
     // 'a' × 8 is one o200k token; counting the run whole takes seconds (quadratic).
     expect(estimate).toBeGreaterThanOrEqual(12_500);
-    expect(estimate).toBeLessThanOrEqual(12_500 + Math.ceil(100_000 / 128));
+    expect(estimate).toBeLessThanOrEqual(12_500 + Math.ceil(100_000 / 64));
+    const mixed = `Header line.\n${'x9'.repeat(600)} trailing words, then ${' '.repeat(300)}end.`;
+    const exact = o200k(mixed);
+    const counted = estimateMessageTokens({ role: 'user', content: mixed }, GPT) - 3;
+    expect(counted).toBeGreaterThanOrEqual(exact);
+    expect(counted).toBeLessThanOrEqual(exact + Math.ceil(1500 / 64) + 2);
     const cjk = '漢字かな交じり文'.repeat(40_000);
     expect(estimateMessageTokens({ role: 'user', content: cjk }, GPT)).toBeGreaterThan(
       cjk.length / 3,
