@@ -33,10 +33,15 @@ interface Profile {
  */
 const PROFILES = {
   openai: { textFactor: 1, image: 765, perMessage: 3, perRequest: 3, toolsPreamble: 12 },
+  /** GPT-4 and GPT-3.5 use `cl100k_base`, which takes a few percent more tokens than `o200k_base`. */
+  openaiLegacy: { textFactor: 1.1, image: 765, perMessage: 3, perRequest: 3, toolsPreamble: 12 },
   anthropic: { textFactor: 1.3, image: 1600, perMessage: 4, perRequest: 3, toolsPreamble: 346 },
   gemini: { textFactor: 1.15, image: 1120, perMessage: 4, perRequest: 3, toolsPreamble: 12 },
   other: { textFactor: 1.3, image: 1600, perMessage: 4, perRequest: 3, toolsPreamble: 346 },
 } as const satisfies Record<string, Profile>;
+
+/** OpenAI's models on `cl100k_base`: `gpt-4`, `gpt-4-turbo`, `gpt-3.5-turbo` (not `gpt-4o`, `gpt-4.1`). */
+const LEGACY_OPENAI = /^gpt-(3\.5|4)(-|$)/;
 
 /** Framing tokens of a `tool_use` part beyond its id, name and arguments. */
 const PER_TOOL_CALL = 8;
@@ -152,6 +157,9 @@ function profileOf(model: Model | string | undefined, caller: string): Profile {
   const colon = id.indexOf(':');
   const provider = colon < 0 ? '' : id.slice(0, colon);
   const name = colon < 0 ? id : id.slice(colon + 1);
+  if (LEGACY_OPENAI.test(name) && (provider === '' || provider === 'openai')) {
+    return PROFILES.openaiLegacy;
+  }
   if (provider === 'openai' || provider === 'anthropic' || provider === 'gemini') {
     return PROFILES[provider];
   }

@@ -89,6 +89,11 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessageTokens(message)).toBe(Math.ceil(n * 1.3) + 4);
     expect(estimateMessageTokens(message, scriptedModel([]))).toBe(Math.ceil(n * 1.3) + 4);
     expect(estimateMessageTokens(message, scriptedModel([], { id: 'openai:gpt-5' }))).toBe(n + 3);
+    // GPT-4 and GPT-3.5 count with cl100k_base, a few percent more than o200k_base.
+    expect(estimateMessageTokens(message, 'openai:gpt-4-turbo')).toBe(Math.ceil(n * 1.1) + 3);
+    expect(estimateMessageTokens(message, 'gpt-3.5-turbo')).toBe(Math.ceil(n * 1.1) + 3);
+    expect(estimateMessageTokens(message, 'gpt-4o')).toBe(n + 3);
+    expect(estimateMessageTokens(message, 'gpt-4.1-mini')).toBe(n + 3);
   });
 
   it('counts reasoning text, and redacted reasoning at one token per 4 characters', () => {
