@@ -3,6 +3,7 @@
  * quadratic, a huge text, deep nesting, cycles and junk. Each must come back with a
  * count (never a crash, never minutes of work: a regression shows as the test's timeout).
  */
+import { createRequire } from 'node:module';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import {
@@ -48,6 +49,19 @@ describe('estimateMessageTokens on hostile text', () => {
     const expected = (huge.length / block.length) * perBlock;
     expect(estimate).toBeGreaterThanOrEqual(expected * 0.99);
     expect(estimate).toBeLessThanOrEqual(expected * 1.03);
+  });
+
+  it('keeps the tokenizer’s merge cache at 10,000 pieces however many unique words it sees', () => {
+    // 100,000 unique words, in messages short enough to be counted whole.
+    for (let m = 0; m < 25; m++) {
+      const words = Array.from({ length: 4_000 }, (_, i) => `zq${(m * 4_000 + i).toString(36)}xv`);
+      expect(estimateMessageTokens(user(words.join(' ')), GPT)).toBeGreaterThan(4_000);
+    }
+    // The very module instance the estimate loads (Node's require cache), its cache inspected.
+    const loaded = createRequire(import.meta.url)('gpt-tokenizer/cjs/encoding/o200k_base');
+    const cache: Map<string, unknown> = loaded.default.bytePairEncodingCoreProcessor.mergeCache;
+    expect(cache.size).toBeGreaterThan(9_000);
+    expect(cache.size).toBeLessThanOrEqual(10_000);
   });
 
   it('survives nesting, cycles and junk parts without throwing', () => {
