@@ -136,6 +136,16 @@ describe('countTokens with Anthropic (POST /v1/messages/count_tokens)', () => {
     await expect(countTokens(model, request)).rejects.toMatchObject({ code: 'body_too_large' });
   });
 
+  it('honours the request’s abort signal: nothing is sent once it has fired', async () => {
+    const model = await claude({ json: { input_tokens: 1 } });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(countTokens(model, { ...request, signal: controller.signal })).rejects.toThrow(
+      expect.objectContaining({ name: 'AbortError' }),
+    );
+    expect(server!.requests).toHaveLength(0);
+  });
+
   it('refuses a non-JSON answer', async () => {
     server = await replayServer([{ headers: { 'content-type': 'text/plain' } }]);
     const model = anthropic({ model: 'claude-sonnet-4-5', apiKey: 'k', baseURL: server.url });
