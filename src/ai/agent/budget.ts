@@ -80,6 +80,35 @@ export function readBudget(
   model: Model,
   prices: Prices | undefined,
 ): Budget | undefined {
+  const budget = checkBudget(value, where);
+  const { maxCost } = budget ?? {};
+  if (maxCost !== undefined && maxCost !== Infinity && findPrice(model.id, prices) === undefined) {
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `${where}.maxCost: the model "${model.id}" has no price, so its cost is unknown; pass agent({ prices: { '${model.id}': { input, output } } }) in USD per million tokens`,
+    );
+  }
+  return budget;
+}
+
+/**
+ * Checks the shape of a {@link Budget} (`where` names it in messages) and returns a
+ * copy: positive limits (`Infinity` lifts one), no other keys. An `AgentError` of code
+ * `INVALID_ARGUMENT` otherwise. The agent also checks that `maxCost` has a price.
+ *
+ * @example
+ * ```ts
+ * import { checkBudget } from 'fino:ai/agent';
+ *
+ * console.log(checkBudget({ maxCost: 2 }, 'budget')); // { maxCost: 2 }
+ * try {
+ *   checkBudget({ maxCost: -1 }, 'budget');
+ * } catch (error) {
+ *   console.log((error as Error).message); // budget.maxCost: expected a number of USD > 0 (or Infinity), received …
+ * }
+ * ```
+ */
+export function checkBudget(value: unknown, where: string): Budget | undefined {
   if (value === undefined) return undefined;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new AgentError(
@@ -95,12 +124,6 @@ export function readBudget(
       throw new AgentError(
         'INVALID_ARGUMENT',
         `${where}.maxCost: expected a number of USD > 0 (or Infinity), received ${describe(maxCost)}`,
-      );
-    }
-    if (maxCost !== Infinity && findPrice(model.id, prices) === undefined) {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `${where}.maxCost: the model "${model.id}" has no price, so its cost is unknown; pass agent({ prices: { '${model.id}': { input, output } } }) in USD per million tokens`,
       );
     }
   }
@@ -136,7 +159,7 @@ export function withCost(usage: Usage, model: Model, prices: Prices | undefined)
  * spent its budget: as many tokens as `maxTokens`, or as much as `maxCost` (or an
  * unknown amount, from steps made without a price).
  */
-export function checkBudget(
+export function enforceBudget(
   state: RunState,
   budget: Budget | undefined,
   secret: StateSecret | undefined,

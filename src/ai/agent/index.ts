@@ -9,7 +9,7 @@ export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentToolOptions, AgentToolResume } from './agent-tool.ts';
 export { argsHash } from './args-hash.ts';
-export { type Budget, BudgetExceededError } from './budget.ts';
+export { type Budget, BudgetExceededError, checkBudget } from './budget.ts';
 export { decisionMismatch } from './decisions.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';

@@ -8,7 +8,7 @@ import type {
 } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
-import { type Budget, checkBudget, runBudget, withCost } from './budget.ts';
+import { type Budget, enforceBudget, runBudget, withCost } from './budget.ts';
 import { forEachLimited } from './for-each-limited.ts';
 import { checkHooks, withHooks } from './hooks.ts';
 import type { AgentConfig } from './options.ts';
@@ -229,7 +229,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
   let stepped = false;
   for (;;) {
     // Before each model request, and before the tool calls of a turn that spent the budget.
-    checkBudget(state, run.budget, run.config.stateSecret);
+    enforceBudget(state, run.budget, run.config.stateSecret);
     if (state.turn) {
       await settleTurn(state, run);
       if (state.turn.pending.length > 0) return suspended(state);
