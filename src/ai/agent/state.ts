@@ -194,8 +194,9 @@ function checkMessage(message: unknown, where: string, code: AgentErrorCode): vo
  * @example
  * ```ts
  * import { addUsage } from 'fino:ai/agent';
+ * import type { Usage } from 'fino:ai/model';
  *
- * const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+ * const total: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
  * addUsage(total, { inputTokens: 10, outputTokens: 2, totalTokens: 12, cost: 0.1 });
  * addUsage(total, { inputTokens: 20, outputTokens: 4, totalTokens: 24, cost: 0.2 });
  * console.log(total.totalTokens, total.cost); // 36 0.3

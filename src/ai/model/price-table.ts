@@ -30,8 +30,8 @@ const claude = (input: number, output: number, cachedInput = input / 10): ModelP
   price(input, output, { cachedInput, cacheWrite: input * 1.25 });
 
 /** Gemini's Pro models bill every token of a request whose prompt is over 200,000 tokens at a higher rate. */
-const over200k = (input: number, output: number, cachedInput: number) =>
-  Object.freeze({ inputTokens: 200_000, input, output, cachedInput });
+const over200k = (input: number, output: number) =>
+  Object.freeze({ inputTokens: 200_000, input, output });
 
 /**
  * The shipped table by model family (the model name without its provider or date, see
@@ -51,7 +51,6 @@ export const SHIPPED_PRICES: Readonly<Record<string, ModelPrice>> = Object.freez
     'gpt-5.2': price(1.75, 14, { cachedInput: 0.175 }),
     'gpt-5': price(1.25, 10, { cachedInput: 0.125 }),
     'gpt-5-mini': price(0.25, 2, { cachedInput: 0.025 }),
-    'gpt-5-nano': price(0.05, 0.4, { cachedInput: 0.005 }),
     'gpt-4.1': price(2, 8, { cachedInput: 0.5 }),
     'gpt-4.1-mini': price(0.4, 1.6, { cachedInput: 0.1 }),
     'gpt-4.1-nano': price(0.1, 0.4, { cachedInput: 0.025 }),
@@ -84,13 +83,15 @@ export const SHIPPED_PRICES: Readonly<Record<string, ModelPrice>> = Object.freez
     'claude-haiku-4-5': claude(1, 5),
     'claude-3-5-haiku': claude(0.8, 4),
     'claude-3-haiku': claude(0.25, 1.25, 0.03),
-    // Gemini (ai.google.dev/gemini-api/docs/pricing, paid tier, text input)
+    // Gemini (ai.google.dev/gemini-api/docs/pricing, paid tier, text input). No cache
+    // rates: the sources read did not give them, so cached tokens cost `input` (never less
+    // than billed); pass `prices` with `cachedInput` to count the discount.
     'gemini-3.5-flash': price(1.5, 9),
-    'gemini-3.1-pro': price(2, 12, { cachedInput: 0.2, above: over200k(4, 18, 0.4) }),
+    'gemini-3.1-pro': price(2, 12, { above: over200k(4, 18) }),
     'gemini-3.1-flash-lite': price(0.25, 1.5),
-    'gemini-3-flash': price(0.5, 3, { cachedInput: 0.05 }),
-    'gemini-2.5-pro': price(1.25, 10, { cachedInput: 0.125, above: over200k(2.5, 15, 0.25) }),
-    'gemini-2.5-flash': price(0.3, 2.5, { cachedInput: 0.03 }),
-    'gemini-2.5-flash-lite': price(0.1, 0.4, { cachedInput: 0.01 }),
+    'gemini-3-flash': price(0.5, 3),
+    'gemini-2.5-pro': price(1.25, 10, { above: over200k(2.5, 15) }),
+    'gemini-2.5-flash': price(0.3, 2.5),
+    'gemini-2.5-flash-lite': price(0.1, 0.4),
   }),
 );

@@ -128,7 +128,7 @@ export function findPrice(modelId: string, prices?: Prices): ModelPrice | undefi
  *   checkPrices({ 'gpt-4.1': { input: -2, output: 8 } }, 'prices');
  * } catch (error) {
  *   console.log((error as Error).message);
- *   // prices["gpt-4.1"].input: expected a number of USD per million tokens, 0 to 1000000, received -2
+ *   // prices["gpt-4.1"].input: expected a number of USD per million tokens, 0 to 1000000, received number -2
  * }
  * ```
  */
