@@ -31,5 +31,6 @@ export {
 } from './prices.ts';
 export * from './scripted-model.ts';
 export type { TimeoutOptions } from './timeouts.ts';
+export { estimateMessageTokens, estimateTokens } from './token-estimate.ts';
 export type { TransportOptions } from './transport.ts';
 export type * from './types.ts';
