@@ -64,9 +64,15 @@ const SNAPSHOT_SUFFIXES = [
   /-\d{3}$/, // Gemini: gemini-1.5-pro-002
 ];
 
+/** The model's name: the id without its provider, and without Gemini's `models/` prefix. */
+function modelName(modelId: string): string {
+  const colon = modelId.indexOf(':');
+  return (colon >= 0 ? modelId.slice(colon + 1) : modelId).replace(/^models\//, '');
+}
+
 /**
- * The family a model name belongs to: the name without its provider prefix and without
- * one date or release suffix (`-2025-04-14`, `-20250929`, `-latest`, `-preview-05-20`).
+ * The family a model name belongs to: the name without its provider prefix (and Gemini's
+ * `models/`) and without one date or release suffix (`-2025-04-14`, `-20250929`, `-latest`, `-preview-05-20`).
  * Nothing else is stripped: `gpt-4.1-mini` is its own family, never `gpt-4.1`.
  *
  * @example
@@ -78,8 +84,7 @@ const SNAPSHOT_SUFFIXES = [
  * ```
  */
 export function modelFamily(modelId: string): string {
-  const colon = modelId.indexOf(':');
-  const name = colon >= 0 ? modelId.slice(colon + 1) : modelId;
+  const name = modelName(modelId);
   for (const suffix of SNAPSHOT_SUFFIXES) {
     const stripped = name.replace(suffix, '');
     if (stripped !== name && stripped !== '') return stripped;
@@ -105,7 +110,7 @@ export function modelFamily(modelId: string): string {
 export function findPrice(modelId: string, prices?: Prices): ModelPrice | undefined {
   const colon = modelId.indexOf(':');
   const provider = colon > 0 ? modelId.slice(0, colon) : '';
-  const name = colon >= 0 ? modelId.slice(colon + 1) : modelId;
+  const name = modelName(modelId);
   const family = modelFamily(name);
   const keys = [modelId, name, provider && `${provider}:${family}`, family].filter(Boolean);
   for (const table of prices === undefined ? [SHIPPED_PRICES] : [prices, SHIPPED_PRICES]) {

@@ -38,6 +38,7 @@ describe('modelFamily and findPrice', () => {
     expect(modelFamily('claude-3-5-haiku-latest')).toBe('claude-3-5-haiku');
     expect(modelFamily('gemini-2.5-flash-preview-05-20')).toBe('gemini-2.5-flash');
     expect(modelFamily('gpt-4.1-mini')).toBe('gpt-4.1-mini');
+    expect(modelFamily('gemini:models/gemini-2.5-pro')).toBe('gemini-2.5-pro');
   });
 
   it('matches a dated snapshot to its family, never a longer name to a shorter one', () => {
