@@ -394,7 +394,7 @@ export function runPage(
 ${usage ? html`<li>usage ${describeUsage(usage)}</li>` : ''}
 ${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}
 ${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul></section>
-${outcome}${pending}${stepsSection(run)}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}<h2>Audit trail</h2>${auditTable}</div>`,
+${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}<h2>Audit trail</h2>${auditTable}${stepsSection(run)}</div>`,
   );
 }
 
