@@ -176,6 +176,35 @@ describe('budgets', () => {
     expect(result.usage.cost).toBe(sumOfSteps(result));
   });
 
+  it('stops streamed and stepped runs too; with stateSecret the error carries a signed state that resumes', async () => {
+    const secret = 'a-secret-of-at-least-thirty-two-bytes!';
+    const bot = agent({
+      model: scriptedModel(script(), { id: 'acme:cheap' }),
+      tools: [echoTool()],
+      prices,
+      budget: { maxTokens: 1000 },
+      stateSecret: secret,
+    });
+    const run = bot.stream('Go');
+    const seen: string[] = [];
+    const iterate = (async () => {
+      for await (const event of run) seen.push(event.type);
+    })();
+    const error = (await run.result.catch((e: unknown) => e)) as BudgetExceededError;
+    await iterate.catch(() => {});
+    expect(error.code).toBe('BUDGET_EXCEEDED');
+    expect(seen).toContain('tool-call');
+    expect(seen).not.toContain('tool-result');
+    expect(error.state.signature).toMatch(/^hmac-sha256:/);
+    const edited = { ...error.state, usage: { ...error.state.usage, totalTokens: 0 } };
+    await expect(bot.resume(edited, {}, { budget: { maxTokens: 100_000 } })).rejects.toMatchObject({
+      code: 'INVALID_SIGNATURE',
+    });
+    const stepped = await bot.step(error.state, { budget: { maxTokens: 100_000 } });
+    expect(stepped.status).toBe('running');
+    await expect(bot.step(stepped.state)).rejects.toMatchObject({ code: 'BUDGET_EXCEEDED' });
+  });
+
   it('keeps a final answer that crosses the budget', async () => {
     const bot = agent({
       model: scriptedModel([
