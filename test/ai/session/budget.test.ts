@@ -106,6 +106,34 @@ describe('budgets in a session', () => {
     PROCESS_TIMEOUT_MS * 3,
   );
 
+  it(
+    'a run suspended for approvals, each approved in a new process, costs exactly the sum of its steps',
+    async () => {
+      const reference = await session({
+        store: memoryStore(),
+        agent: budgetAgent(join(dir, 'reference-2.jsonl')),
+      }).start('Do the work');
+      const db = join(dir, 'approvals.db');
+      const log = join(dir, 'approvals.jsonl');
+      const base = { db, log, runId: 'run-approvals', approvals: true };
+      let run = await child({ ...base, op: 'start' });
+      let approvals = 0;
+      while (run.status === 'suspended') {
+        run = await child({ ...base, op: 'approve', toolCallId: run.pending[0].toolCallId });
+        approvals++;
+      }
+      expect(approvals).toBe(3);
+      expect(run.status).toBe('done');
+      expect(executions(log)).toEqual(['c0', 'c1', 'c2']);
+      const store = sqliteStore(db);
+      const stored = (await store.get('run-approvals'))!;
+      await store.close();
+      expect(stored.state!.usage.cost).toBe(sumOfSteps(stored.state!));
+      expect(stored.state!.usage.cost).toBe(reference.state!.usage.cost);
+    },
+    PROCESS_TIMEOUT_MS * 4,
+  );
+
   it('refuses a bad budget on continue before claiming the run, which stays as it was', async () => {
     const log = join(dir, 'bad.jsonl');
     const runs = session({ store: memoryStore(), agent: budgetAgent(log, { maxTokens: 3000 }) });
