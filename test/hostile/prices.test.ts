@@ -66,4 +66,18 @@ describe('hostile price tables', () => {
     const result = await bot.generate('Hello');
     expect(result.status === 'done' && result.usage.cost).toBe(1);
   });
+
+  it('refuses a stored state whose usage.cost is not a cost, before anything runs', async () => {
+    const bot = agent({ model: scriptedModel(['Hi'], { id: 'acme:small' }) });
+    const done = await bot.generate('Hello');
+    for (const cost of [-1, Number.NaN, '0.5', {}, Infinity]) {
+      const state = { ...done.state, usage: { ...done.state.usage, cost } };
+      await expect(bot.resume(state as never)).rejects.toMatchObject({
+        code: 'INVALID_STATE',
+        message: expect.stringMatching(
+          /state\.usage\.cost: expected a number of USD ≥ 0, 'unknown' or absent/,
+        ),
+      });
+    }
+  });
 });
