@@ -18,7 +18,9 @@
  * - `INVALID_MODEL_TURN`: the model answered with something that is not a turn (no
  *   assistant message, two tool calls with one id, a stream without a stop event);
  * - `INVALID_OUTPUT`: the final answer failed the `output` schema after its repair turn
- *   (an {@link AgentOutputError}).
+ *   (an {@link AgentOutputError});
+ * - `BUDGET_EXCEEDED`: the run spent its budget (`maxCost` or `maxTokens`) and stopped
+ *   cleanly; the error's `state` resumes it with a higher budget (a `BudgetExceededError`).
  */
 export type AgentErrorCode =
   | 'INVALID_ARGUMENT'
@@ -29,7 +31,8 @@ export type AgentErrorCode =
   | 'DECISION_MISMATCH'
   | 'ARGS_MISMATCH'
   | 'INVALID_MODEL_TURN'
-  | 'INVALID_OUTPUT';
+  | 'INVALID_OUTPUT'
+  | 'BUDGET_EXCEEDED';
 
 /**
  * The error every refusal of `fino:ai/agent` throws: a bad option, a state it cannot
