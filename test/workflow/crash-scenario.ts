@@ -1,7 +1,7 @@
 /**
  * The crash scenarios of the workflow tests, run against any store: real child processes
- * SIGKILLed inside and between steps and while a timer waits, and four workers racing over
- * 500 runs.
+ * SIGKILLed inside and between steps, while a timer waits and around an agent's model
+ * turns and tool calls, and four workers racing over 500 runs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { WorkflowStore } from '../../src/workflow/index.ts';
+import { turnCountingServer } from './turn-counting-server.ts';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'crash-worker.ts');
 
@@ -140,6 +141,91 @@ export async function crashScenario(store: WorkflowStore, place: Place): Promise
   const cool = history.find((e) => e.id === 'cool-off')!;
   expect(cool.state).toBe('done');
   expect(cool.endedAt).toBeGreaterThanOrEqual(cool.dueAt!);
+}
+
+/**
+ * Waits until the child logs that it holds at `point` (see the crash worker's
+ * `FINO_TEST_HOLD`), then SIGKILLs it. Fails at once if the child ends first.
+ */
+async function killAtHold(worker: Child, log: string, point: string): Promise<void> {
+  let ended: unknown;
+  worker.done.then(
+    (answer) => {
+      ended = answer;
+    },
+    (error: unknown) => {
+      ended = error;
+    },
+  );
+  while (!readLog(log).some((e) => e.hold === point)) {
+    if (ended !== undefined) {
+      throw new Error(`the worker ended before holding at "${point}": ${JSON.stringify(ended)}`);
+    }
+    await sleep(20);
+  }
+  worker.process.kill('SIGKILL');
+  expect(await worker.done).toEqual({ killed: 'SIGKILL' });
+}
+
+/**
+ * An agent inside a workflow, its model a fake OpenAI server in this process and its tool
+ * logging each start and end: workers are SIGKILLed (a) after the first model turn was
+ * checkpointed, before the tool ran; (b) inside the tool; (c) after the tool completed,
+ * before the next model turn. Each completed model request is made exactly once; the tool
+ * killed inside its run runs again with the same idempotency key (the documented rule for
+ * every tool: a call in flight has no result), and once completed never runs again.
+ */
+export async function agentCrashScenario(store: WorkflowStore, place: Place): Promise<void> {
+  const model = await turnCountingServer([
+    { toolCalls: [{ id: 'call_1', name: 'file_refund', args: { orderId: 'o-7' } }] },
+    { text: 'Refund filed for o-7.' },
+  ]);
+  try {
+    const runId = 'assist-1';
+    const base = { ...place, runId, leaseMs: 400 };
+    const key = `${runId}/clerk:call_1`;
+    const env = (hold: string) => ({ FINO_TEST_MODEL_URL: model.url, FINO_TEST_HOLD: hold });
+    const toolLog = () =>
+      readLog(place.log)
+        .filter((e) => e.tool === 'file_refund')
+        .map((e) => `${e.event}:${e.idempotencyKey}`);
+    // (a) The first model turn completed and was checkpointed; killed before the tool ran.
+    const first = child({ ...base, op: 'start', workflow: 'assistant' }, env('tool-before'));
+    await killAtHold(first, place.log, 'tool-before');
+    expect(model.counts()).toEqual({ 1: 1 });
+    expect(toolLog()).toEqual([]);
+    await leaseExpired(store, runId);
+    // (b) The restart resumes at the tool without asking the model again; killed inside the tool.
+    await killAtHold(child({ ...base, op: 'until' }, env('tool-inside')), place.log, 'tool-inside');
+    expect(model.counts()).toEqual({ 1: 1 });
+    expect(toolLog()).toEqual([`start:${key}`]);
+    await leaseExpired(store, runId);
+    // (c) The tool had no result, so it runs again and completes; killed before the next turn.
+    await killAtHold(child({ ...base, op: 'until' }, env('model:2')), place.log, 'model:2');
+    expect(model.counts()).toEqual({ 1: 1 });
+    expect(toolLog()).toEqual([`start:${key}`, `start:${key}`, `end:${key}`]);
+    await leaseExpired(store, runId);
+    // The last restart asks for turn 2 with the saved tool result and finishes the run.
+    expect(await child({ ...base, op: 'until' }, env('none')).done).toEqual({
+      ok: true,
+      status: 'done',
+    });
+    expect(model.counts()).toEqual({ 1: 1, 2: 1 });
+    expect(toolLog()).toEqual([`start:${key}`, `start:${key}`, `end:${key}`]);
+    const second = model.bodies.find((body) => body.messages.length > 1)!;
+    expect(second.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: 'refund filed for o-7',
+    });
+    const run = (await store.get(runId))!;
+    expect(JSON.parse(run.output!)).toBe('Refund filed for o-7.');
+    expect((await store.history(runId)).map((e) => [e.id, e.kind, e.state])).toEqual([
+      ['clerk', 'agent', 'done'],
+    ]);
+  } finally {
+    await model.close();
+  }
 }
 
 /** Four worker processes race over 500 runs: each run's step executes exactly once. */

@@ -1,6 +1,7 @@
 /**
  * Crash rules with real processes on SQLite and PostgreSQL: SIGKILL inside and between
- * steps and while a timer waits, a signal consumed once, 4 workers racing over 500 runs.
+ * steps and while a timer waits, a signal consumed once, an agent's completed model calls
+ * and tool runs never repeated, 4 workers racing over 500 runs.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresWorkflowStore, sqliteWorkflowStore, workflow } from '../../src/workflow/index.ts';
 import { freshSchema, type PostgresServer, startPostgres } from '../helpers/postgres.ts';
-import { child, crashScenario, raceScenario, readLog } from './crash-scenario.ts';
+import {
+  agentCrashScenario,
+  child,
+  crashScenario,
+  raceScenario,
+  readLog,
+} from './crash-scenario.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fino-workflow-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -26,6 +33,20 @@ describe('workflows across processes (SQLite)', () => {
       const store = sqliteWorkflowStore(db);
       try {
         await crashScenario(store, { db, log: join(dir, 'crash.jsonl') });
+      } finally {
+        await store.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'an agent inside: a completed model call is never made again, a completed tool never runs again',
+    async () => {
+      const db = join(dir, 'agent.db');
+      const store = sqliteWorkflowStore(db);
+      try {
+        await agentCrashScenario(store, { db, log: join(dir, 'agent.jsonl') });
       } finally {
         await store.close();
       }
@@ -99,6 +120,21 @@ describe('workflows across processes (PostgreSQL)', () => {
       const store = postgresWorkflowStore(pg.url, { schema });
       try {
         await crashScenario(store, { db: pg.url, schema, log: join(dir, 'pg-crash.jsonl') });
+      } finally {
+        await store.close();
+      }
+    },
+    TIMEOUT,
+  );
+
+  it(
+    'an agent inside: a completed model call is never made again, a completed tool never runs again',
+    async ({ skip }) => {
+      if (!pg) return skip();
+      const schema = await freshSchema(pg.url);
+      const store = postgresWorkflowStore(pg.url, { schema });
+      try {
+        await agentCrashScenario(store, { db: pg.url, schema, log: join(dir, 'pg-agent.jsonl') });
       } finally {
         await store.close();
       }
