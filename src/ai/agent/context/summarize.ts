@@ -57,7 +57,7 @@ const MAX_TRANSCRIPT_CHARS = 120_000;
  *   context: { maxTokens: 1_500, strategy: summarize({ model: summarizer, keepLast: 4 }) },
  * });
  * const result = await bot.generate([...history, { role: 'user', content: 'Where is my order?' }]);
- * if (result.status === 'done') console.log(result.state.context?.summary?.through); // 28
+ * if (result.status === 'done') console.log(result.state.context?.summary?.through); // 26
  * console.log(model.requests[0].system?.includes('blue kettle')); // true
  * ```
  */
