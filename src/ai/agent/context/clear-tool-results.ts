@@ -56,6 +56,9 @@ export function clearToolResults(options?: ClearToolResultsOptions): ContextStra
   const checked = checkStrategyOptions('clearToolResults(options)', options, ['olderThan', 'keep']);
   const olderThan = checkCount('clearToolResults(options).olderThan', checked.olderThan, 0);
   const keep = checkCount('clearToolResults(options).keep', checked.keep, 3);
+  // The same placeholder message object for the same message at every request, so its
+  // token count is computed once (estimates are cached per message object).
+  const placeholders = new WeakMap<ModelMessage, Cleared>();
   return defineStrategy(
     'clearToolResults',
     { olderThan, keep },
@@ -79,7 +82,7 @@ export function clearToolResults(options?: ClearToolResultsOptions): ContextStra
         until = Math.min(until, window.tail);
         for (let i = from; i < until && !window.fits(); i++) {
           if (!window.isSent(i) || !answersTools(all[i])) continue;
-          const cleared = clearMessage(window.current(i), i);
+          const cleared = clearedVersion(all[i], i, placeholders);
           if (cleared) window.replace(i, cleared.message, cleared.count);
         }
       },
@@ -91,6 +94,25 @@ function toolResults(message: ModelMessage): ToolResultPart[] {
   return (message.content as ContentPart[]).filter(
     (part): part is ToolResultPart => part.type === 'tool_result',
   );
+}
+
+interface Cleared {
+  index: number;
+  message: ModelMessage;
+  count: number;
+}
+
+/** {@link clearMessage}, remembered per message object and index. */
+function clearedVersion(
+  message: ModelMessage,
+  index: number,
+  cache: WeakMap<ModelMessage, Cleared>,
+): Omit<Cleared, 'index'> | undefined {
+  const known = cache.get(message);
+  if (known?.index === index) return known.count > 0 ? known : undefined;
+  const cleared = clearMessage(message, index);
+  cache.set(message, { index, message: cleared?.message ?? message, count: cleared?.count ?? 0 });
+  return cleared;
 }
 
 /** The message with its long tool results replaced by placeholders, or `undefined` when none is long. */
