@@ -189,6 +189,47 @@ describe('a summary model that fails', () => {
     expect(model.requests).toHaveLength(0);
   });
 
+  it('a summary that cannot make the request fit is still checkpointed before CONTEXT_OVERFLOW', async () => {
+    const states: RunState[] = [];
+    const bot = agent({
+      model: scriptedModel(['ok']),
+      context: {
+        maxTokens: 900,
+        strategy: summarize({ model: scriptedModel(['Summary.']), keepLast: 0 }),
+      },
+    });
+    const error = (await bot
+      .generate([...exchanges(20), { role: 'user', content: `Now? ${'word '.repeat(900)}` }], {
+        onCheckpoint: (state, { reason }) => {
+          if (reason === 'context') states.push(state);
+        },
+      })
+      .catch((e: unknown) => e)) as AgentError;
+    expect(error.code).toBe('CONTEXT_OVERFLOW');
+    expect(states.map((s) => s.context?.summary)).toEqual([{ text: 'Summary.', through: 40 }]);
+  });
+
+  it("a summary model's missing or bogus usage leaves the run's usage numeric", async () => {
+    const summarizer = scriptedModel([]);
+    const bogus = {
+      ...summarizer,
+      generate: async () => ({
+        ...(await scriptedModel(['Summary.']).generate({ messages: [] })),
+        usage: { inputTokens: 'lots', outputTokens: -5 } as never,
+      }),
+    };
+    const bot = agent({
+      model: scriptedModel([{ text: 'ok', usage: { inputTokens: 7, outputTokens: 2 } }]),
+      context: { maxTokens: 900, strategy: summarize({ model: bogus, keepLast: 2 }) },
+    });
+    const result = await bot.generate([...exchanges(20), { role: 'user', content: 'Now?' }]);
+    expect(result.status === 'done' && result.usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 2,
+      totalTokens: 9,
+    });
+  });
+
   it('an abort during the summary stops the run as an abort', async () => {
     const controller = new AbortController();
     const summarizer = scriptedModel([

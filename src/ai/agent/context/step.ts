@@ -75,6 +75,11 @@ export async function applyContext(
   for (const { behaviour } of config?.strategies ?? []) {
     if (behaviour.providerSide || !window.fits()) await behaviour.apply(input);
   }
+  // Kept even when the request still does not fit: the summary was paid for.
+  if (summarized) {
+    state.context = { ...state.context, summary: summarized };
+    await run.checkpoint(state, 'context');
+  }
   if (config && !window.fits() && !config.providerSide) {
     const why = notes.map((n) => ` (${n.message})`).join('');
     throw new AgentError(
@@ -82,10 +87,6 @@ export async function applyContext(
       `context: the request needs about ${window.tokens} input tokens, more than context.maxTokens allows (${budget}), even after ${config.strategies.map((s) => s.name).join(', ')}; every request sends the system prompt, the tool definitions, the latest user message and the latest model turn with its tool results${why}`,
       notes[0]?.cause === undefined ? undefined : { cause: notes[0].cause },
     );
-  }
-  if (summarized) {
-    state.context = { ...state.context, summary: summarized };
-    await run.checkpoint(state, 'context');
   }
   request.messages = window.messages();
   if (summary) request.system = systemWith(instructions, summary);

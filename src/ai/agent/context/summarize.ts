@@ -1,5 +1,5 @@
 import { errorMessage } from '../../../internal/thrown-value.ts';
-import type { ContentPart, Model, ModelMessage } from '../../model/index.ts';
+import type { ContentPart, Model, ModelMessage, Usage } from '../../model/index.ts';
 import { raceAbort } from '../abort.ts';
 import { AgentError } from '../agent-error.ts';
 import { describe } from '../describe.ts';
@@ -138,7 +138,7 @@ async function writeSummary(
       }),
       run.signal,
     );
-    if (result?.usage) addUsage(state.usage, result.usage);
+    addUsage(state.usage, usageOf(result?.usage));
     text = result?.text;
   } catch (error) {
     if (run.signal.aborted) throw error;
@@ -150,6 +150,18 @@ async function writeSummary(
     return undefined;
   }
   return text.trim();
+}
+
+/** The summary call's usage as numbers (a model written by hand may leave some out). */
+function usageOf(usage: Partial<Usage> | undefined): Usage {
+  const count = (n: unknown) => (typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : 0);
+  const inputTokens = count(usage?.inputTokens);
+  const outputTokens = count(usage?.outputTokens);
+  return {
+    inputTokens,
+    outputTokens,
+    totalTokens: count(usage?.totalTokens) || inputTokens + outputTokens,
+  };
 }
 
 /** One message as transcript lines; long parts are cut. */
