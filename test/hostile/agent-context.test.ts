@@ -14,7 +14,7 @@ import {
   summarize,
   trimOldest,
 } from '../../src/ai/agent/index.ts';
-import { type ModelMessage, scriptedModel } from '../../src/ai/model/index.ts';
+import { type Model, type ModelMessage, scriptedModel } from '../../src/ai/model/index.ts';
 
 const refused = (make: () => unknown, message: string | RegExp) => {
   try {
@@ -69,13 +69,15 @@ describe('context options', () => {
   });
 
   it('says what to do when the model declares no limits and no maxTokens is given', () => {
+    const handWritten: Model = { id: 'mine', generate: model.generate, stream: model.stream };
     refused(
-      () => agent({ model, context: { strategy: trimOldest() } }),
-      'agent(options).context.maxTokens: the model "scripted" declares no limits (model.limits.contextWindow), so the budget cannot be derived; pass context.maxTokens',
+      () => agent({ model: handWritten, context: { strategy: trimOldest() } }),
+      'agent(options).context.maxTokens: the model "mine" declares no limits (model.limits.contextWindow), so the budget cannot be derived; pass context.maxTokens',
     );
-    const cramped = Object.assign(scriptedModel([]), {
-      limits: { contextWindow: 1_000, maxOutput: 1_000 },
-    });
+    expect(
+      agent({ model: handWritten, context: { maxTokens: 1_000, strategy: trimOldest() } }),
+    ).toBeDefined();
+    const cramped = scriptedModel([], { limits: { contextWindow: 1_000, maxOutput: 1_000 } });
     refused(
       () => agent({ model: cramped, context: { strategy: trimOldest() } }),
       /leaves no input room after 1000 output tokens/,

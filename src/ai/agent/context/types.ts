@@ -9,8 +9,8 @@ export interface ContextOptions {
    * The most input tokens one request may carry — system prompt, tool definitions and
    * messages, as estimated by `estimateTokens`. Default: the model's
    * `limits.contextWindow` minus the request's output room (the agent's `maxTokens`, else
-   * `limits.maxOutput`). A model without `limits` needs it: `agent()` refuses the option
-   * otherwise.
+   * `limits.maxOutput`). A model without `limits` (one written by hand) needs it: `agent()`
+   * refuses the option otherwise.
    */
   maxTokens?: number;
   /**
