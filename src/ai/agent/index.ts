@@ -9,6 +9,7 @@ export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentToolOptions, AgentToolResume } from './agent-tool.ts';
 export { argsHash } from './args-hash.ts';
+export { type Budget, BudgetExceededError, checkBudget } from './budget.ts';
 export {
   type ClearToolResultsOptions,
   clearToolResults,
@@ -28,7 +29,7 @@ export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';
 export { DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
-export { STATE_VERSION } from './state.ts';
+export { addUsage, STATE_VERSION } from './state.ts';
 export { maxSteps, type StopCondition } from './stop-conditions.ts';
 export { streamText } from './stream-text.ts';
 export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry.ts';

@@ -37,6 +37,7 @@ export {
   postgresStore,
 } from './postgres-store.ts';
 export {
+  type ContinueOptions,
   type DecideOptions,
   type DrainReport,
   type Session,

@@ -120,6 +120,12 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
           : ''
       }`,
   },
+  {
+    // 7, not 6: the threads migration of issue 22 is 6 (versions apply by set, gaps allowed).
+    version: 7,
+    name: "the code of a failed run's error (BUDGET_EXCEEDED, …)",
+    sql: (t) => `ALTER TABLE ${t('runs')} ADD COLUMN error_code TEXT`,
+  },
 ];
 
 /** What the migration runner needs to bring a session database up to date. */

@@ -34,7 +34,7 @@ import type { Actor, AuditEntry, ListFilter, Outcome, Store } from './types.ts';
 
 /** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */
 const ALL_BUT_STATE =
-  'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision';
+  'run_id, thread_id, status, format, input, text, error, error_code, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision';
 
 /**
  * A {@link Store} over any SQL database the driver speaks; schema migrated on first use.
@@ -160,7 +160,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
           : [];
       const end = (db: SqlExecutor) =>
         db.query<RunRow>(
-          `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, round = round + ?,
+          `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, error_code = ?, round = round + ?,
              progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}, revision = ${nextRevision(driver)}
            WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING ${state === null ? '*' : ALL_BUT_STATE}`,
           [
@@ -168,6 +168,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
             state,
             outcome.status === 'done' ? outcome.text : null,
             outcome.status === 'error' ? outcome.error : null,
+            (outcome.status === 'error' && outcome.code) || null,
             outcome.status === 'suspended' ? 1 : 0,
             runId,
             owner,

@@ -2,6 +2,7 @@ import { errorMessage } from '../../../internal/thrown-value.ts';
 import type { ContentPart, Model, ModelMessage, Usage } from '../../model/index.ts';
 import { raceAbort } from '../abort.ts';
 import { AgentError } from '../agent-error.ts';
+import { withCost } from '../budget.ts';
 import { describe } from '../describe.ts';
 import { addUsage } from '../state.ts';
 import { checkCount, checkStrategyOptions } from './check.ts';
@@ -39,7 +40,8 @@ const MAX_TRANSCRIPT_CHARS = 120_000;
  * summary, into `state.context.summary = { text, through }`, which is checkpointed
  * (reason `context`) before the request, so a resumed run uses it instead of writing it
  * again. The summary is sent at the end of the system prompt; the messages it stands for
- * stay in the state. The summary request's usage counts in the run's usage.
+ * stay in the state. The summary request's usage (and cost, at the agent's `prices` for
+ * the summary model) counts in the run's usage.
  *
  * @example
  * ```ts
@@ -138,7 +140,7 @@ async function writeSummary(
       }),
       run.signal,
     );
-    addUsage(state.usage, usageOf(result?.usage));
+    addUsage(state.usage, withCost(usageOf(result?.usage), model, run.config.prices));
     text = result?.text;
   } catch (error) {
     if (run.signal.aborted) throw error;

@@ -270,6 +270,30 @@ describe('summarize', () => {
     expect(model.requests[1].system).not.toContain('Ada likes tea');
   });
 
+  it("adds the summary request's usage and cost, priced for the summary model, to the run's", async () => {
+    const id = 'openai:gpt-4.1'; // $2 in, $8 out per million tokens
+    const summarizer = scriptedModel(
+      [{ text: 'Summary.', usage: { inputTokens: 1_000, outputTokens: 100 } }],
+      { id },
+    );
+    const model = scriptedModel([{ text: 'ok', usage: { inputTokens: 500, outputTokens: 10 } }], {
+      id,
+    });
+    const bot = agent({
+      model,
+      context: { maxTokens: 1_000, strategy: summarize({ model: summarizer, keepLast: 2 }) },
+    });
+    const result = await bot.generate([...exchanges(20), { role: 'user', content: 'Now?' }]);
+    expect(result.status === 'done' && result.usage).toMatchObject({
+      inputTokens: 1_500,
+      outputTokens: 110,
+      totalTokens: 1_610,
+    });
+    expect(result.status === 'done' && result.usage.cost).toBeCloseTo(0.0028 + 0.00108, 10);
+    // The step's own usage is the model turn's alone.
+    expect(result.status === 'done' && result.steps[0].usage.cost).toBeCloseTo(0.00108, 10);
+  });
+
   it('sends the summary without a context option too', async () => {
     const model = scriptedModel(['ok']);
     await agent({ model, instructions: 'Hi.' }).generate('Go', { summary: 'S.' });
