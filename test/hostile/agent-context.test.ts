@@ -14,7 +14,8 @@ import {
   summarize,
   trimOldest,
 } from '../../src/ai/agent/index.ts';
-import { type Model, type ModelMessage, scriptedModel } from '../../src/ai/model/index.ts';
+import { type Model, scriptedModel } from '../../src/ai/model/index.ts';
+import { exchanges } from '../ai/agent/context/requests.ts';
 
 const refused = (make: () => unknown, message: string | RegExp) => {
   try {
@@ -27,12 +28,6 @@ const refused = (make: () => unknown, message: string | RegExp) => {
   }
   throw new Error('expected a refusal');
 };
-
-const exchanges = (n: number): ModelMessage[] =>
-  Array.from({ length: n }, (_, i) => [
-    { role: 'user' as const, content: `Question ${i}: ${'word '.repeat(80)}` },
-    { role: 'assistant' as const, content: `Answer ${i}: ${'word '.repeat(80)}` },
-  ]).flat();
 
 describe('context options', () => {
   const model = scriptedModel([]);

@@ -1,4 +1,4 @@
-/** Checks on what a model was sent: the shape every provider accepts. */
+/** The context tests' conversations, and checks on what a model was sent: the shape every provider accepts. */
 import { expect } from 'vitest';
 import type { ContentPart, GenerateRequest, ModelMessage } from '../../../../src/ai/model/index.ts';
 
@@ -40,3 +40,10 @@ export function expectPaired(request: GenerateRequest): void {
     }
   });
 }
+
+/** `n` user/assistant exchanges of about 100 tokens a message. */
+export const exchanges = (n: number): ModelMessage[] =>
+  Array.from({ length: n }, (_, i) => [
+    { role: 'user' as const, content: `Question ${i}: ${'word '.repeat(80)}` },
+    { role: 'assistant' as const, content: `Answer ${i}: ${'word '.repeat(80)}` },
+  ]).flat();

@@ -19,14 +19,7 @@ import {
 } from '../../../../src/ai/model/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
-import { expectPaired } from './requests.ts';
-
-/** `n` user/assistant exchanges of about 100 tokens each. */
-const exchanges = (n: number): ModelMessage[] =>
-  Array.from({ length: n }, (_, i) => [
-    { role: 'user' as const, content: `Question ${i}: ${'word '.repeat(80)}` },
-    { role: 'assistant' as const, content: `Answer ${i}: ${'word '.repeat(80)}` },
-  ]).flat();
+import { exchanges, expectPaired } from './requests.ts';
 
 const big = tool({
   name: 'big',

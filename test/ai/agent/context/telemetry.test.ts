@@ -6,13 +6,8 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { agent, summarize } from '../../../../src/ai/agent/index.ts';
-import { type ModelMessage, scriptedModel } from '../../../../src/ai/model/index.ts';
-
-const exchanges = (n: number): ModelMessage[] =>
-  Array.from({ length: n }, (_, i) => [
-    { role: 'user' as const, content: `Question ${i}: ${'word '.repeat(80)}` },
-    { role: 'assistant' as const, content: `Answer ${i}: ${'word '.repeat(80)}` },
-  ]).flat();
+import { scriptedModel } from '../../../../src/ai/model/index.ts';
+import { exchanges } from './requests.ts';
 
 describe('context on the run span', () => {
   it('adds a fino.context event with the budget, the tokens and what was left out', async () => {
