@@ -9,6 +9,7 @@ export type { ToolResultObject } from '../tool/index.ts';
 export { type AnthropicOptions, anthropic } from './anthropic.ts';
 export { type AnthropicTool, toAnthropicTool } from './anthropic-tool.ts';
 export { addCosts, priceUsage, usageCost } from './cost.ts';
+export { countTokens, type TokenCount } from './count-tokens.ts';
 export { describeUsage } from './describe-usage.ts';
 export { type GeminiOptions, gemini } from './gemini.ts';
 export { toGeminiSchema } from './gemini-schema.ts';
