@@ -57,7 +57,7 @@ export class Agent<Output = unknown> {
    */
   generate(input: AgentInput, options: AgentRunOptions = {}): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, (run) =>
-      continueRun(initialState(input, options.runId), run, 'until-paused'),
+      continueRun(initialState(input, options.runId, options.history), run, 'until-paused'),
     ) as Promise<RunResult<Output>>;
   }
 
@@ -81,7 +81,7 @@ export class Agent<Output = unknown> {
   stream(input: AgentInput, options: AgentRunOptions = {}): AgentStream<Output> {
     const events = new EventQueue<AgentEvent>();
     const result = (async () => {
-      const state = initialState(input, options.runId);
+      const state = initialState(input, options.runId, options.history);
       return withRun(
         this.#config,
         options,
@@ -122,7 +122,7 @@ export class Agent<Output = unknown> {
     return withRun(this.#config, options, quiet, (run) => {
       const start =
         typeof state === 'string' || Array.isArray(state)
-          ? initialState(state, options.runId)
+          ? initialState(state, options.runId, options.history)
           : readState(state, this.#config.stateSecret);
       return continueRun(start, run, 'one-step');
     }) as Promise<StepOutcome<Output>>;

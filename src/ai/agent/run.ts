@@ -172,6 +172,7 @@ const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
   onToolCall: true,
   onToolResult: true,
   onProgress: true,
+  history: true,
 };
 
 function checkRunOptions(options: AgentRunOptions): AgentRunOptions {

@@ -24,8 +24,12 @@ export const STATE_VERSION = 1;
 
 const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
-/** A fresh state for a run starting from `input`. */
-export function initialState(input: AgentInput, runId: string | undefined): RunState {
+/** A fresh state for a run starting from `input`, after the earlier messages of `history`. */
+export function initialState(
+  input: AgentInput,
+  runId: string | undefined,
+  history?: readonly ModelMessage[],
+): RunState {
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
     throw new AgentError(
       'INVALID_ARGUMENT',
@@ -35,10 +39,25 @@ export function initialState(input: AgentInput, runId: string | undefined): RunS
   return {
     version: STATE_VERSION,
     runId: runId ?? `run_${randomUUID()}`,
-    messages: inputMessages(input),
+    messages: [...historyMessages(history), ...inputMessages(input)],
     steps: [],
     usage: zeroUsage(),
   };
+}
+
+/** A private copy of the run option `history`, each message checked; `[]` when absent. */
+function historyMessages(history: unknown): ModelMessage[] {
+  if (history === undefined) return [];
+  if (!Array.isArray(history)) {
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `run options.history: expected an array of messages, received ${describe(history)}`,
+    );
+  }
+  history.forEach((message, i) => {
+    checkMessage(message, `run options.history[${i}]`, 'INVALID_ARGUMENT');
+  });
+  return structuredClone(history);
 }
 
 function inputMessages(input: AgentInput): ModelMessage[] {
