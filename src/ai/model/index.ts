@@ -19,5 +19,6 @@ export { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-sche
 export { type OpenAITool, type OpenAIToolOptions, toOpenAITool } from './openai-tool.ts';
 export * from './scripted-model.ts';
 export type { TimeoutOptions } from './timeouts.ts';
+export { estimateMessageTokens, estimateTokens } from './token-estimate.ts';
 export type { TransportOptions } from './transport.ts';
 export type * from './types.ts';

@@ -169,10 +169,36 @@ export type StreamEvent =
   | { type: 'stop'; result: GenerateResult }
   | { type: 'error'; error: Error };
 
+/**
+ * How many tokens a model takes in and gives out: its context window (input and output
+ * together) and the most it writes in one answer. Every built-in adapter sets
+ * {@link Model.limits} from a shipped table, overridable with its `limits` option
+ * (docs/decisions/142).
+ */
+export interface ModelLimits {
+  /** Tokens of one request's input plus its answer that the model can hold. */
+  contextWindow: number;
+  /** The most output tokens of one answer. */
+  maxOutput: number;
+  /**
+   * `true` when the model's name is not in the shipped table and these are the
+   * conservative defaults (8,192 / 4,096): pass `limits` to the adapter to set the real ones.
+   */
+  assumed?: boolean;
+}
+
 /** A language model: one request in, one assistant turn out, whole or streamed. */
 export interface Model {
   /** Provider and model name, e.g. `openai:gpt-4o-mini`. */
   readonly id: string;
+  /** The model's context window and output limit (optional for models written by hand). */
+  readonly limits?: ModelLimits;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   stream(request: GenerateRequest): AsyncIterable<StreamEvent>;
+  /**
+   * The request's input tokens as the provider counts them (Anthropic `count_tokens`,
+   * Gemini `countTokens`); absent where the provider has no counting endpoint. Call it
+   * through `countTokens(model, request)`, which falls back to an estimate.
+   */
+  countTokens?(request: GenerateRequest): Promise<number>;
 }
