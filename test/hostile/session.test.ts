@@ -67,7 +67,7 @@ const stores: Array<[string, () => Promise<Store | undefined>]> = [
 ];
 
 describe.each(stores)('the %s store', (_name, open) => {
-  it('keeps control characters in the final text, audit notes, names and thread ids', async (ctx) => {
+  it('keeps control characters in the final text, audit notes and names; refuses them in thread ids', async (ctx) => {
     const store = await open();
     if (!store) return ctx.skip();
     try {
@@ -78,14 +78,25 @@ describe.each(stores)('the %s store', (_name, open) => {
           HOSTILE,
         ]),
       });
-      const run = suspended(await runs.start(HOSTILE, { threadId: HOSTILE }));
+      // A thread id is a key printed in logs and terminals: control characters are refused (decision 147).
+      await expect(runs.start(HOSTILE, { threadId: HOSTILE })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringContaining('start: threadId: expected a thread id'),
+      });
+      const threadId = 'thread "<b>" \u00e9';
+      const run = suspended(await runs.start(HOSTILE, { threadId }));
       expect(run.pending[0].args).toEqual({ path: HOSTILE });
       const done = await runs.approve(run.pending[0].token!, { by: HOSTILE, note: HOSTILE });
-      expect(done).toMatchObject({ status: 'done', text: HOSTILE, threadId: HOSTILE });
+      expect(done).toMatchObject({ status: 'done', text: HOSTILE, threadId });
       const stored = (await runs.get(run.runId))!;
-      expect(stored).toMatchObject({ status: 'done', text: HOSTILE, threadId: HOSTILE });
+      expect(stored).toMatchObject({ status: 'done', text: HOSTILE, threadId });
       expect(stored.audit).toEqual([expect.objectContaining({ by: HOSTILE, note: HOSTILE })]);
-      expect(await runs.list({ threadId: HOSTILE })).toHaveLength(1);
+      expect(await runs.list({ threadId })).toHaveLength(1);
+      const thread = await runs.thread(threadId);
+      expect(thread?.messages.at(-1)?.message).toMatchObject({ role: 'assistant' });
+      expect(JSON.stringify(thread?.messages.map((m) => m.message))).toContain(
+        JSON.stringify(HOSTILE).slice(1, -1),
+      );
     } finally {
       await store.close();
     }

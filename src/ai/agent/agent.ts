@@ -1,4 +1,5 @@
 import type { InferSchema, SchemaLike } from '../../validate/index.ts';
+import type { Model } from '../model/index.ts';
 import type { Tool } from '../tool/index.ts';
 import { type AgentToolOptions, agentTool } from './agent-tool.ts';
 import { applyDecisions } from './decisions.ts';
@@ -36,6 +37,22 @@ const quiet = { streaming: false, emit() {} };
 export class Agent<Output = unknown> {
   readonly name: string;
   readonly #config: AgentConfig;
+
+  /**
+   * The agent's model (read-only): `fino:ai/session` sizes what a thread loads by its
+   * `limits`, and makes the stored token estimates for it.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * console.log(agent({ model: scriptedModel(['Hi']) }).model.id); // scripted
+   * ```
+   */
+  get model(): Model {
+    return this.#config.model;
+  }
 
   constructor(options: AgentOptions) {
     this.#config = readOptions(options);

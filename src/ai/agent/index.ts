@@ -14,7 +14,7 @@ export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';
 export { DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
-export { STATE_VERSION } from './state.ts';
+export { addUsage, STATE_VERSION } from './state.ts';
 export { maxSteps, type StopCondition } from './stop-conditions.ts';
 export { streamText } from './stream-text.ts';
 export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry.ts';

@@ -195,7 +195,20 @@ function checkMessage(message: unknown, where: string, code: AgentErrorCode): vo
   }
 }
 
-/** Adds `b` into `a`. */
+/**
+ * Adds the usage `b` into `a` (cached, cache-write and reasoning tokens too, when `b`
+ * has them): how a run sums its steps, and a session a thread's runs.
+ *
+ * @example
+ * ```ts
+ * import { addUsage } from 'fino:ai/agent';
+ *
+ * const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+ * addUsage(total, { inputTokens: 10, outputTokens: 5, totalTokens: 15 });
+ * addUsage(total, { inputTokens: 4, outputTokens: 1, totalTokens: 5, cachedInputTokens: 2 });
+ * console.log(total); // { inputTokens: 14, outputTokens: 6, totalTokens: 20, cachedInputTokens: 2 }
+ * ```
+ */
 export function addUsage(a: Usage, b: Usage): void {
   a.inputTokens += b.inputTokens;
   a.outputTokens += b.outputTokens;

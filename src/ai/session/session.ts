@@ -3,11 +3,19 @@ import { hostname } from 'node:os';
 import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
-import type { AgentInput, Decision } from '../agent/index.ts';
+import type { AgentInput, AgentRunOptions, Decision } from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
 import { continueClaimedRun, driveHeldRun, type RunWorker } from './drive-run.ts';
 import { SessionError } from './errors.ts';
 import { corruptView, currentView, toView } from './run-view.ts';
+import {
+  checkCount,
+  checkThreadId,
+  type ThreadOptions,
+  threadPage,
+  threadSettings,
+  whenThreadFree,
+} from './thread-options.ts';
 import type {
   Actor,
   CorruptRun,
@@ -17,6 +25,7 @@ import type {
   SessionRun,
   Store,
   StoredRun,
+  ThreadPage,
 } from './types.ts';
 
 /** Options of {@link session}. */
@@ -37,13 +46,25 @@ export interface SessionOptions {
   leaseMs?: number;
   /** This worker's name in leases (default `host:pid:random`). */
   workerId?: string;
+  /**
+   * How runs continue threads: what a start on a busy thread does (`busy`: `'reject'`,
+   * the default, or `'wait'`), and how many tokens of a thread's newest messages a
+   * start loads (`maxTokens`). See docs/session.md "Threads".
+   */
+  threads?: ThreadOptions;
 }
 
 /** Options of `start`. */
 export interface StartOptions {
   /** The run's id (default `run_<uuid>`); `RUN_EXISTS` when taken. */
   runId?: string;
-  /** Groups runs of one conversation; filter `list` by it. */
+  /**
+   * The conversation the run continues: the thread's newest messages (those that fit
+   * the session's `threads.maxTokens`) come before the input, with its latest summary,
+   * and when the run is done its new messages are appended to the thread. While the run
+   * is unfinished the thread is busy (`THREAD_BUSY`, or a wait: `threads.busy`).
+   * Filter `list` by it. At most 256 characters, no control characters.
+   */
   threadId?: string;
   /** Aborting it stops the run; it stays resumable (`ready`) from its last checkpoint. */
   signal?: AbortSignal;
@@ -92,6 +113,32 @@ export interface Session {
   ): Promise<SessionRun>;
   /** Claims and continues runnable runs one after another until none is left (or `limit`). */
   drain(options?: { signal?: AbortSignal; limit?: number }): Promise<DrainReport>;
+  /**
+   * A page of a thread's messages, newest last: the `limit` (default 100, at most 1000)
+   * messages before position `before` (default: the end), with their token estimates,
+   * the thread's latest summary and the usage of its runs; `undefined` for an unknown
+   * thread. Messages of a run are added when it is done.
+   */
+  thread(
+    threadId: string,
+    options?: { before?: number; limit?: number },
+  ): Promise<ThreadPage | undefined>;
+  /**
+   * Deletes a thread: its messages, its summary, and its runs with their pending calls
+   * and audit trail. `NOT_FOUND` for an unknown thread; `THREAD_BUSY` while one of its
+   * runs is running (cancel it first).
+   */
+  forget(threadId: string): Promise<{ messages: number; runs: number }>;
+  /**
+   * Copies the thread's first `at` messages (default: all) into a new thread (`threadId`,
+   * default a generated `thread_…` id), with its summary when that covers no more than
+   * them; runs are not copied. `INVALID_ARGUMENT` for an `at` past the end or between
+   * tool calls and their results, `THREAD_EXISTS` for a taken id.
+   */
+  fork(
+    threadId: string,
+    options?: { at?: number; threadId?: string },
+  ): Promise<{ threadId: string; length: number }>;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -177,7 +224,8 @@ export function session(options: SessionOptions): Session {
   }
   const owner =
     options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const worker: RunWorker = { store, owner, leaseMs };
+  const threads = threadSettings(options.threads, agent);
+  const worker: RunWorker = { store, owner, leaseMs, model: threads.model };
   const continueClaimed = (run: StoredRun, signal?: AbortSignal) =>
     continueClaimedRun(worker, requireAgent('continue'), run, signal);
 
@@ -211,18 +259,24 @@ export function session(options: SessionOptions): Session {
           `start: runId: expected a non-empty string, received ${describeValue(runId)}`,
         );
       }
-      if (startOptions.threadId !== undefined && typeof startOptions.threadId !== 'string') {
-        throw new SessionError(
-          'INVALID_ARGUMENT',
-          `start: threadId: expected a string, received ${describeValue(startOptions.threadId)}`,
-        );
-      }
+      const { threadId } = startOptions;
+      if (threadId !== undefined) checkThreadId(threadId, 'start: threadId');
       const runner = requireAgent('start');
-      await store.create({ runId, threadId: startOptions.threadId, input, owner, leaseMs });
+      const thread = await whenThreadFree(
+        threads,
+        () =>
+          store.create({ runId, threadId, input, owner, leaseMs, threadTokens: threads.maxTokens }),
+        startOptions.signal,
+      );
+      // `summary` is the context option of fino:ai/agent that carries a thread's summary (decision 149).
+      const fromThread = (thread && {
+        history: thread.history,
+        ...(thread.summary !== undefined && { summary: thread.summary }),
+      }) as AgentRunOptions | undefined;
       return driveHeldRun(
         worker,
         runId,
-        (runOptions) => runner.generate(input, runOptions),
+        (runOptions) => runner.generate(input, { ...runOptions, ...fromThread }),
         startOptions.signal,
       );
     },
@@ -309,6 +363,30 @@ export function session(options: SessionOptions): Session {
         report.runs.push(await continueClaimed(run, drainOptions.signal));
       }
       return report;
+    },
+
+    async thread(threadId, pageOptions = {}) {
+      checkThreadId(threadId, 'thread: threadId');
+      return store.thread(threadId, threadPage(pageOptions));
+    },
+
+    async forget(threadId) {
+      checkThreadId(threadId, 'forget: threadId');
+      return store.forgetThread(threadId);
+    },
+
+    async fork(threadId, forkOptions = {}) {
+      checkThreadId(threadId, 'fork: threadId');
+      if (forkOptions === null || typeof forkOptions !== 'object') {
+        throw new SessionError(
+          'INVALID_ARGUMENT',
+          `fork(threadId, options): expected { at?, threadId? }, received ${describeValue(forkOptions)}`,
+        );
+      }
+      const at = checkCount(forkOptions.at, 'fork: at', 0);
+      const into = forkOptions.threadId ?? sortableId('thread_');
+      checkThreadId(into, 'fork: options.threadId');
+      return store.forkThread(threadId, at, into);
     },
   };
 }
