@@ -1,8 +1,9 @@
 /**
  * Hostile text in session storage: model output, errors, audit notes, actor names,
- * rejection reasons, thread ids and tool progress messages carrying terminal escape sequences, NUL and other
+ * rejection reasons and tool progress messages carrying terminal escape sequences, NUL and other
  * control characters come back from every store exactly as they went in — nothing
  * stripped, cut at the NUL, or corrupted. (Escaping them for a terminal is the CLI's job.)
+ * Thread ids are keys, not text: control characters in them are refused (decision 147).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -384,7 +384,8 @@ export function session(options: SessionOptions): Session {
         );
       }
       const at = checkCount(forkOptions.at, 'fork: at', 0);
-      const into = forkOptions.threadId ?? sortableId('thread_');
+      const into =
+        forkOptions.threadId === undefined ? sortableId('thread_') : forkOptions.threadId;
       checkThreadId(into, 'fork: options.threadId');
       return store.forkThread(threadId, at, into);
     },
