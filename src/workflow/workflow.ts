@@ -2,11 +2,12 @@
  * `workflow()`: a workflow's definition and its lifecycle API — start, signal, cancel,
  * get, list, history, result.
  */
-import { randomUUID } from 'node:crypto';
+
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Decision } from '../ai/agent/index.ts';
 import { canonicalJson } from '../internal/canonical-json.ts';
 import { checkDuration } from '../internal/duration.ts';
+import { sortableId } from '../internal/sortable-id.ts';
 import type { SchemaInput } from '../task/index.ts';
 import { type CompiledValidator, compile, type SchemaLike } from '../validate/index.ts';
 import type { WorkflowContext } from './context-types.ts';
@@ -58,7 +59,7 @@ export interface StoreOption {
 export interface StartOptions extends StoreOption {
   /** An idempotency key: starting again with the same key returns the first run (`created: false`). */
   key?: string;
-  /** The run's id (default a random UUID). */
+  /** The run's id (default `wf_` and 32 hex digits that sort in the order runs were started). */
   runId?: string;
   /** @internal The parent run, for a child started by `ctx.child`. */
   parentRunId?: string;
@@ -239,7 +240,7 @@ export function workflow<Input = unknown, Output = unknown>(
           `start: key: expected a non-empty string of at most 512 characters, received ${typeof key}`,
         );
       }
-      const runId = startOptions.runId ?? randomUUID();
+      const runId = startOptions.runId ?? sortableId('wf_');
       if (typeof runId !== 'string' || runId === '' || runId.length > 200) {
         throw new WorkflowError(
           'INVALID_ARGUMENT',

@@ -5,6 +5,7 @@ import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
 import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
+import { modelLimits } from './model-limits.ts';
 import { apiKey, checkProviderOptions, requireModelName } from './provider-config.ts';
 import { mergeProviderOptions } from './provider-options.ts';
 import {
@@ -19,6 +20,7 @@ import type {
   GenerateRequest,
   GenerateResult,
   Model,
+  ModelLimits,
   ModelWarning,
   StopReason,
   StreamEvent,
@@ -48,6 +50,11 @@ export interface AnthropicOptions extends TransportOptions {
    * the cache (`usage.cachedInputTokens`) instead of paying for them again.
    */
   cacheControl?: boolean;
+  /**
+   * The model's context window and output limit (`model.limits`), over the shipped
+   * table's figures for its name; either field alone is enough (docs/decisions/142).
+   */
+  limits?: Partial<ModelLimits>;
 }
 
 const PROVIDER = 'anthropic';
@@ -61,6 +68,7 @@ const KNOWN_OPTIONS: Record<keyof AnthropicOptions, true> = {
   version: true,
   headers: true,
   cacheControl: true,
+  limits: true,
 };
 /** How many times one turn paused by the API (`pause_turn`) is continued before giving up. */
 const MAX_PAUSE_CONTINUATIONS = 8;
@@ -88,6 +96,7 @@ export function anthropic(options: AnthropicOptions): Model {
   });
   requireModelName(PROVIDER, options);
   const http = transport({ provider: PROVIDER, requestIdHeader: REQUEST_ID }, options);
+  const limits = modelLimits(PROVIDER, options.model, options.limits);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
 
   const call = (
@@ -111,6 +120,7 @@ export function anthropic(options: AnthropicOptions): Model {
 
   return {
     id: `${PROVIDER}:${options.model}`,
+    limits,
     async generate(request) {
       checkRequest(PROVIDER, request);
       const builder = builderFor(request);

@@ -7,6 +7,7 @@ import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
 import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
+import { modelLimits } from './model-limits.ts';
 import { checkProviderOptions, requireModelName } from './provider-config.ts';
 import {
   type EventStream,
@@ -18,6 +19,7 @@ import type {
   GenerateRequest,
   GenerateResult,
   Model,
+  ModelLimits,
   ModelWarning,
   StreamEvent,
   ToolChoice,
@@ -34,6 +36,11 @@ export interface GeminiOptions extends TransportOptions {
   baseURL?: string;
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * The model's context window and output limit (`model.limits`), over the shipped
+   * table's figures for its name; either field alone is enough (docs/decisions/142).
+   */
+  limits?: Partial<ModelLimits>;
 }
 
 const PROVIDER = GEMINI;
@@ -43,6 +50,7 @@ const KNOWN_OPTIONS: Record<keyof GeminiOptions, true> = {
   apiKey: true,
   baseURL: true,
   headers: true,
+  limits: true,
 };
 const IN_PROVIDER_OPTIONS = (name: string) =>
   `the request option providerOptions ({ providerOptions: { gemini: { ${name} } } })`;
@@ -82,6 +90,7 @@ export function gemini(options: GeminiOptions): Model {
   );
   const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const path = modelPath(options.model);
+  const limits = modelLimits(PROVIDER, options.model, options.limits);
 
   const prepared = (request: GenerateRequest, stream: boolean) => {
     checkRequest(PROVIDER, request);
@@ -101,6 +110,7 @@ export function gemini(options: GeminiOptions): Model {
 
   return {
     id: `${PROVIDER}:${options.model}`,
+    limits,
     async generate(request) {
       const { call, warnings } = prepared(request, false);
       const turn = new GeminiTurn(request.output !== undefined);

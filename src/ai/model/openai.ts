@@ -4,6 +4,7 @@ import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
 import { warnUnsentProviderTools } from './message-parts.ts';
 import { ModelError } from './model-error.ts';
+import { modelLimits } from './model-limits.ts';
 import { toOpenAIMessages } from './openai-messages.ts';
 import { openaiTools } from './openai-provider-tools.ts';
 import { responsesModel } from './openai-responses.ts';
@@ -23,6 +24,7 @@ import type {
   GenerateResult,
   JsonSchemaObject,
   Model,
+  ModelLimits,
   ModelWarning,
   OutputSpec,
   StopReason,
@@ -70,6 +72,11 @@ export interface OpenAIOptions extends TransportOptions {
    * kept there and reasoning goes back encrypted (`include: ['reasoning.encrypted_content']`).
    */
   store?: boolean;
+  /**
+   * The model's context window and output limit (`model.limits`), over the shipped
+   * table's figures for its name; either field alone is enough (docs/decisions/142).
+   */
+  limits?: Partial<ModelLimits>;
 }
 
 const PROVIDER = 'openai';
@@ -87,6 +94,7 @@ const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
   api: true,
   reasoningSummary: true,
   store: true,
+  limits: true,
 };
 
 /**
@@ -130,13 +138,14 @@ export function openai(options: OpenAIOptions): Model {
       `openai(options).reasoningSummary: expected 'auto', 'concise' or 'detailed', received ${describeValue(summary)}`,
     );
   }
+  const limits = modelLimits(PROVIDER, options.model, options.limits);
   const headers = () => {
     const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
     return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
   };
   if (api === 'responses') {
     const http = transport({ provider: PROVIDER, requestIdHeader: REQUEST_ID }, options);
-    return responsesModel(options, { http, url: `${baseURL}/responses`, headers });
+    return { ...responsesModel(options, { http, url: `${baseURL}/responses`, headers }), limits };
   }
   const http = transport(
     { provider: PROVIDER, requestIdHeader: REQUEST_ID, endMarker: '[DONE]' },
@@ -157,6 +166,7 @@ export function openai(options: OpenAIOptions): Model {
 
   return {
     id: `${PROVIDER}:${options.model}`,
+    limits,
     async generate(request) {
       const { call, builder, warnings } = prepared(request, false);
       return fromCompletion(await http.json(call), builder, warnings);

@@ -3,12 +3,14 @@ import { describeValue } from '../../internal/describe-value.ts';
 import { unknownKeyMessage } from '../../internal/known-keys.ts';
 import { checkRequestFields } from './check-request.ts';
 import { ModelError } from './model-error.ts';
+import { modelLimits } from './model-limits.ts';
 import { checkProviderOptions } from './provider-config.ts';
 import { resultEvents } from './result-events.ts';
 import type {
   GenerateRequest,
   GenerateResult,
   Model,
+  ModelLimits,
   ModelWarning,
   StopReason,
   StreamEvent,
@@ -57,6 +59,17 @@ export type ScriptedTurn =
   | Error
   | ((request: GenerateRequest, turn: number) => ScriptedTurn | Promise<ScriptedTurn>);
 
+/** Options of {@link scriptedModel}. */
+export interface ScriptedModelOptions {
+  /** The model's id (default `scripted`); a provider's id such as `openai:gpt-4o` gives its limits. */
+  id?: string;
+  /**
+   * `model.limits`, over those of the model `id` names (the conservative default for
+   * `scripted`): e.g. `{ contextWindow: 4096 }` to test trimming (docs/decisions/142).
+   */
+  limits?: Partial<ModelLimits>;
+}
+
 /** A deterministic {@link Model} that replays scripted turns and records what it was asked. */
 export interface ScriptedModel extends Model {
   /** Every request received, in order (including ones that failed). */
@@ -87,9 +100,12 @@ export interface ScriptedModel extends Model {
  */
 export function scriptedModel(
   turns: readonly ScriptedTurn[],
-  options: { id?: string } = {},
+  options: ScriptedModelOptions = {},
 ): ScriptedModel {
-  checkProviderOptions(SCRIPTED, options, { id: true });
+  checkProviderOptions(SCRIPTED, options, { id: true, limits: true });
+  const id = options.id ?? 'scripted';
+  // A scripted stand-in for `openai:gpt-4o` has gpt-4o's limits; `scripted` has the default.
+  const limits = modelLimits(SCRIPTED, id.slice(id.indexOf(':') + 1), options.limits);
   if (!Array.isArray(turns)) {
     throw new TypeError(
       `scriptedModel(turns): expected an array of turns, received ${describeValue(turns)}`,
@@ -118,7 +134,8 @@ export function scriptedModel(
   };
 
   return {
-    id: options.id ?? 'scripted',
+    id,
+    limits,
     requests,
     get remaining() {
       return script.length - next;

@@ -50,6 +50,14 @@ export function every(res: ServerResponse, ms: number, text: string): void {
 export const SSE_HEADERS = { 'content-type': 'text/event-stream' };
 
 /**
+ * The most buffer memory a client reading a flood past its 32 MiB event cap may be seen to
+ * grow by: the cap, plus the fake server's write queue in the same process, plus buffers
+ * not yet collected. 64 MiB was exceeded by 0.8 and by 4.7 MiB on loaded Node 24 runs;
+ * still well under the 95 MiB an unbounded reader would hold for the line alone.
+ */
+export const FLOOD_MEMORY_BOUND = 80 * 1024 * 1024;
+
+/**
  * Writes `prefix`, then `size` bytes of "a" in 64 KiB chunks as fast as the client reads
  * them; resolves with how many bytes the socket accepted before the client closed it.
  */
