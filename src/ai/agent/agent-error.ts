@@ -18,7 +18,11 @@
  * - `INVALID_MODEL_TURN`: the model answered with something that is not a turn (no
  *   assistant message, two tool calls with one id, a stream without a stop event);
  * - `INVALID_OUTPUT`: the final answer failed the `output` schema after its repair turn
- *   (an {@link AgentOutputError}).
+ *   (an {@link AgentOutputError});
+ * - `CONTEXT_OVERFLOW`: with the `context` option, a request that does not fit
+ *   `context.maxTokens` even after every strategy, with only what every request needs
+ *   (system prompt, tools, the latest user message, the latest model turn and its
+ *   results); thrown before the request is sent.
  */
 export type AgentErrorCode =
   | 'INVALID_ARGUMENT'
@@ -29,7 +33,8 @@ export type AgentErrorCode =
   | 'DECISION_MISMATCH'
   | 'ARGS_MISMATCH'
   | 'INVALID_MODEL_TURN'
-  | 'INVALID_OUTPUT';
+  | 'INVALID_OUTPUT'
+  | 'CONTEXT_OVERFLOW';
 
 /**
  * The error every refusal of `fino:ai/agent` throws: a bad option, a state it cannot

@@ -54,6 +54,27 @@ export class Agent<Output = unknown> {
     return this.#config.model;
   }
 
+  /**
+   * The most tokens one request may hold, from the `context` option (its `maxTokens`,
+   * checked, defaulted from the model's limits); `undefined` for an agent without one.
+   * `fino:ai/session` loads this much of a thread's newest messages.
+   *
+   * @example
+   * ```ts
+   * import { agent, trimOldest } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({
+   *   model: scriptedModel(['Hi']),
+   *   context: { maxTokens: 4000, strategy: trimOldest({ keep: 2 }) },
+   * });
+   * console.log(bot.contextTokens); // 4000
+   * ```
+   */
+  get contextTokens(): number | undefined {
+    return this.#config.context?.maxTokens;
+  }
+
   constructor(options: AgentOptions) {
     this.#config = readOptions(options);
     this.name = this.#config.name;

@@ -19,6 +19,8 @@ import type {
 } from '../model/index.ts';
 import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
+import { type ContextConfig, readContext } from './context/options.ts';
+import type { ContextOptions } from './context/types.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
 import { describe } from './state.ts';
 import { checkStateSecret, type StateSecret } from './state-signature.ts';
@@ -92,6 +94,14 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    * is trusted as given: see docs/agent.md, "What a stored state trusts".
    */
   stateSecret?: string | Uint8Array;
+  /**
+   * Keeps every model request within a token budget: before each request, the
+   * strategies (`trimOldest()`, `clearToolResults()`, `summarize()`, `providerManaged()`)
+   * run in order until it fits `maxTokens` (default: the model's `limits.contextWindow`
+   * less the request's output room). Only what is sent changes; the run state keeps every
+   * message. See docs/agent.md, "Context window".
+   */
+  context?: ContextOptions;
 }
 
 /** The request fields every model turn of an agent carries. */
@@ -118,6 +128,7 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   reasoning: true,
   providerOptions: true,
   output: true,
+  context: true,
 };
 
 /** The checked, normalized form of {@link AgentOptions}. */
@@ -139,6 +150,8 @@ export interface AgentConfig {
   telemetry: TelemetryConfig | undefined;
   /** Signs the states the agent hands out and checks the ones it is given. */
   stateSecret: StateSecret | undefined;
+  /** The `context` option, checked: the budget and the strategies of the context step. */
+  context: ContextConfig | undefined;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -196,6 +209,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     );
   }
   const { byName, providerTools } = readTools(tools);
+  const settings = readSettings(options, byName);
   return {
     name,
     model,
@@ -206,7 +220,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     stopWhen: readStopWhen(stopWhen),
     approval,
     toolConcurrency,
-    settings: readSettings(options, byName),
+    settings,
     output: options.output === undefined ? undefined : compile(options.output),
     maxResultChars: checkMaxResultChars(
       'agent(options).maxResultChars',
@@ -214,6 +228,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     ),
     telemetry: readTelemetry(options.telemetry),
     stateSecret: checkStateSecret(options.stateSecret),
+    context: readContext(options.context, model, settings.maxTokens),
   };
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelMessage, Usage } from '../model/index.ts';
 import { AgentError, type AgentErrorCode } from './agent-error.ts';
+import { checkContextState } from './context/check-state.ts';
 import { describe } from './describe.ts';
 import { checkStoredResults } from './result-budget.ts';
 import { type StateSecret, verifyState } from './state-signature.ts';
@@ -175,6 +176,7 @@ export function readState(value: unknown, secret?: StateSecret): RunState {
   }
   checkStoredResults(state.results);
   checkTraceContext(state.trace);
+  checkContextState(state.context, state.messages.length);
   const copy = structuredClone(state as RunState);
   delete copy.signature;
   return copy;

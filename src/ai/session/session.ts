@@ -268,11 +268,11 @@ export function session(options: SessionOptions): Session {
           store.create({ runId, threadId, input, owner, leaseMs, threadTokens: threads.maxTokens }),
         startOptions.signal,
       );
-      // `summary` is the context option of fino:ai/agent that carries a thread's summary (decision 149).
-      const fromThread = (thread && {
+      // The thread's latest summary goes in as the agent's `summary` (decision 149).
+      const fromThread: AgentRunOptions | undefined = thread && {
         history: thread.history,
         ...(thread.summary !== undefined && { summary: thread.summary }),
-      }) as AgentRunOptions | undefined;
+      };
       return driveHeldRun(
         worker,
         runId,

@@ -254,9 +254,8 @@ function changedSummary(
   run: EndedThreadRun,
   thread: ThreadRow,
 ): { text: string; through: number } | undefined {
-  const summary = (run.state as { context?: { summary?: { text?: unknown; through?: unknown } } })
-    .context?.summary;
-  if (typeof summary?.text !== 'string' || typeof summary.through !== 'number') return undefined;
+  const summary = run.state.context?.summary;
+  if (summary === undefined) return undefined;
   const through = (run.start ?? 0) + summary.through;
   const stored = thread.summary_through === null ? null : Number(thread.summary_through);
   if (summary.text === thread.summary && (stored === null || through <= stored)) return undefined;

@@ -23,8 +23,9 @@ export interface ThreadOptions {
   waitMs?: number;
   /**
    * How many tokens of a thread's newest messages a start loads (default: the agent's
-   * `model.limits.contextWindow`, else 32 000). Older messages stay stored and readable
-   * with `thread()`; the thread's latest summary stands for them.
+   * `context.maxTokens`, else its `model.limits.contextWindow`, else 32 000). Older
+   * messages stay stored and readable with `thread()`; the thread's latest summary
+   * stands for them.
    */
   maxTokens?: number;
 }
@@ -126,11 +127,10 @@ export function threadSettings(
     options?.waitMs ?? DEFAULT_WAIT_MS,
     'nonNegative',
   );
-  const model = (agent as { model?: Model } | undefined)?.model;
-  const limits = (model as { limits?: { contextWindow?: unknown } } | undefined)?.limits;
+  // An agent of fino:ai/agent names its model and context budget; another SessionAgent may not.
+  const { model, contextTokens } = (agent ?? {}) as { model?: Model; contextTokens?: number };
   const maxTokens =
-    options?.maxTokens ??
-    (typeof limits?.contextWindow === 'number' ? limits.contextWindow : DEFAULT_THREAD_TOKENS);
+    options?.maxTokens ?? contextTokens ?? model?.limits?.contextWindow ?? DEFAULT_THREAD_TOKENS;
   if (!Number.isSafeInteger(maxTokens) || maxTokens < 1) {
     throw new RangeError(
       `session: threads.maxTokens: expected a positive integer, received ${describeValue(maxTokens)}`,
