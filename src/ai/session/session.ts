@@ -118,6 +118,23 @@ export interface Session {
    * messages before position `before` (default: the end), with their token estimates,
    * the thread's latest summary and the usage of its runs; `undefined` for an unknown
    * thread. Messages of a run are added when it is done.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   * import { memoryStore, session } from 'fino:ai/session';
+   *
+   * const model = scriptedModel(['Noted: o-17.', 'It ships Friday.']);
+   * const runs = session({ store: memoryStore(), agent: agent({ model }) });
+   * await runs.start('My order is o-17.', { threadId: 'customer-9' });
+   * await runs.start('When does it ship?', { threadId: 'customer-9' });
+   * const page = await runs.thread('customer-9', { limit: 10 });
+   * console.log(page?.messages.map((m) => m.message.role)); // [ 'user', 'assistant', 'user', 'assistant' ]
+   * const copy = await runs.fork('customer-9', { at: 2 }); // the first question and answer
+   * console.log(copy.length); // 2
+   * console.log(await runs.forget('customer-9')); // { messages: 4, runs: 2 }
+   * ```
    */
   thread(
     threadId: string,
