@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hasMessageShape, MESSAGE_SHAPE } from '../../internal/message-shape.ts';
 import type { ModelMessage, Usage } from '../model/index.ts';
 import { AgentError, type AgentErrorCode } from './agent-error.ts';
 import { checkContextState } from './context/check-state.ts';
@@ -183,16 +184,10 @@ export function readState(value: unknown, secret?: StateSecret): RunState {
 }
 
 function checkMessage(message: unknown, where: string, code: AgentErrorCode): void {
-  const m = message as Partial<ModelMessage> | null;
-  if (
-    m === null ||
-    typeof m !== 'object' ||
-    (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') ||
-    (typeof m.content !== 'string' && !Array.isArray(m.content))
-  ) {
+  if (!hasMessageShape(message)) {
     throw new AgentError(
       code,
-      `${where}: expected { role: 'user' | 'assistant' | 'system', content: string | ContentPart[] }, received ${describe(message)}`,
+      `${where}: expected ${MESSAGE_SHAPE}, received ${describe(message)}`,
     );
   }
 }

@@ -18,6 +18,7 @@
  * position on: never the whole thread.
  */
 
+import { hasMessageShape, MESSAGE_SHAPE } from '../../internal/message-shape.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { addUsage, type RunState } from '../agent/index.ts';
 import type { Model, ModelMessage, Usage } from '../model/index.ts';
@@ -71,20 +72,10 @@ function decodeMessage(threadId: string, row: MessageRow): ModelMessage {
   } catch (error) {
     throw corruptThread(threadId, position, `is not valid JSON (${(error as Error).message})`);
   }
-  const m = message as Partial<ModelMessage> | null;
-  if (
-    m === null ||
-    typeof m !== 'object' ||
-    (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') ||
-    (typeof m.content !== 'string' && !Array.isArray(m.content))
-  ) {
-    throw corruptThread(
-      threadId,
-      position,
-      "is not a message ({ role: 'user' | 'assistant' | 'system', content })",
-    );
+  if (!hasMessageShape(message)) {
+    throw corruptThread(threadId, position, `is not a message (${MESSAGE_SHAPE})`);
   }
-  return m as ModelMessage;
+  return message as ModelMessage;
 }
 
 /** Whether a message answers tool calls: a window must not start with it (its calls would be cut off). */
