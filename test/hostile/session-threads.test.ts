@@ -209,3 +209,26 @@ describe('corrupt stored messages', () => {
     },
   );
 });
+
+describe('session({ threads })', () => {
+  it.each([
+    [
+      { busy: 'queue' },
+      "session: threads.busy: expected 'reject' or 'wait', received string \"queue\"",
+    ],
+    [{ waitMs: -1 }, 'session: threads.waitMs: expected'],
+    [{ waitMs: 2 ** 31 }, 'session: threads.waitMs: expected'],
+    [
+      { maxTokens: 0 },
+      'session: threads.maxTokens: expected a positive integer, received number 0',
+    ],
+    [
+      { maxTokens: 1.5 },
+      'session: threads.maxTokens: expected a positive integer, received number 1.5',
+    ],
+    ['wait', 'session: threads: expected { busy?, waitMs?, maxTokens? }, received string "wait"'],
+  ])('refuses threads: %j when the session is created', (threads, message) => {
+    const store = sqliteStore(join(dir, `opts-${files++}.db`));
+    expect(() => session({ store, threads: threads as never })).toThrow(message);
+  });
+});
