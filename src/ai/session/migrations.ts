@@ -128,8 +128,10 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
     version: 6,
     name: 'threads: messages with token estimates, the active run, the latest summary; run usage',
     // `fino_threads.active_run_id` is the thread's lock: taken in the transaction that
-    // inserts the run, released in the one that ends it (decision 147). The primary key
+    // inserts the run, released in the one that ends it (decision 148). The primary key
     // (thread_id, position) is the index a start reads the newest messages by, backwards.
+    // A run left unfinished by an earlier version holds its thread (one of them, if
+    // several); earlier runs' messages are not copied in: the thread starts empty.
     sql: (t) => `
       CREATE TABLE ${t('threads')} (
         thread_id TEXT PRIMARY KEY,
@@ -150,7 +152,11 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
       );
       ALTER TABLE ${t('runs')} ADD COLUMN thread_start INTEGER;
       ALTER TABLE ${t('runs')} ADD COLUMN thread_loaded INTEGER;
-      ALTER TABLE ${t('runs')} ADD COLUMN usage TEXT;`,
+      ALTER TABLE ${t('runs')} ADD COLUMN usage TEXT;
+      INSERT INTO ${t('threads')} (thread_id, active_run_id, message_count, created_at, updated_at)
+        SELECT thread_id, MAX(run_id), 0, MIN(created_at), MAX(updated_at) FROM ${t('runs')}
+        WHERE thread_id IS NOT NULL AND status IN ('running', 'ready', 'suspended', 'error')
+        GROUP BY thread_id;`,
   },
 ];
 
