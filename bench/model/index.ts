@@ -3,7 +3,8 @@
  * parser the Vercel AI SDK and the MCP SDK stream with (both devDependencies bring it), on
  * what a model server sends: many small token events, and one 12 MB `data:` line arriving
  * in 16 KiB chunks (issue 24 item 5: the previous parser took 93 s on it, re-scanning its
- * buffer for every chunk). Each peer's events are checked before timing.
+ * buffer for every chunk). Each peer's events are checked before timing. The token
+ * estimate's benchmark is in ./token-estimate.ts.
  */
 import { createParser } from 'eventsource-parser';
 import { parseServerSentEvents } from '../../src/ai/model/sse.ts';
@@ -59,3 +60,5 @@ await compareBatched(
   { fino: () => fino(big), 'eventsource-parser': () => peer(big) },
   { samples: 7, warmupMs: 1000, sampleMs: 200 },
 );
+
+await import('./token-estimate.ts');

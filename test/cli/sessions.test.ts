@@ -10,6 +10,7 @@ import { scriptedModel } from '../../src/ai/model/index.ts';
 import { type SessionRun, session, sqliteStore } from '../../src/ai/session/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
 import { sessions } from '../../src/cli/commands/sessions.ts';
+import { budgetAgent } from '../ai/session/fixtures/budget-agent.ts';
 import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fino-cli-sessions-'));
@@ -238,6 +239,29 @@ describe('fino sessions', () => {
     expect(
       await cli(['approve', 'run-usage', 'ship_1', '--db', 'usage.db', '--agent', notAnAgent]),
     ).toMatchObject({ code: 2, err: expect.stringContaining('exports no agent') });
+  });
+
+  it("shows the usage of the run and of each step, tokens and cost, and a failed run's code", async () => {
+    const store = sqliteStore(join(dir, 'budget.db'));
+    await session({
+      store,
+      agent: budgetAgent(join(dir, 'budget.jsonl'), { maxTokens: 3000 }),
+    }).start('Do the work', { runId: 'run-budget' });
+    await store.close();
+    const { code, out } = await cli(['show', 'run-budget', '--db', 'budget.db']);
+    expect(code).toBe(0);
+    expect(out).toContain(
+      '  error BUDGET_EXCEEDED: run "run-budget" stopped: it spent 3216 tokens',
+    );
+    expect(out).toMatch(/ {2}usage 3048 in \(1334 cached\), 168 out, 3216 tokens, \$0\.\d+\n/);
+    expect(out).toContain(
+      '  step 0 tools=work  1237 in (333 cached), 91 out, 1328 tokens, $0.000215175\n',
+    );
+    expect(out).toMatch(
+      / {2}step 1 tools=work {2}1811 in \(1001 cached\), 77 out, 1888 tokens, \$0\.\d+\n/,
+    );
+    const json = JSON.parse((await cli(['show', 'run-budget', '--db', 'budget.db', '--json'])).out);
+    expect(json).toMatchObject({ status: 'error', code: 'BUDGET_EXCEEDED' });
   });
 });
 

@@ -69,8 +69,10 @@ describe('context options', () => {
   });
 
   it('says what to do when the model declares no limits and no maxTokens is given', () => {
+    // scriptedModel() declares default limits since the tokens work; a model written by hand may not.
+    const unlimited = { ...model, limits: undefined };
     refused(
-      () => agent({ model, context: { strategy: trimOldest() } }),
+      () => agent({ model: unlimited, context: { strategy: trimOldest() } }),
       'agent(options).context.maxTokens: the model "scripted" declares no limits (model.limits.contextWindow), so the budget cannot be derived; pass context.maxTokens',
     );
     const cramped = Object.assign(scriptedModel([]), {
@@ -227,6 +229,7 @@ describe('a summary model that fails', () => {
       inputTokens: 7,
       outputTokens: 2,
       totalTokens: 9,
+      cost: 'unknown', // the scripted model has no price (decision 150)
     });
   });
 

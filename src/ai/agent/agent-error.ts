@@ -23,6 +23,8 @@
  *   `context.maxTokens` even after every strategy, with only what every request needs
  *   (system prompt, tools, the latest user message, the latest model turn and its
  *   results); thrown before the request is sent.
+ * - `BUDGET_EXCEEDED`: the run spent its budget (`maxCost` or `maxTokens`) and stopped
+ *   cleanly; the error's `state` resumes it with a higher budget (a `BudgetExceededError`).
  */
 export type AgentErrorCode =
   | 'INVALID_ARGUMENT'
@@ -34,7 +36,8 @@ export type AgentErrorCode =
   | 'ARGS_MISMATCH'
   | 'INVALID_MODEL_TURN'
   | 'INVALID_OUTPUT'
-  | 'CONTEXT_OVERFLOW';
+  | 'CONTEXT_OVERFLOW'
+  | 'BUDGET_EXCEEDED';
 
 /**
  * The error every refusal of `fino:ai/agent` throws: a bad option, a state it cannot

@@ -9,6 +9,7 @@ export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentToolOptions, AgentToolResume } from './agent-tool.ts';
 export { argsHash } from './args-hash.ts';
+export { type Budget, BudgetExceededError, checkBudget } from './budget.ts';
 export {
   type ClearToolResultsOptions,
   clearToolResults,

@@ -11,6 +11,7 @@ import {
 import type {
   GenerateRequest,
   Model,
+  Prices,
   ProviderTool,
   ReasoningOptions,
   ToolCall,
@@ -19,6 +20,7 @@ import type {
 } from '../model/index.ts';
 import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
+import { type Budget, readBudget, readPrices } from './budget.ts';
 import { type ContextConfig, readContext } from './context/options.ts';
 import type { ContextOptions } from './context/types.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
@@ -102,6 +104,21 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    * message. See docs/agent.md, "Context window".
    */
   context?: ContextOptions;
+  /**
+   * Prices in USD per million tokens, over the shipped table (`SHIPPED_PRICES` of
+   * `fino:ai/model`, dated `PRICES_WRITTEN`): each step's and the run's `usage.cost` is
+   * computed from them. Keys are model names, provider-qualified ids or families
+   * (`'gpt-4.1'` prices `openai:gpt-4.1-2025-04-14`). A bad entry is refused here.
+   */
+  prices?: Prices;
+  /**
+   * The most one run may spend: `{ maxCost }` in USD, `{ maxTokens }` in total tokens,
+   * over the whole run across resumes. A run that reaches it stops with a
+   * `BudgetExceededError` (code `BUDGET_EXCEEDED`) carrying its state; resume that state
+   * with a higher budget (`resume(state, {}, { budget })`). `maxCost` needs a price for
+   * the model.
+   */
+  budget?: Budget;
 }
 
 /** The request fields every model turn of an agent carries. */
@@ -129,6 +146,8 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   providerOptions: true,
   output: true,
   context: true,
+  prices: true,
+  budget: true,
 };
 
 /** The checked, normalized form of {@link AgentOptions}. */
@@ -152,6 +171,10 @@ export interface AgentConfig {
   stateSecret: StateSecret | undefined;
   /** The `context` option, checked: the budget and the strategies of the context step. */
   context: ContextConfig | undefined;
+  /** The caller's prices, over the shipped table. */
+  prices: Prices | undefined;
+  /** The limits of each run (a run's own `budget` option goes over them). */
+  budget: Budget | undefined;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -210,6 +233,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
   }
   const { byName, providerTools } = readTools(tools);
   const settings = readSettings(options, byName);
+  const prices = readPrices(options.prices);
   return {
     name,
     model,
@@ -229,6 +253,8 @@ export function readOptions(options: AgentOptions): AgentConfig {
     telemetry: readTelemetry(options.telemetry),
     stateSecret: checkStateSecret(options.stateSecret),
     context: readContext(options.context, model, settings.maxTokens),
+    prices,
+    budget: readBudget(options.budget, 'agent(options).budget', model, prices),
   };
 }
 

@@ -8,6 +8,7 @@ import type {
 } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
+import { type Budget, enforceBudget, runBudget, withCost } from './budget.ts';
 import { applyContext } from './context/step.ts';
 import { forEachLimited } from './for-each-limited.ts';
 import { checkHooks, withHooks } from './hooks.ts';
@@ -48,6 +49,8 @@ export interface Run {
   telemetry: RunTelemetry;
   /** The run option `summary`: taken into a fresh state by the first context step. */
   summary?: string;
+  /** The run's limits: the agent's `budget` with the run's over it. */
+  budget: Budget | undefined;
 }
 
 /** What `continueRun` is asked to do: run until done or suspended, or take one step. */
@@ -65,6 +68,7 @@ export async function withRun<T>(
   work: (run: Run) => Promise<T>,
 ): Promise<T> {
   const { signal } = checkRunOptions(options);
+  const budget = runBudget(config, options.budget);
   const controller = new AbortController();
   const forward = () => controller.abort(signal!.reason);
   if (signal?.aborted) throw abortError(signal);
@@ -85,6 +89,7 @@ export async function withRun<T>(
     signal: controller.signal,
     streaming: events.streaming,
     telemetry,
+    budget,
     emit: hooked.emit,
     summary: options.summary,
     checkpoint(state, reason) {
@@ -178,6 +183,7 @@ const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
   onProgress: true,
   history: true,
   summary: true,
+  budget: true,
 };
 
 function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
@@ -234,6 +240,8 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
   run.telemetry.attach(state);
   let stepped = false;
   for (;;) {
+    // Before each model request, and before the tool calls of a turn that spent the budget.
+    enforceBudget(state, run.budget, run.config.stateSecret);
     if (state.turn) {
       await settleTurn(state, run);
       if (state.turn.pending.length > 0) return suspended(state);
@@ -357,7 +365,7 @@ async function requestTurn(state: RunState, run: Run, step: number): Promise<Gen
       ? streamTurn(request, run, step)
       : raceAbort(model.generate(request), run.signal));
     checkTurn(result, model.id);
-    return result;
+    return { ...result, usage: withCost(result.usage, model, run.config.prices) };
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hasMessageShape, MESSAGE_SHAPE } from '../../internal/message-shape.ts';
-import type { ModelMessage, Usage } from '../model/index.ts';
+import { addCosts, type ModelMessage, type Usage } from '../model/index.ts';
 import { AgentError, type AgentErrorCode } from './agent-error.ts';
 import { checkContextState } from './context/check-state.ts';
 import { describe } from './describe.ts';
@@ -144,6 +144,17 @@ export function readState(value: unknown, secret?: StateSecret): RunState {
       `state.usage: expected { inputTokens, outputTokens, totalTokens } numbers, received ${describe(usage)}`,
     );
   }
+  const cost = usage.cost;
+  if (
+    cost !== undefined &&
+    cost !== 'unknown' &&
+    (typeof cost !== 'number' || !Number.isFinite(cost) || cost < 0)
+  ) {
+    throw new AgentError(
+      'INVALID_STATE',
+      `state.usage.cost: expected a number of USD ≥ 0, 'unknown' or absent, received ${describe(cost)}`,
+    );
+  }
   const turn = state.turn;
   if (turn !== undefined) {
     if (turn === null || typeof turn !== 'object') {
@@ -193,20 +204,23 @@ function checkMessage(message: unknown, where: string, code: AgentErrorCode): vo
 }
 
 /**
- * Adds the usage `b` into `a` (cached, cache-write and reasoning tokens too, when `b`
- * has them): how a run sums its steps, and a session a thread's runs.
+ * Adds `b` into `a`, costs included: exact to the nano-dollar, `'unknown'` when either
+ * is (a usage with tokens but no cost counts as unknown; one without tokens as 0). How a
+ * run sums its steps, and a session a thread's runs.
  *
  * @example
  * ```ts
  * import { addUsage } from 'fino:ai/agent';
+ * import type { Usage } from 'fino:ai/model';
  *
- * const total = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
- * addUsage(total, { inputTokens: 10, outputTokens: 5, totalTokens: 15 });
- * addUsage(total, { inputTokens: 4, outputTokens: 1, totalTokens: 5, cachedInputTokens: 2 });
- * console.log(total); // { inputTokens: 14, outputTokens: 6, totalTokens: 20, cachedInputTokens: 2 }
+ * const total: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
+ * addUsage(total, { inputTokens: 10, outputTokens: 2, totalTokens: 12, cost: 0.1 });
+ * addUsage(total, { inputTokens: 20, outputTokens: 4, totalTokens: 24, cost: 0.2 });
+ * console.log(total.totalTokens, total.cost); // 36 0.3
  * ```
  */
 export function addUsage(a: Usage, b: Usage): void {
+  if (a.cost !== undefined || b.cost !== undefined) a.cost = addCosts(costOf(a), costOf(b));
   a.inputTokens += b.inputTokens;
   a.outputTokens += b.outputTokens;
   a.totalTokens += b.totalTokens;
@@ -214,3 +228,6 @@ export function addUsage(a: Usage, b: Usage): void {
     if (typeof b[key] === 'number') a[key] = (a[key] ?? 0) + b[key];
   }
 }
+
+const costOf = (usage: Usage): number | 'unknown' =>
+  usage.cost ?? (usage.totalTokens === 0 ? 0 : 'unknown');

@@ -1,4 +1,4 @@
-import type { GenerateRequest, GenerateResult, Model, ToolCall } from '../model/index.ts';
+import type { GenerateRequest, GenerateResult, Model, ToolCall, Usage } from '../model/index.ts';
 import { AgentError } from './agent-error.ts';
 import { describe } from './describe.ts';
 import type { AgentEvent, Decisions, RunState, ToolResultPart } from './types.ts';
@@ -251,8 +251,7 @@ export async function startRunTelemetry(
         span.setAttribute('gen_ai.response.finish_reasons', [
           result.rawStopReason ?? result.stopReason,
         ]);
-        span.setAttribute('gen_ai.usage.input_tokens', result.usage.inputTokens);
-        span.setAttribute('gen_ai.usage.output_tokens', result.usage.outputTokens);
+        recordUsage(span, result.usage);
         if (config.captureContent)
           span.setAttribute('gen_ai.output.messages', json([result.message]));
         return result;
@@ -311,11 +310,33 @@ export async function startRunTelemetry(
       }
     },
     end(outcome) {
+      const ended = ('error' in outcome ? outcome.error : outcome) as { state?: RunState } | null;
+      const usage = ended?.state?.usage;
+      if (usage !== null && typeof usage === 'object') recordUsage(agentSpan, usage);
       if ('error' in outcome) fail(agentSpan, outcome.error);
       else agentSpan.setAttribute('fino.run.status', outcome.status);
       agentSpan.end();
     },
   };
+}
+
+/**
+ * Puts usage on a span: tokens as the GenAI conventions name them (cached and
+ * cache-write tokens as parts of the input), and the cost in USD as `fino.usage.cost`
+ * when it is known (no attribute when it is `'unknown'`).
+ */
+function recordUsage(span: OtelSpan, usage: Usage): void {
+  const attributes: [string, number | undefined][] = [
+    ['gen_ai.usage.input_tokens', usage.inputTokens],
+    ['gen_ai.usage.output_tokens', usage.outputTokens],
+    ['gen_ai.usage.cache_read.input_tokens', usage.cachedInputTokens],
+    ['gen_ai.usage.cache_creation.input_tokens', usage.cacheWriteTokens],
+    ['fino.usage.reasoning_tokens', usage.reasoningTokens],
+    ['fino.usage.cost', typeof usage.cost === 'number' ? usage.cost : undefined],
+  ];
+  for (const [key, value] of attributes) {
+    if (typeof value === 'number' && Number.isFinite(value)) span.setAttribute(key, value);
+  }
 }
 
 /** A guarded span, and the tracer's own span to put in a context (other code may use all of its methods). */

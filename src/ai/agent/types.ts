@@ -7,6 +7,7 @@ import type {
   ToolCall,
   Usage,
 } from '../model/index.ts';
+import type { Budget } from './budget.ts';
 import type { ContextReport, ContextState } from './context/types.ts';
 import type { RunHooks } from './hooks.ts';
 import type { TraceContext } from './telemetry.ts';
@@ -196,6 +197,25 @@ export interface AgentRunOptions extends RunHooks {
    * ```
    */
   history?: ModelMessage[];
+  /**
+   * This run's limits, over the agent's `budget` (each limit given replaces the agent's;
+   * `Infinity` lifts one): how a run stopped with `BUDGET_EXCEEDED` is resumed with more.
+   *
+   * @example
+   * ```ts
+   * import { agent, BudgetExceededError } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({
+   *   model: scriptedModel([{ text: 'Hi!', usage: { inputTokens: 900, outputTokens: 100 } }]),
+   *   budget: { maxTokens: 500 },
+   * });
+   * const result = await bot.generate('Hello', { budget: { maxTokens: 5_000 } });
+   * console.log(result.status); // 'done'
+   * console.log(BudgetExceededError.name); // 'BudgetExceededError'
+   * ```
+   */
+  budget?: Budget;
   /**
    * Called and awaited with a fresh copy of the state (the state itself with
    * `checkpointCopy: false`) after each model turn is appended

@@ -1,6 +1,7 @@
 import { toAnthropicMessages } from './anthropic-messages.ts';
 import { type AnthropicTool, toAnthropicTool } from './anthropic-tool.ts';
 import { checkRequest } from './check-request.ts';
+import { countFromAnswer } from './count-tokens.ts';
 import { guardedStream } from './guarded-stream.ts';
 import { isRecord, streamError } from './http.ts';
 import { warnUnsentProviderTools } from './message-parts.ts';
@@ -99,24 +100,22 @@ export function anthropic(options: AnthropicOptions): Model {
   const limits = modelLimits(PROVIDER, options.model, options.limits);
   const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
 
+  const headers = () => ({
+    'x-api-key': apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true)!,
+    'anthropic-version': options.version ?? '2023-06-01',
+    ...options.headers,
+  });
   const call = (
     request: GenerateRequest,
     stream: boolean,
     warnings: ModelWarning[],
     paused: Block[],
-  ) => {
-    const key = apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true);
-    return {
-      url: `${baseURL}/v1/messages`,
-      headers: {
-        'x-api-key': key!,
-        'anthropic-version': options.version ?? '2023-06-01',
-        ...options.headers,
-      },
-      body: bodyOf(options, request, stream, warnings, paused),
-      signal: request.signal,
-    };
-  };
+  ) => ({
+    url: `${baseURL}/v1/messages`,
+    headers: headers(),
+    body: bodyOf(options, request, stream, warnings, paused),
+    signal: request.signal,
+  });
 
   return {
     id: `${PROVIDER}:${options.model}`,
@@ -159,8 +158,33 @@ export function anthropic(options: AnthropicOptions): Model {
         }
       });
     },
+    async countTokens(request) {
+      checkRequest(PROVIDER, request);
+      const body = bodyOf(options, request, false, [], []);
+      const answer = await http.json({
+        url: `${baseURL}/v1/messages/count_tokens`,
+        headers: headers(),
+        body: Object.fromEntries(COUNTED_FIELDS.filter((f) => f in body).map((f) => [f, body[f]])),
+        signal: request.signal,
+      });
+      return countFromAnswer(PROVIDER, answer, 'input_tokens');
+    },
   };
 }
+
+/**
+ * The fields of a Messages body that `POST /v1/messages/count_tokens` takes: what the
+ * model reads, not how it answers (`max_tokens`, `temperature`, `stream` are refused).
+ */
+const COUNTED_FIELDS = [
+  'model',
+  'system',
+  'messages',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+];
 
 function builderFor(request: GenerateRequest): TurnBuilder {
   const builder = new TurnBuilder();

@@ -1,4 +1,5 @@
 import { checkRequest } from './check-request.ts';
+import { countFromAnswer } from './count-tokens.ts';
 import { GEMINI, toGeminiContents } from './gemini-messages.ts';
 import { toGeminiSchema, toGeminiWireSchema } from './gemini-schema.ts';
 import { toGeminiTool } from './gemini-tool.ts';
@@ -125,6 +126,16 @@ export function gemini(options: GeminiOptions): Model {
           warnings,
         );
       });
+    },
+    async countTokens(request) {
+      const { call } = prepared(request, false);
+      const answer = await http.json({
+        ...call,
+        url: `${baseURL}/v1beta/${path}:countTokens`,
+        // The whole request, so tools, the system instruction and settings are counted too.
+        body: { generateContentRequest: { model: path, ...call.body } },
+      });
+      return countFromAnswer(PROVIDER, answer, 'totalTokens');
     },
   };
 }

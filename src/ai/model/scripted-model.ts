@@ -35,7 +35,7 @@ export interface ScriptedReply {
   toolCalls?: ScriptedToolCall[];
   /** Defaults to `tool_calls` when there are tool calls, `end` otherwise. */
   stopReason?: StopReason;
-  /** Defaults to zero tokens. */
+  /** Defaults to zero tokens; cached, cache-write and reasoning counts are passed on as given. */
   usage?: Partial<Usage>;
 }
 
@@ -199,6 +199,10 @@ function toResult(turn: string | ScriptedReply, index: number): GenerateResult {
       totalTokens: reply.usage?.totalTokens ?? inputTokens + outputTokens,
     },
   };
+  for (const key of ['cachedInputTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+    const tokens = reply.usage?.[key];
+    if (tokens !== undefined) result.usage[key] = tokens;
+  }
   if (reply.warnings?.length) result.warnings = reply.warnings;
   return result;
 }

@@ -33,10 +33,15 @@ interface Profile {
  */
 const PROFILES = {
   openai: { textFactor: 1, image: 765, perMessage: 3, perRequest: 3, toolsPreamble: 12 },
+  /** GPT-4 and GPT-3.5 use `cl100k_base`, which takes a few percent more tokens than `o200k_base`. */
+  openaiLegacy: { textFactor: 1.1, image: 765, perMessage: 3, perRequest: 3, toolsPreamble: 12 },
   anthropic: { textFactor: 1.3, image: 1600, perMessage: 4, perRequest: 3, toolsPreamble: 346 },
   gemini: { textFactor: 1.15, image: 1120, perMessage: 4, perRequest: 3, toolsPreamble: 12 },
   other: { textFactor: 1.3, image: 1600, perMessage: 4, perRequest: 3, toolsPreamble: 346 },
 } as const satisfies Record<string, Profile>;
+
+/** OpenAI's models on `cl100k_base`: `gpt-4`, `gpt-4-turbo`, `gpt-3.5-turbo` (not `gpt-4o`, `gpt-4.1`). */
+const LEGACY_OPENAI = /^gpt-(3\.5|4)(-|$)/;
 
 /** Framing tokens of a `tool_use` part beyond its id, name and arguments. */
 const PER_TOOL_CALL = 8;
@@ -64,7 +69,8 @@ interface BaseCount {
   fixed: number;
 }
 
-const messageCounts = new WeakMap<object, { content: unknown; count: BaseCount }>();
+/** Per message: the content counted and its length then, so a new or grown content is counted again. */
+const messageCounts = new WeakMap<object, { content: unknown; length: number; count: BaseCount }>();
 const toolCounts = new WeakMap<object, { tool: string; count: number }>();
 
 /**
@@ -73,9 +79,9 @@ const toolCounts = new WeakMap<object, { tool: string; count: number }>();
  * and JSON arguments), tool results, images and other media by documented flat figures,
  * plus the message's framing. For Anthropic and Gemini models, whose tokenizers are not
  * public, text counts are scaled up (×1.3 and ×1.15); without a model, the largest
- * figures are used. Synchronous; the count is cached per message object, so a message
- * must be replaced, not edited in place, for its count to change (a new `content` is
- * noticed). See docs/decisions/141.
+ * figures are used. Synchronous; the count is cached per message object: a new
+ * `content`, or parts added to or removed from it, are counted again, but a part edited
+ * in place is not noticed (replace the message instead). See docs/decisions/141.
  *
  * @example
  * ```ts
@@ -151,6 +157,9 @@ function profileOf(model: Model | string | undefined, caller: string): Profile {
   const colon = id.indexOf(':');
   const provider = colon < 0 ? '' : id.slice(0, colon);
   const name = colon < 0 ? id : id.slice(colon + 1);
+  if (LEGACY_OPENAI.test(name) && (provider === '' || provider === 'openai')) {
+    return PROFILES.openaiLegacy;
+  }
   if (provider === 'openai' || provider === 'anthropic' || provider === 'gemini') {
     return PROFILES[provider];
   }
@@ -167,23 +176,34 @@ function baseOf(message: ModelMessage): BaseCount {
     );
   }
   const { content } = message;
+  const length = Array.isArray(content) ? content.length : -1;
   const cached = messageCounts.get(message);
-  if (cached !== undefined && cached.content === content) return cached.count;
+  if (cached !== undefined && cached.content === content && cached.length === length) {
+    return cached.count;
+  }
   const count: BaseCount = { text: 0, images: 0, fixed: 0 };
   addContent(count, content);
-  messageCounts.set(message, { content, count });
+  messageCounts.set(message, { content, length, count });
   return count;
 }
 
-function addContent(count: BaseCount, content: unknown): void {
+/** Tool results nest content; deeper than this it is counted as its JSON text. */
+const MAX_DEPTH = 8;
+
+function addContent(count: BaseCount, content: unknown, depth = 0): void {
   if (typeof content === 'string') count.text += countTextTokens(content);
-  else if (Array.isArray(content)) for (const part of content) addPart(count, part);
+  else if (depth >= MAX_DEPTH) count.text += textOf(argsText(content));
+  else if (Array.isArray(content)) for (const part of content) addPart(count, part, depth);
   else if (typeof content === 'object' && content !== null) {
-    addPart(count, content as Record<string, unknown>);
+    addPart(count, content as Record<string, unknown>, depth);
   }
 }
 
-function addPart(count: BaseCount, part: ContentPart | Record<string, unknown>): void {
+function addPart(
+  count: BaseCount,
+  part: ContentPart | Record<string, unknown>,
+  depth: number,
+): void {
   if (typeof part === 'string') {
     count.text += countTextTokens(part);
     return;
@@ -209,7 +229,7 @@ function addPart(count: BaseCount, part: ContentPart | Record<string, unknown>):
       return;
     case 'tool_result':
       count.text += textOf(part.toolCallId);
-      addContent(count, part.content);
+      addContent(count, part.content, depth + 1);
       count.fixed += PER_TOOL_RESULT;
       return;
     case 'reasoning':

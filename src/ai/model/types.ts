@@ -52,6 +52,12 @@ export interface Usage {
   cacheWriteTokens?: number;
   /** Output tokens spent on reasoning (part of `outputTokens`). */
   reasoningTokens?: number;
+  /**
+   * What the tokens cost in USD, exact to the nano-dollar, from the agent's `prices` or
+   * the shipped table (`'unknown'` when neither prices the model, never 0). Set by the
+   * agent on every step and on the run; a model's own result leaves it out.
+   */
+  cost?: number | 'unknown';
 }
 
 /**

@@ -40,6 +40,8 @@ export interface RunRow {
   state: string | null;
   text: string | null;
   error: string | null;
+  /** The failed run's error code; absent in rows read before migration 7. */
+  error_code?: string | null;
   round: number | string;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
@@ -115,6 +117,7 @@ export function decodeRun(row: RunRow, pendingRows: readonly PendingRow[]): Stor
   if (row.state !== null) run.state = decodeState(runId, row.state);
   if (row.text !== null) run.text = row.text;
   if (row.error !== null) run.error = row.error;
+  if (typeof row.error_code === 'string') run.errorCode = row.error_code;
   if (row.lease_owner !== null) run.leaseOwner = row.lease_owner;
   if (row.lease_expires_at !== null) run.leaseExpiresAt = Number(row.lease_expires_at);
   const progress = decodeProgress(row.progress);

@@ -4,8 +4,16 @@
  * records how the run ended. It stops, writing nothing more, as soon as another worker
  * has taken the run over.
  */
+
 import { throttledWriter } from '../../internal/throttled-writer.ts';
-import type { AgentRunOptions, CheckpointReason, Decisions, RunResult } from '../agent/index.ts';
+import { errorMessage } from '../../internal/thrown-value.ts';
+import type {
+  AgentRunOptions,
+  Budget,
+  CheckpointReason,
+  Decisions,
+  RunResult,
+} from '../agent/index.ts';
 import type { Model } from '../model/index.ts';
 import { SessionError } from './errors.ts';
 import { currentView, toView } from './run-view.ts';
@@ -124,7 +132,7 @@ export async function driveHeldRun(
       await store.finish(runId, owner, { status: 'ready' }).catch(() => {});
       throw error;
     }
-    outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
+    outcome = failed(error);
   } finally {
     clearInterval(heartbeat);
     progress.stop(); // `finish` clears the stored progress; a late write finds the run no longer running
@@ -134,23 +142,42 @@ export async function driveHeldRun(
   return finished ? toView(finished) : currentView(store, runId); // not finished here: another worker took it
 }
 
+/** How a run that threw ends: the error's message, and its `code` when it has a string one. */
+function failed(error: unknown): Outcome {
+  let code: unknown;
+  try {
+    code = (error as { code?: unknown } | null)?.code;
+  } catch {
+    // a code that cannot be read is no code
+  }
+  return {
+    status: 'error',
+    error: errorMessage(error),
+    ...(typeof code === 'string' && code !== '' && { code: code.slice(0, 100) }),
+  };
+}
+
 /**
  * Drives a run `worker` has just claimed: resumes it from its last checkpoint with the
- * decisions recorded since, or starts it from its input when it has none yet.
+ * decisions recorded since, or starts it from its input when it has none yet. `budget`,
+ * when given, is the run's budget over the agent's (to finish a run that spent its own).
  */
 export function continueClaimedRun(
   worker: RunWorker,
   agent: SessionAgent,
   run: StoredRun,
   signal?: AbortSignal,
+  budget?: Budget,
 ): Promise<SessionRun> {
   return driveHeldRun(
     worker,
     run.runId,
-    (runOptions) =>
-      run.state
+    (driverOptions) => {
+      const runOptions = budget === undefined ? driverOptions : { ...driverOptions, budget };
+      return run.state
         ? agent.resume(run.state, decisionsToApply(run), runOptions)
-        : agent.generate(run.input, runOptions),
+        : agent.generate(run.input, runOptions);
+    },
     signal,
   );
 }

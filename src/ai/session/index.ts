@@ -38,6 +38,7 @@ export {
   postgresStore,
 } from './postgres-store.ts';
 export {
+  type ContinueOptions,
   type DecideOptions,
   type DrainReport,
   type Session,

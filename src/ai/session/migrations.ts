@@ -158,6 +158,11 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
         WHERE thread_id IS NOT NULL AND status IN ('running', 'ready', 'suspended', 'error')
         GROUP BY thread_id;`,
   },
+  {
+    version: 7,
+    name: "the code of a failed run's error (BUDGET_EXCEEDED, …)",
+    sql: (t) => `ALTER TABLE ${t('runs')} ADD COLUMN error_code TEXT`,
+  },
 ];
 
 /** What the migration runner needs to bring a session database up to date. */

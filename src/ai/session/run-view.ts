@@ -40,7 +40,12 @@ export function toView(run: StoredRun, audit?: AuditEntry[]): SessionRun {
       };
     }
     case 'error':
-      return { ...base, status: 'error', error: run.error ?? '' };
+      return {
+        ...base,
+        status: 'error',
+        error: run.error ?? '',
+        ...(run.errorCode !== undefined && { code: run.errorCode }),
+      };
     default:
       return { ...base, status: run.status };
   }

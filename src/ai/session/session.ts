@@ -3,7 +3,13 @@ import { hostname } from 'node:os';
 import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
-import type { AgentInput, AgentRunOptions, Decision } from '../agent/index.ts';
+import {
+  type AgentInput,
+  type AgentRunOptions,
+  type Budget,
+  checkBudget,
+  type Decision,
+} from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
 import { continueClaimedRun, driveHeldRun, type RunWorker } from './drive-run.ts';
 import { SessionError } from './errors.ts';
@@ -80,6 +86,15 @@ export interface DecideOptions extends Actor {
   signal?: AbortSignal;
 }
 
+/** Options of `continue`. */
+export interface ContinueOptions {
+  signal?: AbortSignal;
+  /** Also claim a run that ended `error`, and resume it from its last checkpoint. */
+  retryErrors?: boolean;
+  /** The run's budget over the agent's (`{ maxCost?, maxTokens? }`), checked by the agent. */
+  budget?: Budget;
+}
+
 /** What `drain` did: the runs it continued, and the unreadable ones it left alone. */
 export interface DrainReport {
   runs: SessionRun[];
@@ -105,12 +120,11 @@ export interface Session {
   /**
    * Continues one run that no worker holds: `ready`, or `running` with an expired lease
    * (its worker died), or `error` with `retryErrors`. Returns the run as it is when it
-   * cannot be claimed.
+   * cannot be claimed. `budget` goes over the agent's for this continuation: a run that
+   * ended `error` with code `BUDGET_EXCEEDED` finishes with
+   * `continue(runId, { retryErrors: true, budget: { maxCost: 5 } })`.
    */
-  continue(
-    runId: string,
-    options?: { signal?: AbortSignal; retryErrors?: boolean },
-  ): Promise<SessionRun>;
+  continue(runId: string, options?: ContinueOptions): Promise<SessionRun>;
   /** Claims and continues runnable runs one after another until none is left (or `limit`). */
   drain(options?: { signal?: AbortSignal; limit?: number }): Promise<DrainReport>;
   /**
@@ -359,10 +373,22 @@ export function session(options: SessionOptions): Session {
     async continue(runId, continueOptions = {}) {
       checkRunId(runId, 'continue');
       requireAgent('continue');
+      try {
+        checkBudget(continueOptions.budget, 'continue: budget');
+      } catch (error) {
+        throw new SessionError('INVALID_ARGUMENT', (error as Error).message);
+      }
       const claimed = await store.claim(runId, owner, leaseMs, {
         retryErrors: continueOptions.retryErrors,
       });
-      return claimed ? continueClaimed(claimed, continueOptions.signal) : currentView(store, runId);
+      if (!claimed) return currentView(store, runId);
+      return continueClaimedRun(
+        worker,
+        requireAgent('continue'),
+        claimed,
+        continueOptions.signal,
+        continueOptions.budget,
+      );
     },
 
     async drain(drainOptions = {}) {

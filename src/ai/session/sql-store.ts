@@ -43,7 +43,7 @@ import type { Actor, AuditEntry, ListFilter, Outcome, Store, ThreadStart } from 
 
 /** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */
 const ALL_BUT_STATE =
-  'run_id, thread_id, status, format, input, text, error, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision, thread_start, thread_loaded';
+  'run_id, thread_id, status, format, input, text, error, error_code, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision, thread_start, thread_loaded';
 
 /**
  * A {@link Store} over any SQL database the driver speaks; schema migrated on first use.
@@ -191,7 +191,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
           : [];
       const end = (db: SqlExecutor) =>
         db.query<RunRow>(
-          `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), usage = COALESCE(?, usage), text = ?, error = ?, round = round + ?,
+          `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), usage = COALESCE(?, usage), text = ?, error = ?, error_code = ?, round = round + ?,
              progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}, revision = ${nextRevision(driver)}
            WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING ${state === null ? '*' : ALL_BUT_STATE}`,
           [
@@ -200,6 +200,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
             usage,
             outcome.status === 'done' ? outcome.text : null,
             outcome.status === 'error' ? outcome.error : null,
+            (outcome.status === 'error' && outcome.code) || null,
             outcome.status === 'suspended' ? 1 : 0,
             runId,
             owner,

@@ -44,6 +44,8 @@ export interface StoredRun {
   text?: string;
   /** Why the run failed, when `error`. */
   error?: string;
+  /** The failed run's error code, when the error had one (`BUDGET_EXCEEDED`, `RATE_LIMITED`, …). */
+  errorCode?: string;
   /** The pending calls of the current suspension, with their decisions (empty once done or cancelled). */
   pending: StoredPending[];
   /** The last `ctx.progress()` update a tool of the run reported while it was `running`. */
@@ -95,7 +97,7 @@ export type PendingRef = string | { runId: string; toolCallId: string };
 export type Outcome =
   | { status: 'done'; state: RunState; text: string; model?: Model }
   | { status: 'suspended'; state: RunState; pending: Array<{ call: PendingCall; token: string }> }
-  | { status: 'error'; error: string }
+  | { status: 'error'; error: string; code?: string }
   | { status: 'ready' };
 
 /** Where a run of a thread starts: the newest messages that fit, and the thread's latest summary. */
@@ -288,7 +290,15 @@ export type SessionRun = RunViewBase &
         progress?: RunProgress;
       }
     | { status: 'ready' }
-    | { status: 'error'; error: string }
+    | {
+        status: 'error';
+        error: string;
+        /**
+         * The error's `code`, when it had one: `BUDGET_EXCEEDED` for a run that spent its
+         * budget (continue it with `continue(runId, { retryErrors: true, budget })`).
+         */
+        code?: string;
+      }
     | { status: 'cancelled' }
   );
 

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { describeUsage } from '../../ai/model/index.ts';
 import {
   DEFAULT_SQLITE_PATH,
   type PendingRef,
@@ -91,7 +92,7 @@ const describeRun = (run: SessionRun, db?: string): string[] => {
   const thread = run.threadId ? `  thread=${run.threadId}` : '';
   const lines = [`${run.runId}  ${run.status}  ${run.updatedAt}${thread}`];
   if (run.status === 'done') lines.push(`  text: ${run.text}`);
-  if (run.status === 'error') lines.push(`  error: ${run.error}`);
+  if (run.status === 'error') lines.push(`  error${run.code ? ` ${run.code}` : ''}: ${run.error}`);
   if (run.status === 'running')
     lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
   if (run.status === 'running' && run.progress) {
@@ -120,13 +121,18 @@ const describeRun = (run: SessionRun, db?: string): string[] => {
 
 const withoutState = ({ state: _state, ...run }: SessionRun) => run;
 
-/** `fino sessions show`: the run, its audit trail, then its thread. */
+/** `fino sessions show`: the run, its usage and each step's, its audit trail, then its thread. */
 const showRun = (
   run: SessionRun,
   db: string | undefined,
   thread: Parameters<typeof threadLines>[0] | undefined,
 ): string[] => [
   ...describeRun(run, db),
+  ...(run.state?.usage ? [`  usage ${describeUsage(run.state.usage)}`] : []),
+  ...(Array.isArray(run.state?.steps) ? run.state.steps : []).map(
+    (step, i) =>
+      `  step ${i}${step?.toolCalls?.length ? ` tools=${step.toolCalls.map((c) => c.name).join(',')}` : ''}  ${step?.usage ? describeUsage(step.usage) : ''}`,
+  ),
   ...(run.audit ?? []).map(
     (a) =>
       `  audit ${a.at} ${a.action}${a.toolCallId ? ` ${a.toolCallId}` : ''}${a.by ? ` by ${a.by}` : ''}${a.note ? `: ${a.note}` : ''}`,

@@ -18,7 +18,12 @@ describe('agent().generate', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Hello!' }] },
     ]);
     expect(result.steps).toHaveLength(1);
-    expect(result.usage).toEqual({ inputTokens: 3, outputTokens: 2, totalTokens: 5 });
+    expect(result.usage).toEqual({
+      inputTokens: 3,
+      outputTokens: 2,
+      totalTokens: 5,
+      cost: 'unknown',
+    });
     expect(model.requests[0].system).toBe('Be brief.');
     expect(model.requests[0].tools).toBeUndefined();
   });
@@ -34,7 +39,12 @@ describe('agent().generate', () => {
     expect(result.status).toBe('done');
     if (result.status !== 'done') return;
     expect(result.text).toBe('Done.');
-    expect(result.usage).toEqual({ inputTokens: 3, outputTokens: 4, totalTokens: 7 });
+    expect(result.usage).toEqual({
+      inputTokens: 3,
+      outputTokens: 4,
+      totalTokens: 7,
+      cost: 'unknown',
+    });
     expect(result.steps.map((s) => s.toolResults)).toEqual([
       [{ type: 'tool_result', toolCallId: 'a', content: 'echo: one' }],
       [{ type: 'tool_result', toolCallId: 'b', content: 'echo: two' }],

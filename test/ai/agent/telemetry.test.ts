@@ -76,6 +76,10 @@ describe('OpenTelemetry spans', () => {
       'gen_ai.request.model': 'gpt-4o-mini',
       'gen_ai.conversation.id': result.state.runId,
       'fino.run.status': 'done',
+      // the run's totals: 12 + 30 in, 5 + 2 out, at gpt-4o-mini's $0.15 / $0.60 per million
+      'gen_ai.usage.input_tokens': 42,
+      'gen_ai.usage.output_tokens': 7,
+      'fino.usage.cost': 0.0000105,
     });
     const rootId = root.spanContext().spanId;
     const [chat1, chat2] = byName(spans, 'chat gpt-4o-mini');
@@ -91,6 +95,7 @@ describe('OpenTelemetry spans', () => {
       'gen_ai.response.finish_reasons': ['tool_calls'],
       'gen_ai.usage.input_tokens': 12,
       'gen_ai.usage.output_tokens': 5,
+      'fino.usage.cost': 0.0000048,
     });
     expect(chat2.attributes['gen_ai.response.finish_reasons']).toEqual(['end']);
     const [exec] = byName(spans, 'execute_tool get_weather');
@@ -217,6 +222,58 @@ describe('OpenTelemetry spans', () => {
     const result = await agent({ model: scriptedModel(['hi']) }).generate('go');
     expect(result.status).toBe('done');
     expect(loads).toBe(1);
+  });
+
+  it('records cache tokens and cost per request, none for an unpriced model, and totals on a run stopped by its budget', async () => {
+    const { exporter, tracer } = tracing();
+    const priced = agent({
+      model: scriptedModel(
+        [
+          {
+            toolCalls: [{ id: 'c1', name: 'get_weather', args: { city: 'Oslo' } }],
+            usage: {
+              inputTokens: 2000,
+              outputTokens: 10,
+              cachedInputTokens: 1500,
+              cacheWriteTokens: 100,
+            },
+          },
+          { text: 'Sunny.', usage: { inputTokens: 2100, outputTokens: 5 } },
+        ],
+        { id: 'anthropic:claude-sonnet-4-5-20250929' },
+      ),
+      tools: [weather],
+      telemetry: { tracer },
+      budget: { maxTokens: 1000 },
+    });
+    const error = await priced.generate('Weather?').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BUDGET_EXCEEDED' });
+    const [chat] = byName(exporter.getFinishedSpans(), 'chat claude-sonnet-4-5-20250929');
+    // 400 × $3 + 1500 × $0.30 + 100 × $3.75 + 10 × $15 per million
+    expect(chat.attributes).toMatchObject({
+      'gen_ai.usage.input_tokens': 2000,
+      'gen_ai.usage.cache_read.input_tokens': 1500,
+      'gen_ai.usage.cache_creation.input_tokens': 100,
+      'fino.usage.cost': 0.002175,
+    });
+    const [run] = byName(exporter.getFinishedSpans(), 'invoke_agent agent');
+    expect(run.status.code).toBe(2); // ERROR
+    expect(run.attributes).toMatchObject({
+      'error.type': 'BudgetExceededError',
+      'gen_ai.usage.input_tokens': 2000,
+      'gen_ai.usage.output_tokens': 10,
+      'fino.usage.cost': 0.002175,
+    });
+
+    exporter.reset();
+    await agent({
+      model: scriptedModel(['Hi'], { id: 'acme:mystery' }),
+      telemetry: { tracer },
+    }).generate('Hello');
+    for (const span of exporter.getFinishedSpans()) {
+      expect(span.attributes['gen_ai.usage.input_tokens']).toBe(0);
+      expect(span.attributes).not.toHaveProperty('fino.usage.cost');
+    }
   });
 
   it('refuses a bad telemetry option', () => {

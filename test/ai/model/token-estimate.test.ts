@@ -89,6 +89,11 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessageTokens(message)).toBe(Math.ceil(n * 1.3) + 4);
     expect(estimateMessageTokens(message, scriptedModel([]))).toBe(Math.ceil(n * 1.3) + 4);
     expect(estimateMessageTokens(message, scriptedModel([], { id: 'openai:gpt-5' }))).toBe(n + 3);
+    // GPT-4 and GPT-3.5 count with cl100k_base, a few percent more than o200k_base.
+    expect(estimateMessageTokens(message, 'openai:gpt-4-turbo')).toBe(Math.ceil(n * 1.1) + 3);
+    expect(estimateMessageTokens(message, 'gpt-3.5-turbo')).toBe(Math.ceil(n * 1.1) + 3);
+    expect(estimateMessageTokens(message, 'gpt-4o')).toBe(n + 3);
+    expect(estimateMessageTokens(message, 'gpt-4.1-mini')).toBe(n + 3);
   });
 
   it('counts reasoning text, and redacted reasoning at one token per 4 characters', () => {
@@ -122,12 +127,17 @@ describe('estimateMessageTokens', () => {
     expect(estimateMessageTokens({ role: 'user', content: text }, GPT)).toBe(o200k(text) + 3);
   });
 
-  it('stays bounded on a long run without spaces, erring high by at most one token per 128 characters', () => {
+  it('stays bounded on a long run without spaces, erring high by at most one token per 64 characters', () => {
     const run = 'a'.repeat(100_000);
     const estimate = estimateMessageTokens({ role: 'user', content: run }, GPT) - 3;
     // 'a' × 8 is one o200k token; counting the run whole takes seconds (quadratic).
     expect(estimate).toBeGreaterThanOrEqual(12_500);
-    expect(estimate).toBeLessThanOrEqual(12_500 + Math.ceil(100_000 / 128));
+    expect(estimate).toBeLessThanOrEqual(12_500 + Math.ceil(100_000 / 64));
+    const mixed = `Header line.\n${'x9'.repeat(600)} trailing words, then ${' '.repeat(300)}end.`;
+    const exact = o200k(mixed);
+    const counted = estimateMessageTokens({ role: 'user', content: mixed }, GPT) - 3;
+    expect(counted).toBeGreaterThanOrEqual(exact);
+    expect(counted).toBeLessThanOrEqual(exact + Math.ceil(1500 / 64) + 2);
     const cjk = '漢字かな交じり文'.repeat(40_000);
     expect(estimateMessageTokens({ role: 'user', content: cjk }, GPT)).toBeGreaterThan(
       cjk.length / 3,
@@ -150,13 +160,17 @@ describe('estimateMessageTokens', () => {
     expect(estimate).toBeGreaterThanOrEqual(exact * 0.99);
   });
 
-  it('notices a message whose content was replaced, though the count is cached per message', () => {
+  it('notices a message whose content was replaced or grew, though the count is cached per message', () => {
     const message: ModelMessage = { role: 'user', content: 'short' };
     expect(estimateMessageTokens(message, GPT)).toBe(o200k('short') + 3);
     message.content = 'a rather longer sentence than before';
     expect(estimateMessageTokens(message, GPT)).toBe(
       o200k('a rather longer sentence than before') + 3,
     );
+    const parts: ModelMessage = { role: 'user', content: [{ type: 'text', text: 'one' }] };
+    expect(estimateMessageTokens(parts, GPT)).toBe(o200k('one') + 3);
+    (parts.content as { type: 'text'; text: string }[]).push({ type: 'text', text: 'two' });
+    expect(estimateMessageTokens(parts, GPT)).toBe(o200k('one') + o200k('two') + 3);
   });
 
   it('counts circular tool arguments without throwing', () => {

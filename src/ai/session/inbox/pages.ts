@@ -5,6 +5,7 @@
 import { sha256Hex } from '../../../internal/sha256.ts';
 import type { ModelMessage } from '../../../task/index.ts';
 import type { PendingCall } from '../../agent/index.ts';
+import { describeUsage } from '../../model/index.ts';
 import { describeMessage, pretty } from '../message-text.ts';
 import type {
   AuditEntry,
@@ -14,6 +15,7 @@ import type {
   ThreadPage,
 } from '../types.ts';
 import { type Html, html } from './html.ts';
+import { stepsSection } from './steps.ts';
 
 /** What every page needs to link and post back: the mount point and the form secret. */
 export interface PageContext {
@@ -353,7 +355,7 @@ export function runPage(
     run.status === 'done'
       ? html`<h2>Answer</h2><pre>${run.text}</pre>`
       : run.status === 'error'
-        ? html`<h2>Error</h2><pre>${run.error}</pre>`
+        ? html`<h2>Error${run.code === undefined ? '' : html` <code>${run.code}</code>`}</h2><pre>${run.error}</pre>`
         : '';
   const pending =
     run.status === 'suspended'
@@ -375,10 +377,10 @@ export function runPage(
 <section class="card"><h2>Run <span id="run-status">${run.status}</span></h2>
 <ul class="meta"><li>id ${run.runId}</li>${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
 <li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
-${usage ? html`<li>tokens ${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total</li>` : ''}
+${usage ? html`<li>usage ${describeUsage(usage)}</li>` : ''}
 ${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}
 ${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul></section>
-${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}${thread ? threadSection(thread) : ''}<h2>Audit trail</h2>${auditTable}</div>`,
+${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}${thread ? threadSection(thread) : ''}<h2>Audit trail</h2>${auditTable}${stepsSection(run)}</div>`,
   );
 }
 
