@@ -295,6 +295,23 @@ for (const engine of engines) {
       });
     });
 
+    it("busy: 'wait' stops waiting when the start's signal aborts, creating nothing", async (ctx) => {
+      const { store } = await fresh(ctx);
+      const model = scriptedModel([{ toolCalls: [{ name: 'refund', args: { orderId: 'o' } }] }]);
+      const runs = session({
+        store,
+        agent: agent({ model, tools: [refund] }),
+        threads: { busy: 'wait', waitMs: 60_000 },
+      });
+      await runs.start('Refund o', { threadId: 't' });
+      const controller = new AbortController();
+      const waiting = runs.start('again', { threadId: 't', signal: controller.signal });
+      controller.abort(new Error('user left'));
+      await expect(waiting).rejects.toThrow('user left');
+      expect(await runs.list({ threadId: 't' })).toHaveLength(1);
+      expect(model.requests).toHaveLength(1);
+    });
+
     it('never interleaves runs that separate processes start at once on one thread', async (ctx) => {
       const { store, database } = await fresh(ctx);
       const results = await race(database, 'shared', 4, 'wait');
