@@ -181,6 +181,7 @@ const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
   onToolCall: true,
   onToolResult: true,
   onProgress: true,
+  history: true,
   summary: true,
   budget: true,
 };

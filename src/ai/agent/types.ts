@@ -178,6 +178,26 @@ export interface AgentRunOptions extends RunHooks {
   /** The run's id; generated once when absent, then kept in the state. Ignored when resuming. */
   runId?: string;
   /**
+   * Earlier messages of the conversation, put before the input (a copy: the array is not
+   * changed); `result.messages` starts with them. Each is checked like an input message.
+   * Ignored when resuming (the state has them). For a conversation kept in a store, use
+   * the threads of `fino:ai/session` instead.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({ model: scriptedModel(['Paris.', 'About 2.1 million.']) });
+   * const first = await bot.generate('Capital of France?');
+   * const second = await bot.generate('How many people live there?', {
+   *   history: first.status === 'done' ? first.messages : [],
+   * });
+   * if (second.status === 'done') console.log(second.messages.length, second.text); // 4 About 2.1 million.
+   * ```
+   */
+  history?: ModelMessage[];
+  /**
    * This run's limits, over the agent's `budget` (each limit given replaces the agent's;
    * `Infinity` lifts one): how a run stopped with `BUDGET_EXCEEDED` is resumed with more.
    *
