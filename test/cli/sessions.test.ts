@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { agent } from '../../src/ai/agent/index.ts';
+import { scriptedModel } from '../../src/ai/model/index.ts';
 import { type SessionRun, session, sqliteStore } from '../../src/ai/session/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
 import { sessions } from '../../src/cli/commands/sessions.ts';
@@ -260,5 +262,37 @@ describe('fino sessions', () => {
     );
     const json = JSON.parse((await cli(['show', 'run-budget', '--db', 'budget.db', '--json'])).out);
     expect(json).toMatchObject({ status: 'error', code: 'BUDGET_EXCEEDED' });
+  });
+});
+
+describe('fino sessions show, for a run of a thread', () => {
+  it('prints the thread: its newest messages last, one line each, long ones folded, escaped', async () => {
+    const store = sqliteStore(join(dir, 'thread.db'));
+    const runs = session({
+      store,
+      agent: agent({
+        model: scriptedModel(['First answer.', `Second\u001b[2J answer ${'y'.repeat(500)}`]),
+      }),
+    });
+    await runs.start('First question', { threadId: 'customer-1', runId: 'run-t1' });
+    await runs.start('Second question', { threadId: 'customer-1', runId: 'run-t2' });
+    await store.close();
+    const { code, out } = await cli(['show', 'run-t2', '--db', 'thread.db']);
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('  thread customer-1: 4 messages'));
+    expect(at).toBeGreaterThan(0);
+    expect(lines.slice(at + 1, at + 5)).toEqual([
+      '    #0 User: First question',
+      '    #1 Assistant: First answer.',
+      '    #2 User: Second question',
+      expect.stringMatching(
+        /^ {4}#3 Assistant: Second\\x1b\[2J answer y+… \(\d+ more characters\)$/,
+      ),
+    ]);
+    expect(out).not.toContain('\u001b');
+    const json = JSON.parse((await cli(['show', 'run-t2', '--db', 'thread.db', '--json'])).out);
+    expect(json.thread).toMatchObject({ threadId: 'customer-1', length: 4 });
+    expect(json.thread.messages.map((m: { position: number }) => m.position)).toEqual([0, 1, 2, 3]);
   });
 });

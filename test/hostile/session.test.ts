@@ -1,8 +1,9 @@
 /**
  * Hostile text in session storage: model output, errors, audit notes, actor names,
- * rejection reasons, thread ids and tool progress messages carrying terminal escape sequences, NUL and other
+ * rejection reasons and tool progress messages carrying terminal escape sequences, NUL and other
  * control characters come back from every store exactly as they went in — nothing
  * stripped, cut at the NUL, or corrupted. (Escaping them for a terminal is the CLI's job.)
+ * Thread ids are keys, not text: control characters in them are refused (decision 147).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,7 +68,7 @@ const stores: Array<[string, () => Promise<Store | undefined>]> = [
 ];
 
 describe.each(stores)('the %s store', (_name, open) => {
-  it('keeps control characters in the final text, audit notes, names and thread ids', async (ctx) => {
+  it('keeps control characters in the final text, audit notes and names; refuses them in thread ids', async (ctx) => {
     const store = await open();
     if (!store) return ctx.skip();
     try {
@@ -78,14 +79,25 @@ describe.each(stores)('the %s store', (_name, open) => {
           HOSTILE,
         ]),
       });
-      const run = suspended(await runs.start(HOSTILE, { threadId: HOSTILE }));
+      // A thread id is a key printed in logs and terminals: control characters are refused (decision 147).
+      await expect(runs.start(HOSTILE, { threadId: HOSTILE })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringContaining('start: threadId: expected a thread id'),
+      });
+      const threadId = 'thread "<b>" \u00e9';
+      const run = suspended(await runs.start(HOSTILE, { threadId }));
       expect(run.pending[0].args).toEqual({ path: HOSTILE });
       const done = await runs.approve(run.pending[0].token!, { by: HOSTILE, note: HOSTILE });
-      expect(done).toMatchObject({ status: 'done', text: HOSTILE, threadId: HOSTILE });
+      expect(done).toMatchObject({ status: 'done', text: HOSTILE, threadId });
       const stored = (await runs.get(run.runId))!;
-      expect(stored).toMatchObject({ status: 'done', text: HOSTILE, threadId: HOSTILE });
+      expect(stored).toMatchObject({ status: 'done', text: HOSTILE, threadId });
       expect(stored.audit).toEqual([expect.objectContaining({ by: HOSTILE, note: HOSTILE })]);
-      expect(await runs.list({ threadId: HOSTILE })).toHaveLength(1);
+      expect(await runs.list({ threadId })).toHaveLength(1);
+      const thread = await runs.thread(threadId);
+      expect(thread?.messages.at(-1)?.message).toMatchObject({ role: 'assistant' });
+      expect(JSON.stringify(thread?.messages.map((m) => m.message))).toContain(
+        JSON.stringify(HOSTILE).slice(1, -1),
+      );
     } finally {
       await store.close();
     }

@@ -19,6 +19,10 @@
  *   assistant message, two tool calls with one id, a stream without a stop event);
  * - `INVALID_OUTPUT`: the final answer failed the `output` schema after its repair turn
  *   (an {@link AgentOutputError});
+ * - `CONTEXT_OVERFLOW`: with the `context` option, a request that does not fit
+ *   `context.maxTokens` even after every strategy, with only what every request needs
+ *   (system prompt, tools, the latest user message, the latest model turn and its
+ *   results); thrown before the request is sent;
  * - `BUDGET_EXCEEDED`: the run spent its budget (`maxCost` or `maxTokens`) and stopped
  *   cleanly; the error's `state` resumes it with a higher budget (a `BudgetExceededError`).
  */
@@ -32,6 +36,7 @@ export type AgentErrorCode =
   | 'ARGS_MISMATCH'
   | 'INVALID_MODEL_TURN'
   | 'INVALID_OUTPUT'
+  | 'CONTEXT_OVERFLOW'
   | 'BUDGET_EXCEEDED';
 
 /**

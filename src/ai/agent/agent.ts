@@ -1,4 +1,5 @@
 import type { InferSchema, SchemaLike } from '../../validate/index.ts';
+import type { Model } from '../model/index.ts';
 import type { Tool } from '../tool/index.ts';
 import { type AgentToolOptions, agentTool } from './agent-tool.ts';
 import { applyDecisions } from './decisions.ts';
@@ -37,6 +38,43 @@ export class Agent<Output = unknown> {
   readonly name: string;
   readonly #config: AgentConfig;
 
+  /**
+   * The agent's model (read-only): `fino:ai/session` sizes what a thread loads by its
+   * `limits`, and makes the stored token estimates for it.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * console.log(agent({ model: scriptedModel(['Hi']) }).model.id); // scripted
+   * ```
+   */
+  get model(): Model {
+    return this.#config.model;
+  }
+
+  /**
+   * The most tokens one request may hold, from the `context` option (its `maxTokens`,
+   * checked, defaulted from the model's limits); `undefined` for an agent without one.
+   * `fino:ai/session` loads this much of a thread's newest messages.
+   *
+   * @example
+   * ```ts
+   * import { agent, trimOldest } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({
+   *   model: scriptedModel(['Hi']),
+   *   context: { maxTokens: 4000, strategy: trimOldest({ keep: 2 }) },
+   * });
+   * console.log(bot.contextTokens); // 4000
+   * ```
+   */
+  get contextTokens(): number | undefined {
+    return this.#config.context?.maxTokens;
+  }
+
   constructor(options: AgentOptions) {
     this.#config = readOptions(options);
     this.name = this.#config.name;
@@ -57,7 +95,7 @@ export class Agent<Output = unknown> {
    */
   generate(input: AgentInput, options: AgentRunOptions = {}): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, (run) =>
-      continueRun(initialState(input, options.runId), run, 'until-paused'),
+      continueRun(initialState(input, options.runId, options.history), run, 'until-paused'),
     ) as Promise<RunResult<Output>>;
   }
 
@@ -81,7 +119,7 @@ export class Agent<Output = unknown> {
   stream(input: AgentInput, options: AgentRunOptions = {}): AgentStream<Output> {
     const events = new EventQueue<AgentEvent>();
     const result = (async () => {
-      const state = initialState(input, options.runId);
+      const state = initialState(input, options.runId, options.history);
       return withRun(
         this.#config,
         options,
@@ -122,7 +160,7 @@ export class Agent<Output = unknown> {
     return withRun(this.#config, options, quiet, (run) => {
       const start =
         typeof state === 'string' || Array.isArray(state)
-          ? initialState(state, options.runId)
+          ? initialState(state, options.runId, options.history)
           : readState(state, this.#config.stateSecret);
       return continueRun(start, run, 'one-step');
     }) as Promise<StepOutcome<Output>>;

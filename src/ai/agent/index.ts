@@ -10,6 +10,20 @@ export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentToolOptions, AgentToolResume } from './agent-tool.ts';
 export { argsHash } from './args-hash.ts';
 export { type Budget, BudgetExceededError, checkBudget } from './budget.ts';
+export {
+  type ClearToolResultsOptions,
+  clearToolResults,
+} from './context/clear-tool-results.ts';
+export { type ProviderManagedOptions, providerManaged } from './context/provider-managed.ts';
+export { DEFAULT_SUMMARY_PROMPT, type SummarizeOptions, summarize } from './context/summarize.ts';
+export { type TrimOldestOptions, trimOldest } from './context/trim-oldest.ts';
+export type {
+  ContextOptions,
+  ContextReport,
+  ContextState,
+  ContextStrategy,
+  ContextSummary,
+} from './context/types.ts';
 export { decisionMismatch } from './decisions.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';

@@ -21,6 +21,8 @@ import type {
 import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
 import { type Budget, readBudget, readPrices } from './budget.ts';
+import { type ContextConfig, readContext } from './context/options.ts';
+import type { ContextOptions } from './context/types.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
 import { describe } from './state.ts';
 import { checkStateSecret, type StateSecret } from './state-signature.ts';
@@ -95,6 +97,14 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    */
   stateSecret?: string | Uint8Array;
   /**
+   * Keeps every model request within a token budget: before each request, the
+   * strategies (`trimOldest()`, `clearToolResults()`, `summarize()`, `providerManaged()`)
+   * run in order until it fits `maxTokens` (default: the model's `limits.contextWindow`
+   * less the request's output room). Only what is sent changes; the run state keeps every
+   * message. See docs/agent.md, "Context window".
+   */
+  context?: ContextOptions;
+  /**
    * Prices in USD per million tokens, over the shipped table (`SHIPPED_PRICES` of
    * `fino:ai/model`, dated `PRICES_WRITTEN`): each step's and the run's `usage.cost` is
    * computed from them. Keys are model names, provider-qualified ids or families
@@ -135,6 +145,7 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   reasoning: true,
   providerOptions: true,
   output: true,
+  context: true,
   prices: true,
   budget: true,
 };
@@ -158,6 +169,8 @@ export interface AgentConfig {
   telemetry: TelemetryConfig | undefined;
   /** Signs the states the agent hands out and checks the ones it is given. */
   stateSecret: StateSecret | undefined;
+  /** The `context` option, checked: the budget and the strategies of the context step. */
+  context: ContextConfig | undefined;
   /** The caller's prices, over the shipped table. */
   prices: Prices | undefined;
   /** The limits of each run (a run's own `budget` option goes over them). */
@@ -219,6 +232,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     );
   }
   const { byName, providerTools } = readTools(tools);
+  const settings = readSettings(options, byName);
   const prices = readPrices(options.prices);
   return {
     name,
@@ -230,7 +244,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     stopWhen: readStopWhen(stopWhen),
     approval,
     toolConcurrency,
-    settings: readSettings(options, byName),
+    settings,
     output: options.output === undefined ? undefined : compile(options.output),
     maxResultChars: checkMaxResultChars(
       'agent(options).maxResultChars',
@@ -238,6 +252,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     ),
     telemetry: readTelemetry(options.telemetry),
     stateSecret: checkStateSecret(options.stateSecret),
+    context: readContext(options.context, model, settings.maxTokens),
     prices,
     budget: readBudget(options.budget, 'agent(options).budget', model, prices),
   };

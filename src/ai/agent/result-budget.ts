@@ -74,8 +74,10 @@ export function budgetResult(
  * Answers a `read_result` call: the chunk of the stored result at `offset`, within the
  * result's budget, followed by a notice (the next call, or the end). Bad arguments, an
  * unknown id or an offset past the end get an `isError` result saying what was expected.
+ * Besides cut results, it reads results the context step cleared (`<call id>@<message
+ * index>`, from the run's messages), in chunks of `maxChars`.
  */
-export function readResult(call: ToolCall, state: RunState): ToolResultPart {
+export function readResult(call: ToolCall, state: RunState, maxChars: number): ToolResultPart {
   const answer = (content: string | ContentPart[], isError?: true): ToolResultPart => ({
     type: 'tool_result',
     toolCallId: call.id,
@@ -102,7 +104,7 @@ export function readResult(call: ToolCall, state: RunState): ToolResultPart {
       true,
     );
   }
-  const stored = state.results?.find((r) => r.id === id);
+  const stored = state.results?.find((r) => r.id === id) ?? clearedResult(id, state, maxChars);
   if (!stored) {
     const known = (state.results ?? []).map((r) => JSON.stringify(r.id));
     return answer(
@@ -117,6 +119,24 @@ export function readResult(call: ToolCall, state: RunState): ToolResultPart {
     );
   }
   return answer(page(stored, offset));
+}
+
+/**
+ * A result the context step sent as a placeholder, found in the run's messages by the
+ * id the placeholder gave (`<call id>@<message index>`), as a stored result to page.
+ */
+function clearedResult(id: string, state: RunState, maxChars: number): StoredResult | undefined {
+  const at = id.lastIndexOf('@');
+  const index = Number(id.slice(at + 1));
+  if (at < 0 || !Number.isInteger(index) || index < 0) return undefined;
+  const content = state.messages[index]?.content;
+  if (!Array.isArray(content)) return undefined;
+  const toolCallId = id.slice(0, at);
+  const part = content.find(
+    (p): p is ToolResultPart => p.type === 'tool_result' && p.toolCallId === toolCallId,
+  );
+  if (part === undefined) return undefined;
+  return { id, toolName: '', content: part.content, maxChars, size: sizeOf(partsOf(part.content)) };
 }
 
 /** Checks `state.results` as read from storage: an array of stored results, or absent. */

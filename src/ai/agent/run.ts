@@ -9,6 +9,7 @@ import type {
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
 import { type Budget, enforceBudget, runBudget, withCost } from './budget.ts';
+import { applyContext } from './context/step.ts';
 import { forEachLimited } from './for-each-limited.ts';
 import { checkHooks, withHooks } from './hooks.ts';
 import type { AgentConfig } from './options.ts';
@@ -46,6 +47,8 @@ export interface Run {
   active?: RunState;
   /** The run's spans (a no-op without OpenTelemetry). */
   telemetry: RunTelemetry;
+  /** The run option `summary`: taken into a fresh state by the first context step. */
+  summary?: string;
   /** The run's limits: the agent's `budget` with the run's over it. */
   budget: Budget | undefined;
 }
@@ -88,6 +91,7 @@ export async function withRun<T>(
     telemetry,
     budget,
     emit: hooked.emit,
+    summary: options.summary,
     checkpoint(state, reason) {
       if (!options.onCheckpoint) return chain;
       chain = chain.then(() =>
@@ -177,6 +181,8 @@ const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
   onToolCall: true,
   onToolResult: true,
   onProgress: true,
+  history: true,
+  summary: true,
   budget: true,
 };
 
@@ -211,6 +217,12 @@ function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
     throw new AgentError(
       'INVALID_ARGUMENT',
       `run options.checkpointCopy: expected a boolean, received ${describe(options.checkpointCopy)}`,
+    );
+  }
+  if (options.summary !== undefined && typeof options.summary !== 'string') {
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `run options.summary: expected a string, received ${describe(options.summary)}`,
     );
   }
   checkHooks(options);
@@ -346,6 +358,7 @@ async function requestTurn(state: RunState, run: Run, step: number): Promise<Gen
   if (definitions.length > 0) request.tools = definitions;
   if (providerTools.length > 0) request.providerTools = providerTools;
   if (definitions.length === 0 && providerTools.length === 0) delete request.toolChoice;
+  await applyContext(state, run, request, step);
   // Checked inside the span, before telemetry reads the turn's usage.
   return run.telemetry.chat(request, async () => {
     const result = await (run.streaming

@@ -31,7 +31,7 @@ export async function settleCall(
     const result = await run.telemetry.tool(
       call,
       readResultDefinition.description ?? '',
-      async () => readResult(call, state),
+      async () => readResult(call, state, run.config.maxResultChars),
     );
     return { result };
   }

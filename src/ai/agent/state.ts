@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { hasMessageShape, MESSAGE_SHAPE } from '../../internal/message-shape.ts';
 import { addCosts, type ModelMessage, type Usage } from '../model/index.ts';
 import { AgentError, type AgentErrorCode } from './agent-error.ts';
+import { checkContextState } from './context/check-state.ts';
 import { describe } from './describe.ts';
 import { checkStoredResults } from './result-budget.ts';
 import { type StateSecret, verifyState } from './state-signature.ts';
@@ -24,8 +26,12 @@ export const STATE_VERSION = 1;
 
 const zeroUsage = (): Usage => ({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
 
-/** A fresh state for a run starting from `input`. */
-export function initialState(input: AgentInput, runId: string | undefined): RunState {
+/** A fresh state for a run starting from `input`, after the earlier messages of `history`. */
+export function initialState(
+  input: AgentInput,
+  runId: string | undefined,
+  history?: readonly ModelMessage[],
+): RunState {
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
     throw new AgentError(
       'INVALID_ARGUMENT',
@@ -35,10 +41,25 @@ export function initialState(input: AgentInput, runId: string | undefined): RunS
   return {
     version: STATE_VERSION,
     runId: runId ?? `run_${randomUUID()}`,
-    messages: inputMessages(input),
+    messages: [...historyMessages(history), ...inputMessages(input)],
     steps: [],
     usage: zeroUsage(),
   };
+}
+
+/** A private copy of the run option `history`, each message checked; `[]` when absent. */
+function historyMessages(history: unknown): ModelMessage[] {
+  if (history === undefined) return [];
+  if (!Array.isArray(history)) {
+    throw new AgentError(
+      'INVALID_ARGUMENT',
+      `run options.history: expected an array of messages, received ${describe(history)}`,
+    );
+  }
+  history.forEach((message, i) => {
+    checkMessage(message, `run options.history[${i}]`, 'INVALID_ARGUMENT');
+  });
+  return structuredClone(history);
 }
 
 function inputMessages(input: AgentInput): ModelMessage[] {
@@ -167,29 +188,25 @@ export function readState(value: unknown, secret?: StateSecret): RunState {
   }
   checkStoredResults(state.results);
   checkTraceContext(state.trace);
+  checkContextState(state.context, state.messages.length);
   const copy = structuredClone(state as RunState);
   delete copy.signature;
   return copy;
 }
 
 function checkMessage(message: unknown, where: string, code: AgentErrorCode): void {
-  const m = message as Partial<ModelMessage> | null;
-  if (
-    m === null ||
-    typeof m !== 'object' ||
-    (m.role !== 'user' && m.role !== 'assistant' && m.role !== 'system') ||
-    (typeof m.content !== 'string' && !Array.isArray(m.content))
-  ) {
+  if (!hasMessageShape(message)) {
     throw new AgentError(
       code,
-      `${where}: expected { role: 'user' | 'assistant' | 'system', content: string | ContentPart[] }, received ${describe(message)}`,
+      `${where}: expected ${MESSAGE_SHAPE}, received ${describe(message)}`,
     );
   }
 }
 
 /**
  * Adds `b` into `a`, costs included: exact to the nano-dollar, `'unknown'` when either
- * is (a usage with tokens but no cost counts as unknown; one without tokens as 0).
+ * is (a usage with tokens but no cost counts as unknown; one without tokens as 0). How a
+ * run sums its steps, and a session a thread's runs.
  *
  * @example
  * ```ts

@@ -296,6 +296,10 @@ export async function startRunTelemetry(
       }
     },
     observe(event) {
+      if (event.type === 'context') {
+        agentSpan.addEvent('fino.context', contextAttributes(event));
+        return;
+      }
       if (event.type !== 'tool-pending') return;
       const { pending } = event;
       agentSpan.addEvent(
@@ -318,6 +322,20 @@ export async function startRunTelemetry(
       agentSpan.end();
     },
   };
+}
+
+/** What a `context` event says, as span event attributes (decision 144). */
+function contextAttributes(event: Extract<AgentEvent, { type: 'context' }>) {
+  const attributes: Record<string, number> = {
+    'fino.step': event.step,
+    'fino.context.max_tokens': event.maxTokens,
+    'fino.context.tokens_before': event.tokens.before,
+    'fino.context.tokens_after': event.tokens.after,
+    'fino.context.dropped': event.dropped,
+    'fino.context.cleared': event.cleared,
+  };
+  if (event.summarized) attributes['fino.context.summarized_through'] = event.summarized.through;
+  return attributes;
 }
 
 /**

@@ -8,6 +8,7 @@ import type {
   Usage,
 } from '../model/index.ts';
 import type { Budget } from './budget.ts';
+import type { ContextReport, ContextState } from './context/types.ts';
 import type { RunHooks } from './hooks.ts';
 import type { TraceContext } from './telemetry.ts';
 
@@ -110,6 +111,12 @@ export interface RunState {
   /** The trace context of the span that started the run: a resumed run links to it. */
   trace?: TraceContext;
   /**
+   * What the context step keeps: the summary that stands for the first `through`
+   * messages (sent at the end of the system prompt instead of them), from `summarize()`
+   * or the run option `summary`.
+   */
+  context?: ContextState;
+  /**
    * With the agent's `stateSecret`: `hmac-sha256:` and the HMAC of the rest of the state
    * (its canonical JSON). `resume()` and `step()` refuse a state whose signature does not
    * match (decision 133).
@@ -171,6 +178,26 @@ export interface AgentRunOptions extends RunHooks {
   /** The run's id; generated once when absent, then kept in the state. Ignored when resuming. */
   runId?: string;
   /**
+   * Earlier messages of the conversation, put before the input (a copy: the array is not
+   * changed); `result.messages` starts with them. Each is checked like an input message.
+   * Ignored when resuming (the state has them). For a conversation kept in a store, use
+   * the threads of `fino:ai/session` instead.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({ model: scriptedModel(['Paris.', 'About 2.1 million.']) });
+   * const first = await bot.generate('Capital of France?');
+   * const second = await bot.generate('How many people live there?', {
+   *   history: first.status === 'done' ? first.messages : [],
+   * });
+   * if (second.status === 'done') console.log(second.messages.length, second.text); // 4 About 2.1 million.
+   * ```
+   */
+  history?: ModelMessage[];
+  /**
    * This run's limits, over the agent's `budget` (each limit given replaces the agent's;
    * `Infinity` lifts one): how a run stopped with `BUDGET_EXCEEDED` is resumed with more.
    *
@@ -220,6 +247,13 @@ export interface AgentRunOptions extends RunHooks {
    * ```
    */
   checkpointCopy?: boolean;
+  /**
+   * A summary of what came before this run's messages (e.g. a thread's latest
+   * `state.context.summary.text`): sent at the end of the system prompt of every request,
+   * and the starting point of `summarize()` (as `state.context.summary = { text, through: 0 }`).
+   * Taken only into a state without steps or summary (a new run): a resumed state carries its own.
+   */
+  summary?: string;
 }
 
 /**
@@ -234,6 +268,8 @@ export interface AgentRunOptions extends RunHooks {
  *   `tool-outcome` checkpoint (or the `decisions` one).
  * - `final`: the model's last turn; the same state is in the run's result.
  * - `aborted`: the caller aborted; the open turn's calls were answered "aborted".
+ * - `context`: the context step wrote a summary (`state.context.summary`) before a model
+ *   request; stored so that a resumed run does not ask for it again.
  */
 export type CheckpointReason =
   | 'model-turn'
@@ -241,7 +277,8 @@ export type CheckpointReason =
   | 'decisions'
   | 'turn-closed'
   | 'final'
-  | 'aborted';
+  | 'aborted'
+  | 'context';
 
 /** What `onCheckpoint` is told besides the state. */
 export interface CheckpointInfo {
@@ -263,5 +300,7 @@ export type AgentEvent =
   | { type: 'progress'; step: number; toolCallId: string; toolName: string; progress: Progress }
   /** A running tool's `ctx.log()` message (decision 120). */
   | { type: 'log'; step: number; toolCallId: string; toolName: string; entry: LogEntry }
+  /** What the context step left out of, or cleared in, the request about to be sent (the state keeps it all). */
+  | ({ type: 'context'; step: number } & ContextReport)
   | { type: 'step-finish'; step: number; result: StepResult }
   | { type: 'finish'; result: RunResult };

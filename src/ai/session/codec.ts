@@ -51,6 +51,9 @@ export interface RunRow {
   updated_at: number | string;
   /** Absent in rows read before migration 5. */
   revision?: number | string | null;
+  /** Where the run's thread window began, and how many thread messages it loaded (migration 6). */
+  thread_start?: number | string | null;
+  thread_loaded?: number | string | null;
 }
 
 /** A `fino_pending` row. */

@@ -14,6 +14,7 @@ import type {
   Decisions,
   RunResult,
 } from '../agent/index.ts';
+import type { Model } from '../model/index.ts';
 import { SessionError } from './errors.ts';
 import { currentView, toView } from './run-view.ts';
 import { sqlAccessOf } from './sql-access.ts';
@@ -51,6 +52,8 @@ export interface RunWorker {
   store: Store;
   owner: string;
   leaseMs: number;
+  /** The agent's model: a thread's token estimates are made for it. */
+  model?: Model;
 }
 
 /**
@@ -111,7 +114,7 @@ export async function driveHeldRun(
     });
     outcome =
       result.status === 'done'
-        ? { status: 'done', state: result.state, text: result.text }
+        ? { status: 'done', state: result.state, text: result.text, model: worker.model }
         : {
             status: 'suspended',
             state: result.state,

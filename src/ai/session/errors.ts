@@ -11,6 +11,10 @@
  * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one;
  * - `DRIVER_MISSING`: the store's database package (`pg`, or `better-sqlite3` on a Node.js
  *   without `node:sqlite`) is not installed; the message names the command that installs it;
+ * - `THREAD_BUSY`: another run of the thread is unfinished (a thread runs one run at a
+ *   time; decision 148), or `forget` met a run of the thread that is running;
+ * - `THREAD_EXISTS`: `fork` was given the id of an existing thread;
+ * - `CORRUPT_THREAD`: a stored thread message cannot be read; the row is left untouched;
  * - `STORE_UNAVAILABLE`: the database kept failing with errors that are normally transient
  *   (connection lost or refused, serialization failure, SQLite busy past `busyTimeoutMs`)
  *   after the store's retries, or a connection failed while committing (the change may or
@@ -27,6 +31,9 @@ export type SessionErrorCode =
   | 'INVALID_ARGUMENT'
   | 'SCHEMA_TOO_NEW'
   | 'DRIVER_MISSING'
+  | 'THREAD_BUSY'
+  | 'THREAD_EXISTS'
+  | 'CORRUPT_THREAD'
   | 'STORE_UNAVAILABLE';
 
 import type { SqlFailure } from '../../internal/sql/index.ts';

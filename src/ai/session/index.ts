@@ -29,6 +29,7 @@ export {
   mcpTaskStore,
   type NewMcpTask,
 } from './mcp-task-store.ts';
+export { describeMessage } from './message-text.ts';
 export {
   type PgClientLike,
   type PgPoolLike,
@@ -51,4 +52,5 @@ export {
   type SqliteStoreOptions,
   sqliteStore,
 } from './sqlite-store.ts';
+export { MAX_THREAD_ID_LENGTH, MAX_THREAD_PAGE, type ThreadOptions } from './thread-options.ts';
 export type * from './types.ts';

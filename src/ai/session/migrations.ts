@@ -13,7 +13,11 @@ export type SessionTable =
   | 'migrations'
   | 'mcp_tasks'
   /** PostgreSQL's sequence of run revisions (migration 5; SQLite needs none). */
-  | 'run_revisions';
+  | 'run_revisions'
+  /** A thread's length, active run and latest summary (migration 6). */
+  | 'threads'
+  /** A thread's messages, one row each, with a token estimate (migration 6). */
+  | 'thread_messages';
 
 /** Names a table, qualified by the store's schema when it has one. */
 export type TableName = (table: SessionTable) => string;
@@ -121,7 +125,40 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
       }`,
   },
   {
-    // 7, not 6: the threads migration of issue 22 is 6 (versions apply by set, gaps allowed).
+    version: 6,
+    name: 'threads: messages with token estimates, the active run, the latest summary; run usage',
+    // `fino_threads.active_run_id` is the thread's lock: taken in the transaction that
+    // inserts the run, released in the one that ends it (decision 148). The primary key
+    // (thread_id, position) is the index a start reads the newest messages by, backwards.
+    // A run left unfinished by an earlier version holds its thread (one of them, if
+    // several); earlier runs' messages are not copied in: the thread starts empty.
+    sql: (t) => `
+      CREATE TABLE ${t('threads')} (
+        thread_id TEXT PRIMARY KEY,
+        active_run_id TEXT,
+        message_count INTEGER NOT NULL DEFAULT 0,
+        summary TEXT,
+        summary_through INTEGER,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE ${t('thread_messages')} (
+        thread_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        run_id TEXT,
+        message TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        PRIMARY KEY (thread_id, position)
+      );
+      ALTER TABLE ${t('runs')} ADD COLUMN thread_start INTEGER;
+      ALTER TABLE ${t('runs')} ADD COLUMN thread_loaded INTEGER;
+      ALTER TABLE ${t('runs')} ADD COLUMN usage TEXT;
+      INSERT INTO ${t('threads')} (thread_id, active_run_id, message_count, created_at, updated_at)
+        SELECT thread_id, MAX(run_id), 0, MIN(created_at), MAX(updated_at) FROM ${t('runs')}
+        WHERE thread_id IS NOT NULL AND status IN ('running', 'ready', 'suspended', 'error')
+        GROUP BY thread_id;`,
+  },
+  {
     version: 7,
     name: "the code of a failed run's error (BUDGET_EXCEEDED, …)",
     sql: (t) => `ALTER TABLE ${t('runs')} ADD COLUMN error_code TEXT`,

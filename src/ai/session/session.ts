@@ -3,11 +3,25 @@ import { hostname } from 'node:os';
 import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
-import { type AgentInput, type Budget, checkBudget, type Decision } from '../agent/index.ts';
+import {
+  type AgentInput,
+  type AgentRunOptions,
+  type Budget,
+  checkBudget,
+  type Decision,
+} from '../agent/index.ts';
 import { RUN_STATUSES } from './codec.ts';
 import { continueClaimedRun, driveHeldRun, type RunWorker } from './drive-run.ts';
 import { SessionError } from './errors.ts';
 import { corruptView, currentView, toView } from './run-view.ts';
+import {
+  checkCount,
+  checkThreadId,
+  type ThreadOptions,
+  threadPage,
+  threadSettings,
+  whenThreadFree,
+} from './thread-options.ts';
 import type {
   Actor,
   CorruptRun,
@@ -17,6 +31,7 @@ import type {
   SessionRun,
   Store,
   StoredRun,
+  ThreadPage,
 } from './types.ts';
 
 /** Options of {@link session}. */
@@ -37,13 +52,25 @@ export interface SessionOptions {
   leaseMs?: number;
   /** This worker's name in leases (default `host:pid:random`). */
   workerId?: string;
+  /**
+   * How runs continue threads: what a start on a busy thread does (`busy`: `'reject'`,
+   * the default, or `'wait'`), and how many tokens of a thread's newest messages a
+   * start loads (`maxTokens`). See docs/session.md "Threads".
+   */
+  threads?: ThreadOptions;
 }
 
 /** Options of `start`. */
 export interface StartOptions {
   /** The run's id (default `run_<uuid>`); `RUN_EXISTS` when taken. */
   runId?: string;
-  /** Groups runs of one conversation; filter `list` by it. */
+  /**
+   * The conversation the run continues: the thread's newest messages (those that fit
+   * the session's `threads.maxTokens`) come before the input, with its latest summary,
+   * and when the run is done its new messages are appended to the thread. While the run
+   * is unfinished the thread is busy (`THREAD_BUSY`, or a wait: `threads.busy`).
+   * Filter `list` by it. At most 256 characters, no control characters.
+   */
   threadId?: string;
   /** Aborting it stops the run; it stays resumable (`ready`) from its last checkpoint. */
   signal?: AbortSignal;
@@ -100,6 +127,49 @@ export interface Session {
   continue(runId: string, options?: ContinueOptions): Promise<SessionRun>;
   /** Claims and continues runnable runs one after another until none is left (or `limit`). */
   drain(options?: { signal?: AbortSignal; limit?: number }): Promise<DrainReport>;
+  /**
+   * A page of a thread's messages, newest last: the `limit` (default 100, at most 1000)
+   * messages before position `before` (default: the end), with their token estimates,
+   * the thread's latest summary and the usage of its runs; `undefined` for an unknown
+   * thread. Messages of a run are added when it is done.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   * import { memoryStore, session } from 'fino:ai/session';
+   *
+   * const model = scriptedModel(['Noted: o-17.', 'It ships Friday.']);
+   * const runs = session({ store: memoryStore(), agent: agent({ model }) });
+   * await runs.start('My order is o-17.', { threadId: 'customer-9' });
+   * await runs.start('When does it ship?', { threadId: 'customer-9' });
+   * const page = await runs.thread('customer-9', { limit: 10 });
+   * console.log(page?.messages.map((m) => m.message.role)); // [ 'user', 'assistant', 'user', 'assistant' ]
+   * const copy = await runs.fork('customer-9', { at: 2 }); // the first question and answer
+   * console.log(copy.length); // 2
+   * console.log(await runs.forget('customer-9')); // { messages: 4, runs: 2 }
+   * ```
+   */
+  thread(
+    threadId: string,
+    options?: { before?: number; limit?: number },
+  ): Promise<ThreadPage | undefined>;
+  /**
+   * Deletes a thread: its messages, its summary, and its runs with their pending calls
+   * and audit trail. `NOT_FOUND` for an unknown thread; `THREAD_BUSY` while one of its
+   * runs is running (cancel it first).
+   */
+  forget(threadId: string): Promise<{ messages: number; runs: number }>;
+  /**
+   * Copies the thread's first `at` messages (default: all) into a new thread (`threadId`,
+   * default a generated `thread_…` id), with its summary when that covers no more than
+   * them; runs are not copied. `INVALID_ARGUMENT` for an `at` past the end or between
+   * tool calls and their results, `THREAD_EXISTS` for a taken id.
+   */
+  fork(
+    threadId: string,
+    options?: { at?: number; threadId?: string },
+  ): Promise<{ threadId: string; length: number }>;
 }
 
 const DEFAULT_LEASE_MS = 30_000;
@@ -185,7 +255,8 @@ export function session(options: SessionOptions): Session {
   }
   const owner =
     options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-  const worker: RunWorker = { store, owner, leaseMs };
+  const threads = threadSettings(options.threads, agent);
+  const worker: RunWorker = { store, owner, leaseMs, model: threads.model };
   const continueClaimed = (run: StoredRun, signal?: AbortSignal) =>
     continueClaimedRun(worker, requireAgent('continue'), run, signal);
 
@@ -219,18 +290,24 @@ export function session(options: SessionOptions): Session {
           `start: runId: expected a non-empty string, received ${describeValue(runId)}`,
         );
       }
-      if (startOptions.threadId !== undefined && typeof startOptions.threadId !== 'string') {
-        throw new SessionError(
-          'INVALID_ARGUMENT',
-          `start: threadId: expected a string, received ${describeValue(startOptions.threadId)}`,
-        );
-      }
+      const { threadId } = startOptions;
+      if (threadId !== undefined) checkThreadId(threadId, 'start: threadId');
       const runner = requireAgent('start');
-      await store.create({ runId, threadId: startOptions.threadId, input, owner, leaseMs });
+      const thread = await whenThreadFree(
+        threads,
+        () =>
+          store.create({ runId, threadId, input, owner, leaseMs, threadTokens: threads.maxTokens }),
+        startOptions.signal,
+      );
+      // The thread's latest summary goes in as the agent's `summary` (decision 149).
+      const fromThread: AgentRunOptions | undefined = thread && {
+        history: thread.history,
+        ...(thread.summary !== undefined && { summary: thread.summary }),
+      };
       return driveHeldRun(
         worker,
         runId,
-        (runOptions) => runner.generate(input, runOptions),
+        (runOptions) => runner.generate(input, { ...runOptions, ...fromThread }),
         startOptions.signal,
       );
     },
@@ -329,6 +406,31 @@ export function session(options: SessionOptions): Session {
         report.runs.push(await continueClaimed(run, drainOptions.signal));
       }
       return report;
+    },
+
+    async thread(threadId, pageOptions = {}) {
+      checkThreadId(threadId, 'thread: threadId');
+      return store.thread(threadId, threadPage(pageOptions));
+    },
+
+    async forget(threadId) {
+      checkThreadId(threadId, 'forget: threadId');
+      return store.forgetThread(threadId);
+    },
+
+    async fork(threadId, forkOptions = {}) {
+      checkThreadId(threadId, 'fork: threadId');
+      if (forkOptions === null || typeof forkOptions !== 'object') {
+        throw new SessionError(
+          'INVALID_ARGUMENT',
+          `fork(threadId, options): expected { at?, threadId? }, received ${describeValue(forkOptions)}`,
+        );
+      }
+      const at = checkCount(forkOptions.at, 'fork: at', 0);
+      const into =
+        forkOptions.threadId === undefined ? sortableId('thread_') : forkOptions.threadId;
+      checkThreadId(into, 'fork: options.threadId');
+      return store.forkThread(threadId, at, into);
     },
   };
 }

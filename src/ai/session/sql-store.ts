@@ -29,12 +29,21 @@ import {
   nextRevision,
   toJson,
 } from './sql-rows.ts';
+import {
+  appendRun,
+  DEFAULT_THREAD_TOKENS,
+  forgetThread,
+  forkThread,
+  readThreadPage,
+  releaseThread,
+  takeThread,
+} from './sql-threads.ts';
 import { hashToken } from './tokens.ts';
-import type { Actor, AuditEntry, ListFilter, Outcome, Store } from './types.ts';
+import type { Actor, AuditEntry, ListFilter, Outcome, Store, ThreadStart } from './types.ts';
 
 /** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */
 const ALL_BUT_STATE =
-  'run_id, thread_id, status, format, input, text, error, error_code, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision';
+  'run_id, thread_id, status, format, input, text, error, error_code, round, lease_owner, lease_expires_at, progress, created_at, updated_at, revision, thread_start, thread_loaded';
 
 /**
  * A {@link Store} over any SQL database the driver speaks; schema migrated on first use.
@@ -55,21 +64,42 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
   };
 
   const store: Store = {
-    async create({ runId, threadId, input, owner, leaseMs }) {
+    async create({ runId, threadId, input, owner, leaseMs, threadTokens }) {
+      const json = toJson(input, 'input');
+      const lease = leaseLength(leaseMs);
       await schema();
-      try {
-        await driver.query(
-          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at, revision)
-           VALUES (?, ?, 'running', ?, ?, 0, ?, ${now} + ?, ${now}, ${now}, ${nextRevision(driver)})`,
+      const insert = (db: SqlExecutor, thread?: ThreadStart) =>
+        db.query(
+          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at, revision, thread_start, thread_loaded)
+           VALUES (?, ?, 'running', ?, ?, 0, ?, ${now} + ?, ${now}, ${now}, ${nextRevision(driver)}, ?, ?)`,
           [
             runId,
             threadId ?? null,
             RECORD_FORMAT,
-            toJson(input, 'input'),
+            json,
             owner,
-            leaseLength(leaseMs),
+            lease,
+            thread?.start ?? null,
+            thread?.history.length ?? null,
           ],
         );
+      try {
+        if (threadId === undefined) {
+          await insert(driver);
+          return undefined;
+        }
+        // The thread is taken in the transaction that inserts its run (decision 147).
+        return await driver.transaction(async (tx) => {
+          const thread = await takeThread(
+            tx,
+            driver,
+            threadId,
+            runId,
+            threadTokens ?? DEFAULT_THREAD_TOKENS,
+          );
+          await insert(tx, thread);
+          return thread;
+        });
       } catch (error) {
         if (driver.isUniqueViolation(error)) {
           throw new SessionError('RUN_EXISTS', `a run with id "${runId}" already exists`, runId);
@@ -119,9 +149,9 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
       const json = toJson(state, 'state');
       await schema();
       const rows = await driver.query(
-        `UPDATE ${t('runs')} SET state = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
+        `UPDATE ${t('runs')} SET state = ?, usage = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
          WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING run_id`,
-        [json, leaseLength(leaseMs), runId, owner],
+        [json, toJson(state.usage ?? null, 'usage'), leaseLength(leaseMs), runId, owner],
       );
       return rows.length === 1;
     },
@@ -149,6 +179,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
     async finish(runId, owner, outcome: Outcome) {
       await schema();
       const state = 'state' in outcome ? toJson(outcome.state, 'state') : null;
+      const usage = 'state' in outcome ? toJson(outcome.state.usage ?? null, 'usage') : null;
       const pending =
         outcome.status === 'suspended'
           ? outcome.pending.map((p) => ({
@@ -160,12 +191,13 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
           : [];
       const end = (db: SqlExecutor) =>
         db.query<RunRow>(
-          `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), text = ?, error = ?, error_code = ?, round = round + ?,
+          `UPDATE ${t('runs')} SET status = ?, state = COALESCE(?, state), usage = COALESCE(?, usage), text = ?, error = ?, error_code = ?, round = round + ?,
              progress = NULL, lease_owner = NULL, lease_expires_at = NULL, updated_at = ${now}, revision = ${nextRevision(driver)}
            WHERE run_id = ? AND lease_owner = ? AND status = 'running' RETURNING ${state === null ? '*' : ALL_BUT_STATE}`,
           [
             outcome.status,
             state,
+            usage,
             outcome.status === 'done' ? outcome.text : null,
             outcome.status === 'error' ? outcome.error : null,
             (outcome.status === 'error' && outcome.code) || null,
@@ -179,11 +211,29 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
         'state' in outcome
           ? { ...decodeRun({ ...row, state: null }, rows), state: outcome.state }
           : decodeRun(row, rows);
+      if (outcome.status === 'done') {
+        // A done run has no current pending calls (see sql-rows.ts); a run of a thread
+        // appends its messages to it in the same transaction (decision 147).
+        return driver.transaction(async (tx) => {
+          const [row] = await end(tx);
+          if (!row) return undefined;
+          if (row.thread_id !== null) {
+            await appendRun(tx, driver, {
+              runId,
+              threadId: row.thread_id,
+              start: row.thread_start == null ? null : Number(row.thread_start),
+              loaded: row.thread_loaded == null ? null : Number(row.thread_loaded),
+              state: outcome.state,
+              model: outcome.model,
+            });
+          }
+          return ended(row, []);
+        });
+      }
       if (outcome.status !== 'suspended') {
         const [row] = await end(driver);
-        if (!row) return undefined;
-        // A done run has no current pending calls (see sql-rows.ts); `error` and `ready` keep theirs.
-        return outcome.status === 'done' ? ended(row, []) : loadRun(driver, t, row);
+        // `error` and `ready` keep their pending calls, and their thread (decision 147).
+        return row ? loadRun(driver, t, row) : undefined;
       }
       // A new round: the run's row and its pending rows change together (see sql-rows.ts).
       return driver.transaction(async (tx) => {
@@ -230,8 +280,8 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
     async cancel(runId, actor: Actor) {
       await schema();
       await driver.transaction(async (tx) => {
-        const [row] = await tx.query<{ status: string }>(
-          `SELECT status FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
+        const [row] = await tx.query<{ status: string; thread_id: string | null }>(
+          `SELECT status, thread_id FROM ${t('runs')} WHERE run_id = ?${driver.forUpdate}`,
           [runId],
         );
         if (!row) throw new SessionError('NOT_FOUND', `no run with id "${runId}"`, runId);
@@ -251,6 +301,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
           `INSERT INTO ${t('audit')} (run_id, at, action, actor, note) VALUES (?, ${now}, 'cancel', ?, ?)`,
           [runId, actor.by ?? null, actor.note ?? null],
         );
+        if (row.thread_id !== null) await releaseThread(tx, driver, row.thread_id, runId);
       });
     },
 
@@ -261,6 +312,21 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
         [runId],
       );
       return rows.map(decodeAudit);
+    },
+
+    async thread(threadId, { before, limit }) {
+      await schema();
+      return readThreadPage(driver, threadId, before, limit);
+    },
+
+    async forgetThread(threadId) {
+      await schema();
+      return forgetThread(driver, threadId);
+    },
+
+    async forkThread(threadId, at, into) {
+      await schema();
+      return forkThread(driver, threadId, at, into);
     },
 
     close: () => driver.close(),

@@ -8,6 +8,7 @@ import type {
   RunResult,
   RunState,
 } from '../agent/index.ts';
+import type { Model, ModelMessage, Usage } from '../model/index.ts';
 import type { SessionError } from './errors.ts';
 
 /**
@@ -88,12 +89,55 @@ export interface Actor {
 /** A pending call by its token, or by run and call id. */
 export type PendingRef = string | { runId: string; toolCallId: string };
 
-/** How a leased run ends: finished, suspended with new pending calls, failed, or released unfinished. */
+/**
+ * How a leased run ends: finished, suspended with new pending calls, failed, or released
+ * unfinished. A finished run of a thread appends its new messages to it, their token
+ * estimates made for `model`.
+ */
 export type Outcome =
-  | { status: 'done'; state: RunState; text: string }
+  | { status: 'done'; state: RunState; text: string; model?: Model }
   | { status: 'suspended'; state: RunState; pending: Array<{ call: PendingCall; token: string }> }
   | { status: 'error'; error: string; code?: string }
   | { status: 'ready' };
+
+/** Where a run of a thread starts: the newest messages that fit, and the thread's latest summary. */
+export interface ThreadStart {
+  /** The messages put before the run's input, oldest first. */
+  history: ModelMessage[];
+  /** The thread position of `history[0]` (the thread's length when it is empty). */
+  start: number;
+  /** The latest summary of the messages before the ones kept (decision 149). */
+  summary?: string;
+}
+
+/** One stored message of a thread, with its position and the run that wrote it. */
+export interface ThreadMessage {
+  /** 0 for the thread's first message. */
+  position: number;
+  /** The run that added it (a forked thread keeps the runs of its source). */
+  runId?: string;
+  /** The token estimate stored with it (`estimateMessageTokens`). */
+  tokens: number;
+  /** The message as the run left it, tool results in full. */
+  message: ModelMessage;
+}
+
+/** A page of a thread, as `thread()` returns it. */
+export interface ThreadPage {
+  threadId: string;
+  /** How many messages the thread holds. */
+  length: number;
+  /** This page's messages, oldest first (the newest last). */
+  messages: ThreadMessage[];
+  /** Pass it as `before` for the page of older messages; absent on the first page. */
+  before?: number;
+  /** The run holding the thread (running, suspended, ready or failed), if any. */
+  activeRunId?: string;
+  /** The thread's latest summary, and how many leading messages it stands for. */
+  summary?: { text: string; through: number };
+  /** The usage of the thread's runs, summed (cost too, where the runs report it). */
+  usage: Usage;
+}
 
 /** Filters of `list`. */
 export interface ListFilter {
@@ -115,7 +159,12 @@ export interface Store {
     input: AgentInput;
     owner: string;
     leaseMs: number;
-  }): Promise<void>;
+    /**
+     * With a `threadId`, the tokens of the thread's newest messages to load: the run
+     * takes the thread (`THREAD_BUSY` while another run holds it) and gets its window.
+     */
+    threadTokens?: number;
+  }): Promise<ThreadStart | undefined>;
   /** The run, or `undefined`. `CORRUPT_RUN` when its row cannot be read. */
   get(runId: string): Promise<StoredRun | undefined>;
   /** Runs matching `filter`, oldest first; unreadable rows come back as `CORRUPT_RUN` errors. */
@@ -167,6 +216,19 @@ export interface Store {
   cancel(runId: string, actor: Actor): Promise<void>;
   /** The run's audit trail, oldest first. */
   audit(runId: string): Promise<AuditEntry[]>;
+  /** A page of a thread's messages before position `before` (newest last); `undefined` for an unknown thread. */
+  thread(
+    threadId: string,
+    page: { before?: number; limit: number },
+  ): Promise<ThreadPage | undefined>;
+  /** Deletes a thread with its messages, summary and runs; `NOT_FOUND`, or `THREAD_BUSY` while one of its runs is running. */
+  forgetThread(threadId: string): Promise<{ messages: number; runs: number }>;
+  /** Copies the first `at` messages of a thread into the new thread `into`. */
+  forkThread(
+    threadId: string,
+    at: number | undefined,
+    into: string,
+  ): Promise<{ threadId: string; length: number }>;
   /** Releases connections (a pool passed in by the caller stays open). */
   close(): Promise<void>;
 }

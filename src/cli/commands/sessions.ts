@@ -14,6 +14,7 @@ import {
   type RunStatus,
   type Session,
   type SessionAgent,
+  SessionError,
   type SessionPendingCall,
   type SessionRun,
   type Store,
@@ -29,6 +30,7 @@ import { reportProblem } from '../report-error.ts';
 import { type Output, print, subcommand } from '../subcommand.ts';
 import { type CommandTask, taskCommand } from '../task-command.ts';
 import { serveTask } from './sessions-serve.ts';
+import { SHOWN_THREAD_MESSAGES, threadLines } from './thread-lines.ts';
 
 /**
  * The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. A missing
@@ -119,8 +121,12 @@ const describeRun = (run: SessionRun, db?: string): string[] => {
 
 const withoutState = ({ state: _state, ...run }: SessionRun) => run;
 
-/** `fino sessions show`: the run, its usage and each step's, then its audit trail. */
-const showRun = (run: SessionRun, db: string | undefined): string[] => [
+/** `fino sessions show`: the run, its usage and each step's, its audit trail, then its thread. */
+const showRun = (
+  run: SessionRun,
+  db: string | undefined,
+  thread: Parameters<typeof threadLines>[0] | undefined,
+): string[] => [
   ...describeRun(run, db),
   ...(run.state?.usage ? [`  usage ${describeUsage(run.state.usage)}`] : []),
   ...(Array.isArray(run.state?.steps) ? run.state.steps : []).map(
@@ -131,7 +137,20 @@ const showRun = (run: SessionRun, db: string | undefined): string[] => [
     (a) =>
       `  audit ${a.at} ${a.action}${a.toolCallId ? ` ${a.toolCallId}` : ''}${a.by ? ` by ${a.by}` : ''}${a.note ? `: ${a.note}` : ''}`,
   ),
+  ...(thread ? threadLines(thread) : []),
 ];
+
+/** The newest messages of the run's thread; a thread that cannot be read says why. */
+async function threadOf(runs: Session, run: SessionRun) {
+  if (run.threadId === undefined) return undefined;
+  const threadId = run.threadId;
+  try {
+    return await runs.thread(threadId, { limit: SHOWN_THREAD_MESSAGES });
+  } catch (error) {
+    if (!(error instanceof SessionError)) throw error;
+    return { threadId, error: error.message };
+  }
+}
 
 const db = v
   .string()
@@ -232,7 +251,10 @@ function subcommands(io: CommandIo): CommandTask[] {
               EXIT.failure,
             );
           }
-          return print(out, run, () => showRun(run, given.db));
+          const thread = await threadOf(runs, run);
+          return print(out, thread ? { ...run, thread } : run, () =>
+            showRun(run, given.db, thread),
+          );
         }),
     }),
     subcommand(io, {

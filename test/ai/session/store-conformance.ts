@@ -410,13 +410,19 @@ export function storeConformance(
       const a = newId();
       const b = newId();
       await store.create({ runId: a, threadId: thread, input: 'a', owner: 'w1', leaseMs: 60_000 });
+      // A thread runs one run at a time (decision 148).
+      expect(
+        await code(
+          store.create({ runId: b, threadId: thread, input: 'b', owner: 'w1', leaseMs: 60_000 }),
+        ),
+      ).toMatchObject({ code: 'THREAD_BUSY', runId: a });
+      await store.finish(a, 'w1', { status: 'done', state: stateOf(a), text: 'ok' });
       await store.create({ runId: b, threadId: thread, input: 'b', owner: 'w1', leaseMs: 60_000 });
-      await store.finish(b, 'w1', { status: 'done', state: stateOf(b), text: 'ok' });
       expect(((await store.list({ threadId: thread })) as StoredRun[]).map((r) => r.runId)).toEqual(
         [a, b],
       );
       const done = (await store.list({ threadId: thread, status: 'done' })) as StoredRun[];
-      expect(done.map((r) => r.runId)).toEqual([b]);
+      expect(done.map((r) => r.runId)).toEqual([a]);
       expect((await store.list()).length).toBeGreaterThanOrEqual(2);
     });
 

@@ -75,6 +75,8 @@ export interface InboxOptions {
 export const MAX_BODY_BYTES = 64 * 1024;
 /** Run and call ids longer than this, or with control characters, are refused with 400. */
 const MAX_ID_LENGTH = 256;
+/** How many of a thread's newest messages a run's page shows. */
+const THREAD_MESSAGES = 50;
 
 class HttpError extends Error {
   constructor(
@@ -373,7 +375,19 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
   ) {
     const run = await session.get(runId);
     if (!run) throw new HttpError(404, `No run with id "${runId}".`);
-    return respond(runPage(ctx, run, notice), { status });
+    return respond(runPage(ctx, run, notice, await threadOf(run)), { status });
+  }
+
+  /** The newest messages of the run's thread, for its page; a thread that cannot be read says why. */
+  async function threadOf(run: SessionRun) {
+    if (run.threadId === undefined) return undefined;
+    const threadId = run.threadId;
+    try {
+      return await session.thread(threadId, { limit: THREAD_MESSAGES });
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      return { threadId, error: error.message };
+    }
   }
 
   /** Why a decision was refused, in words for the person who clicked. */
@@ -429,10 +443,9 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
       return runView(ctx, runId, { text, warn: true }, 409);
     }
     const verb = action === 'approve' ? 'Approved' : action === 'reject' ? 'Rejected' : 'Answered';
+    const now = await fresh(run);
     return respond(
-      runPage(ctx, await fresh(run), {
-        text: `${verb}. The run is now ${run.status}.`,
-      }),
+      runPage(ctx, now, { text: `${verb}. The run is now ${run.status}.` }, await threadOf(now)),
     );
   }
 

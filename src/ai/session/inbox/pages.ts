@@ -3,10 +3,17 @@
  * model-written string is escaped on the way in.
  */
 import { sha256Hex } from '../../../internal/sha256.ts';
-import type { ContentPart, ModelMessage } from '../../../task/index.ts';
+import type { ModelMessage } from '../../../task/index.ts';
 import type { PendingCall } from '../../agent/index.ts';
 import { describeUsage } from '../../model/index.ts';
-import type { AuditEntry, CorruptRun, SessionPendingCall, SessionRun } from '../types.ts';
+import { describeMessage, pretty } from '../message-text.ts';
+import type {
+  AuditEntry,
+  CorruptRun,
+  SessionPendingCall,
+  SessionRun,
+  ThreadPage,
+} from '../types.ts';
 import { type Html, html } from './html.ts';
 import { stepsSection } from './steps.ts';
 
@@ -40,14 +47,7 @@ const FOLD_CHARS = 300;
 /** How many of the run's last messages a pending call shows for context. */
 const CONTEXT_MESSAGES = 3;
 
-export const pretty = (value: unknown): string => {
-  if (value === undefined) return 'undefined';
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
-};
+export { pretty };
 
 /**
  * How long ago `iso` was, in words: "just now", "3 min ago", "2 h ago", "4 days ago".
@@ -97,51 +97,33 @@ export function argsBlock(args: unknown): Html {
   )}</dl>`;
 }
 
-const partText = (part: ContentPart): string => {
-  switch (part.type) {
-    case 'text':
-      return part.text;
-    case 'tool_use':
-      return `→ ${part.name}(${pretty(part.args)})`;
-    case 'tool_result': {
-      const body =
-        typeof part.content === 'string' ? part.content : part.content.map(partText).join('\n');
-      return `← ${part.isError ? 'error: ' : ''}${body}`;
-    }
-    case 'resource':
-      return `[resource ${part.uri}]`;
-    case 'reasoning':
-      return part.redacted !== undefined ? '[reasoning, redacted]' : `(reasoning) ${part.text}`;
-    default:
-      return `[${part.type} ${part.mediaType}]`;
-  }
-};
-
-/**
- * Who a message is from, as a reader names it: tool results travel in `user` messages
- * (the model's wire format), but no user wrote them.
- */
-const roleLabel = (message: ModelMessage): string => {
-  const parts = typeof message.content === 'string' ? [] : message.content;
-  if (parts.length > 0 && parts.every((part) => part.type === 'tool_result')) {
-    return parts.length === 1 ? 'Tool result' : 'Tool results';
-  }
-  return { system: 'System', user: 'User', assistant: 'Assistant' }[message.role] ?? message.role;
-};
-
-const messageText = (message: ModelMessage): string =>
-  typeof message.content === 'string' ? message.content : message.content.map(partText).join('\n');
-
 function messageList(messages: readonly ModelMessage[]): Html {
   if (messages.length === 0) return html`<p class="empty">No messages yet.</p>`;
   return html`<ol class="messages">${messages.map((m) => {
-    const text = messageText(m);
+    const { role, text } = describeMessage(m);
     const body =
       text.length > FOLD_CHARS * 4
         ? html`<details><summary>${text.slice(0, 120)}…</summary><pre>${text}</pre></details>`
         : html`<pre>${text}</pre>`;
-    return html`<li><span class="role">${roleLabel(m)}</span>${body}</li>`;
+    return html`<li><span class="role">${role}</span>${body}</li>`;
   })}</ol>`;
+}
+
+/**
+ * The run's thread as stored (its newest messages, newest last, long ones folded), with
+ * how many earlier ones there are, its summary and its runs' usage; or why it cannot be read.
+ */
+function threadSection(thread: ThreadPage | { threadId: string; error: string }): Html {
+  if ('error' in thread) {
+    return html`<h2>Thread ${thread.threadId}</h2><p class="notice warn">${thread.error}</p>`;
+  }
+  const earlier = thread.messages[0]?.position ?? thread.length;
+  const { usage, summary } = thread;
+  return html`<h2>Thread ${thread.threadId}</h2>
+<ul class="meta"><li>${thread.length} messages${earlier > 0 ? `, the last ${thread.length - earlier} shown` : ''}</li>
+<li>tokens of its runs ${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total</li>
+${thread.activeRunId === undefined ? '' : html`<li>active run ${thread.activeRunId}</li>`}</ul>
+${summary ? html`<details><summary>Summary of the first ${summary.through} messages</summary><pre>${summary.text}</pre></details>` : ''}${messageList(thread.messages.map((m) => m.message))}`;
 }
 
 const runUrl = (ctx: PageContext, runId: string) => `${ctx.base}/runs/${encodeURIComponent(runId)}`;
@@ -358,11 +340,15 @@ const auditAction = (a: AuditEntry) =>
     a.action
   ] ?? a.action;
 
-/** A run: status, usage, pending calls, transcript and audit trail; `notice` reports a decision. */
+/**
+ * A run: status, usage, pending calls, transcript, its thread (when it has one) and audit
+ * trail; `notice` reports a decision.
+ */
 export function runPage(
   ctx: PageContext,
   run: SessionRun,
   notice?: { text: string; warn?: boolean },
+  thread?: ThreadPage | { threadId: string; error: string },
 ): Html {
   const usage = run.state?.usage;
   const outcome =
@@ -394,7 +380,7 @@ export function runPage(
 ${usage ? html`<li>usage ${describeUsage(usage)}</li>` : ''}
 ${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}
 ${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul></section>
-${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}<h2>Audit trail</h2>${auditTable}${stepsSection(run)}</div>`,
+${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}${thread ? threadSection(thread) : ''}<h2>Audit trail</h2>${auditTable}${stepsSection(run)}</div>`,
   );
 }
 

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { agent } from '../../../src/ai/agent/index.ts';
+import { estimateMessageTokens, scriptedModel } from '../../../src/ai/model/index.ts';
+import { session } from '../../../src/ai/session/index.ts';
+import { SESSION_SCHEMA } from '../../../src/ai/session/migrations.ts';
+import { sqlStore } from '../../../src/ai/session/sql-store.ts';
+import { sqliteDriver } from '../../../src/internal/sql/index.ts';
+import { countingDriver } from '../../helpers/counting-driver.ts';
+import { seededMessage, seedThread } from '../../helpers/long-thread.ts';
+
+/** A memory store whose thread reads are counted, with a seeded thread of `length` messages. */
+async function storeWithThread(length: number) {
+  const counting = countingDriver(
+    sqliteDriver(':memory:', {
+      busyTimeoutMs: 0,
+      store: 'memoryStore()',
+      database: SESSION_SCHEMA.database,
+    }),
+  );
+  const store = sqlStore(counting.driver);
+  await store.list(); // migrated
+  await seedThread(counting.driver, 'long', length);
+  counting.reset();
+  return { store, counting };
+}
+
+describe('a start on a long thread', () => {
+  it('reads only the newest messages that cover the budget: no more rows on 10,000 messages than on 1,000', async () => {
+    const read: Record<number, { rows: number; sent: number }> = {};
+    for (const length of [1_000, 10_000]) {
+      const { store, counting } = await storeWithThread(length);
+      const model = scriptedModel(['ok']);
+      const runs = session({ store, agent: agent({ model }), threads: { maxTokens: 2_000 } });
+      expect((await runs.start('And now?', { threadId: 'long' })).status).toBe('done');
+      const sent = model.requests[0].messages;
+      // The newest messages, in order, ending with the input; their tokens cover the budget.
+      const history = sent.slice(0, -1);
+      expect(history).toEqual(
+        Array.from({ length: history.length }, (_, i) =>
+          seededMessage(length - history.length + i),
+        ),
+      );
+      const tokens = history.reduce((sum, m) => sum + estimateMessageTokens(m), 0);
+      expect(tokens).toBeGreaterThanOrEqual(2_000 - estimateMessageTokens(history[0]) * 2);
+      expect(history.length).toBeLessThan(100);
+      read[length] = { rows: counting.rows('thread_messages'), sent: history.length };
+      await store.close();
+    }
+    // Token counts read backwards in chunks (at most twice what is sent, plus the first
+    // chunk), then exactly the messages sent: bounded by the budget, not the thread
+    // (the two threads' messages differ only in the digits of their turn numbers).
+    for (const { rows, sent } of Object.values(read))
+      expect(rows).toBeLessThanOrEqual(3 * sent + 32);
+    expect(read[10_000].rows).toBeLessThanOrEqual(read[1_000].rows * 1.1);
+  });
+
+  it('reads every message of a thread shorter than the budget, once', async () => {
+    const { store, counting } = await storeWithThread(40);
+    const model = scriptedModel(['ok']);
+    const runs = session({ store, agent: agent({ model }), threads: { maxTokens: 100_000 } });
+    await runs.start('And now?', { threadId: 'long' });
+    expect(model.requests[0].messages).toHaveLength(41);
+    expect(counting.rows('thread_messages')).toBe(40 + 40); // token counts, then the messages
+    await store.close();
+  });
+
+  it('never starts the window on tool results whose calls it cut off', async () => {
+    // Message 9 (a tool result) answers message 8's call: a window starting at 9 starts at 10.
+    const { store } = await storeWithThread(20);
+    const model = scriptedModel(['ok']);
+    const tokensFrom = (from: number) =>
+      Array.from({ length: 20 - from }, (_, i) =>
+        estimateMessageTokens(seededMessage(from + i)),
+      ).reduce((a, b) => a + b);
+    const runs = session({ store, agent: agent({ model }), threads: { maxTokens: tokensFrom(9) } });
+    await runs.start('And now?', { threadId: 'long' });
+    const first = model.requests[0].messages[0];
+    expect(first).toEqual(seededMessage(10));
+    await store.close();
+  });
+});
