@@ -171,14 +171,15 @@ async function killAtHold(worker: Child, log: string, point: string): Promise<vo
  * An agent inside a workflow, its model a fake OpenAI server in this process and its tool
  * logging each start and end: workers are SIGKILLed (a) after the first model turn was
  * checkpointed, before the tool ran; (b) inside the tool; (c) after the tool completed,
- * before the next model turn. Each completed model request is made exactly once; the tool
+ * before the next model turn; (d) while that model request is in flight. Each completed
+ * (answered) model request is made exactly once, the one in flight is made again; the tool
  * killed inside its run runs again with the same idempotency key (the documented rule for
  * every tool: a call in flight has no result), and once completed never runs again.
  */
 export async function agentCrashScenario(store: WorkflowStore, place: Place): Promise<void> {
   const model = await turnCountingServer([
     { toolCalls: [{ id: 'call_1', name: 'file_refund', args: { orderId: 'o-7' } }] },
-    { text: 'Refund filed for o-7.' },
+    { text: 'Refund filed for o-7.', holdFirst: true },
   ]);
   try {
     const runId = 'assist-1';
@@ -205,15 +206,23 @@ export async function agentCrashScenario(store: WorkflowStore, place: Place): Pr
     expect(model.counts()).toEqual({ 1: 1 });
     expect(toolLog()).toEqual([`start:${key}`, `start:${key}`, `end:${key}`]);
     await leaseExpired(store, runId);
-    // The last restart asks for turn 2 with the saved tool result and finishes the run.
+    // (d) Killed while the request for turn 2 is in flight (the server holds its answer).
+    const inFlight = child({ ...base, op: 'until' }, env('none'));
+    await model.arrived(2);
+    inFlight.process.kill('SIGKILL');
+    expect(await inFlight.done).toEqual({ killed: 'SIGKILL' });
+    await leaseExpired(store, runId);
+    // The last restart asks for turn 2 again (it was never answered) and finishes the run.
     expect(await child({ ...base, op: 'until' }, env('none')).done).toEqual({
       ok: true,
       status: 'done',
     });
-    expect(model.counts()).toEqual({ 1: 1, 2: 1 });
+    expect(model.counts()).toEqual({ 1: 1, 2: 2 });
+    expect(model.answered()).toEqual({ 1: 1, 2: 1 });
     expect(toolLog()).toEqual([`start:${key}`, `start:${key}`, `end:${key}`]);
-    const second = model.bodies.find((body) => body.messages.length > 1)!;
-    expect(second.messages.at(-1)).toMatchObject({
+    const [asked, askedAgain] = model.bodies.filter((body) => body.messages.length > 1);
+    expect(askedAgain).toEqual(asked); // the same conversation, from the checkpoint
+    expect(asked.messages.at(-1)).toMatchObject({
       role: 'tool',
       tool_call_id: 'call_1',
       content: 'refund filed for o-7',

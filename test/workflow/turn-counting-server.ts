@@ -9,8 +9,11 @@ import type { AddressInfo } from 'node:net';
 import type { WireCall } from '../ai/agent/providers/fixture.ts';
 import { openaiFixture } from '../ai/agent/providers/openai.ts';
 
-/** What the model answers at one turn: tool calls, or a final text. */
-export type TurnReply = { toolCalls: WireCall[] } | { text: string };
+/**
+ * What the model answers at one turn: tool calls, or a final text. With `holdFirst`, the
+ * first request of the turn is never answered (a model call in flight when its worker dies).
+ */
+export type TurnReply = ({ toolCalls: WireCall[] } | { text: string }) & { holdFirst?: boolean };
 
 /** A running server: its URL, the requests it received, by turn. */
 export interface TurnCountingServer {
@@ -18,6 +21,10 @@ export interface TurnCountingServer {
   url: string;
   /** How many requests arrived at each turn (1-based). */
   counts(): Record<number, number>;
+  /** How many requests were answered at each turn. */
+  answered(): Record<number, number>;
+  /** Resolves when a request of `turn` has arrived. */
+  arrived(turn: number): Promise<void>;
   /** The request bodies received, in arrival order. */
   readonly bodies: Array<{ messages: Array<Record<string, unknown>> }>;
   close(): Promise<void>;
@@ -26,13 +33,17 @@ export interface TurnCountingServer {
 /** Starts a server answering turn n with `replies[n - 1]`; a turn past the script gets a 500. */
 export async function turnCountingServer(replies: TurnReply[]): Promise<TurnCountingServer> {
   const bodies: TurnCountingServer['bodies'] = [];
+  const answered: Record<number, number> = {};
+  const waiters: Array<{ turn: number; resolve(): void }> = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       bodies.push(body);
-      const reply = replies[turnOf(body) - 1];
+      const turn = turnOf(body);
+      for (const waiter of waiters.filter((w) => w.turn === turn)) waiter.resolve();
+      const reply = replies[turn - 1];
       if (!reply || req.url !== '/chat/completions' || body.stream) {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(
@@ -40,6 +51,8 @@ export async function turnCountingServer(replies: TurnReply[]): Promise<TurnCoun
         );
         return;
       }
+      if (reply.holdFirst && bodies.filter((b) => turnOf(b) === turn).length === 1) return;
+      answered[turn] = (answered[turn] ?? 0) + 1;
       const wire =
         'text' in reply
           ? openaiFixture.text(reply.text, false)
@@ -58,6 +71,11 @@ export async function turnCountingServer(replies: TurnReply[]): Promise<TurnCoun
       for (const body of bodies) counts[turnOf(body)] = (counts[turnOf(body)] ?? 0) + 1;
       return counts;
     },
+    answered: () => ({ ...answered }),
+    arrived: (turn) =>
+      bodies.some((body) => turnOf(body) === turn)
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => waiters.push({ turn, resolve })),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
