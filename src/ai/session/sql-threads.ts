@@ -84,6 +84,10 @@ const answersTools = (message: ModelMessage): boolean =>
   Array.isArray(message.content) &&
   message.content.some((part) => part.type === 'tool_result');
 
+/** Whether an exchange starts at `message`: a user message that is not tool results. */
+const startsExchange = (message: ModelMessage): boolean =>
+  message.role === 'user' && !answersTools(message);
+
 /** Whether `message` asks for tools that the next message answers (calls the provider ran are answered in place). */
 const asksTools = (message: ModelMessage): boolean =>
   message.role === 'assistant' &&
@@ -166,12 +170,59 @@ async function readWindow(
     [threadId, start],
   );
   const history = rows.map((row) => decodeMessage(threadId, row));
-  // The window never starts with the answers to calls it does not hold.
-  while (history.length > 0 && answersTools(history[0])) {
+  if (start === floor && floor > 0 && history.length > 0 && !startsExchange(history[0])) {
+    // The summary stands for the messages before `floor`, which is a model turn (the
+    // summarising run's cut): the window goes back to its exchange's user message, so
+    // that what is sent starts with one and the turns after the cut are not lost.
+    const earlier = await exchangeBefore(db, driver, threadId, floor, maxTokens);
+    if (earlier) {
+      history.unshift(...earlier.messages);
+      start = earlier.start;
+    }
+  }
+  // The window starts with a user message that is not tool results: never with the
+  // answers to calls it does not hold, nor with a model turn (providers refuse both).
+  while (history.length > 0 && !startsExchange(history[0])) {
     history.shift();
     start += 1;
   }
   return { history, start, ...(thread.summary !== null && { summary: thread.summary }) };
+}
+
+/**
+ * The messages from the last user message (not tool results) before `position` up to
+ * it, read backwards while their tokens stay within `maxTokens`; `undefined` when there
+ * is none within that.
+ */
+async function exchangeBefore(
+  db: SqlExecutor,
+  driver: SessionDriver,
+  threadId: string,
+  position: number,
+  maxTokens: number,
+): Promise<{ messages: ModelMessage[]; start: number } | undefined> {
+  const messages: ModelMessage[] = [];
+  let before = position;
+  let covered = 0;
+  let chunk = FIRST_CHUNK;
+  while (before > 0 && covered < maxTokens) {
+    const rows = await db.query<MessageRow>(
+      `SELECT position, run_id, message, tokens FROM ${driver.table('thread_messages')}
+       WHERE thread_id = ? AND position < ? ORDER BY position DESC LIMIT ?`,
+      [threadId, before, chunk],
+    );
+    for (const row of rows) {
+      const message = decodeMessage(threadId, row);
+      messages.unshift(message);
+      before = Number(row.position);
+      if (startsExchange(message)) return { messages, start: before };
+      covered += Number(row.tokens);
+      if (covered >= maxTokens) return undefined;
+    }
+    if (rows.length < chunk) return undefined;
+    chunk = Math.min(chunk * 2, MAX_CHUNK);
+  }
+  return undefined;
 }
 
 /** What `appendRun` needs of the run that ended: its row's thread columns, and its final state. */

@@ -24,6 +24,12 @@ async function storeWithThread(length: number) {
   return { store, counting };
 }
 
+/** The stored tokens of a 20-message seeded thread from position `from` on. */
+const tokensFrom = (from: number) =>
+  Array.from({ length: 20 - from }, (_, i) =>
+    estimateMessageTokens(seededMessage(from + i)),
+  ).reduce((a, b) => a + b);
+
 describe('a start on a long thread', () => {
   it('reads only the newest messages that cover the budget: no more rows on 10,000 messages than on 1,000', async () => {
     const read: Record<number, { rows: number; sent: number }> = {};
@@ -68,14 +74,44 @@ describe('a start on a long thread', () => {
     // Message 9 (a tool result) answers message 8's call: a window starting at 9 starts at 10.
     const { store } = await storeWithThread(20);
     const model = scriptedModel(['ok']);
-    const tokensFrom = (from: number) =>
-      Array.from({ length: 20 - from }, (_, i) =>
-        estimateMessageTokens(seededMessage(from + i)),
-      ).reduce((a, b) => a + b);
     const runs = session({ store, agent: agent({ model }), threads: { maxTokens: tokensFrom(9) } });
     await runs.start('And now?', { threadId: 'long' });
     const first = model.requests[0].messages[0];
     expect(first).toEqual(seededMessage(10));
+    await store.close();
+  });
+
+  it('never starts the window on a model turn: it starts at the next question', async () => {
+    // Message 11 is an answer: a window whose budget is covered from 11 starts at 12.
+    const { store } = await storeWithThread(20);
+    const model = scriptedModel(['ok']);
+    const runs = session({
+      store,
+      agent: agent({ model }),
+      threads: { maxTokens: tokensFrom(11) },
+    });
+    await runs.start('And now?', { threadId: 'long' });
+    expect(seededMessage(11).role).toBe('assistant');
+    expect(model.requests[0].messages[0]).toEqual(seededMessage(12));
+    await store.close();
+  });
+
+  it("starts a window whose summary ends on a model turn at that turn's question, losing nothing", async () => {
+    // A summary written mid-run stands for the messages before 11 (an answer, its question
+    // at 10 summarised): the window goes back to 10 rather than lose 11 or send it first.
+    const { store, counting } = await storeWithThread(20);
+    await counting.driver.query(
+      `UPDATE ${counting.driver.table('threads')} SET summary = ?, summary_through = ? WHERE thread_id = ?`,
+      ['SUMMARY OF 0-10', 11, 'long'],
+    );
+    const model = scriptedModel(['ok']);
+    const runs = session({ store, agent: agent({ model }), threads: { maxTokens: 100_000 } });
+    await runs.start('And now?', { threadId: 'long' });
+    const [request] = model.requests;
+    expect(request.system).toContain('SUMMARY OF 0-10');
+    expect(request.messages.slice(0, -1)).toEqual(
+      Array.from({ length: 10 }, (_, i) => seededMessage(10 + i)),
+    );
     await store.close();
   });
 });
