@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
-import { estimateMessageTokens, scriptedModel } from '../../../src/ai/model/index.ts';
+import {
+  estimateMessageTokens,
+  type ModelMessage,
+  scriptedModel,
+} from '../../../src/ai/model/index.ts';
 import { session } from '../../../src/ai/session/index.ts';
 import { SESSION_SCHEMA } from '../../../src/ai/session/migrations.ts';
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
@@ -112,6 +116,45 @@ describe('a start on a long thread', () => {
     expect(request.messages.slice(0, -1)).toEqual(
       Array.from({ length: 10 }, (_, i) => seededMessage(10 + i)),
     );
+    await store.close();
+  });
+
+  it('goes back no further than the budget for the question of an exchange longer than it', async () => {
+    // One question, then 1,000 tool calls and results; a summary up to call 950 (position
+    // 1,901). Its question is 1,900 messages back: the start reads about a budget's worth
+    // of them, gives up, and starts at the next question (here: none, so only the input).
+    const { store, counting } = await storeWithThread(0);
+    const loop: ModelMessage[] = [{ role: 'user', content: 'Check every record.' }];
+    for (let call = 0; call < 1_000; call++) {
+      const id = `call_${call}`;
+      loop.push(
+        { role: 'assistant', content: [{ type: 'tool_use', id, name: 'lookup', args: { call } }] },
+        { role: 'user', content: [{ type: 'tool_result', toolCallId: id, content: `ok ${call}` }] },
+      );
+    }
+    const t = counting.driver.table;
+    await counting.driver.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO ${t('threads')} (thread_id, message_count, summary, summary_through, created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0)`,
+        ['loop', loop.length, 'SUMMARY OF CALLS 0-949', 1_901],
+      );
+      for (const [position, message] of loop.entries()) {
+        await tx.query(
+          `INSERT INTO ${t('thread_messages')} (thread_id, position, run_id, message, tokens) VALUES (?, ?, 'seed', ?, ?)`,
+          ['loop', position, JSON.stringify(message), estimateMessageTokens(message)],
+        );
+      }
+    });
+    const budget = loop.slice(1_901).reduce((sum, m) => sum + estimateMessageTokens(m), 0);
+    counting.reset();
+    const model = scriptedModel(['ok']);
+    const runs = session({ store, agent: agent({ model }), threads: { maxTokens: budget } });
+    await runs.start('And now?', { threadId: 'loop' });
+    const [request] = model.requests;
+    expect(request.system).toContain('SUMMARY OF CALLS 0-949');
+    expect(request.messages).toEqual([{ role: 'user', content: 'And now?' }]);
+    // The window's 100 token counts and messages, and at most a budget's worth (in chunks) back.
+    expect(counting.rows('thread_messages')).toBeLessThanOrEqual(2 * 100 + 2 * 100 + 32);
     await store.close();
   });
 });
