@@ -4,11 +4,11 @@ import { type PendingCall, pendingCall } from '../ai/agent/index.ts';
 import { controlFlowName, errorMessage } from '../internal/thrown-value.ts';
 import type { ToolResultObject } from '../task/index.ts';
 import type { Callable, CallOptions } from './context-types.ts';
-import { isNonRetryable, WorkflowError } from './errors.ts';
+import { stepFailure, WorkflowError } from './errors.ts';
 import { fromCheckpoint } from './json-value.ts';
 import { suspendOn } from './pending-decisions.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import { retryDelay, retryPolicy } from './retry.ts';
+import { retriesAfter, retryDelay, retryPolicy } from './retry.ts';
 import { endSpan } from './telemetry.ts';
 import type { HistoryEntry } from './types.ts';
 
@@ -89,16 +89,9 @@ export async function call(
           const call = decisionOn('suspend', progress.round + 1, id, tool, args, message, payload);
           return suspendOn(engine, { ...base, state: 'waiting' }, progress.round + 1, [call]);
         }
-        if (attempt < retry.maxAttempts && !engine.stopping && !isNonRetryable(error)) {
-          await delay(retryDelay(retry, attempt));
-          continue;
-        }
+        if (await retriesAfter(retry, attempt, error, engine.stopping)) continue;
         entry.attempts = attempt;
-        entry.error = {
-          name: 'WorkflowError',
-          code: 'STEP_FAILED',
-          message: `${where} failed: ${errorMessage(error)}`,
-        };
+        entry.error = stepFailure(where, errorMessage(error), attempt);
         break;
       }
       if (result.isError === true && attempt < retry.maxAttempts && !engine.stopping) {
