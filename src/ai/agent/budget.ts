@@ -55,6 +55,8 @@ export class BudgetExceededError extends AgentError {
     readonly limit: 'maxCost' | 'maxTokens',
     /** What the run had spent of it: USD for `maxCost`, tokens for `maxTokens`. */
     readonly spent: number | 'unknown',
+    /** What was spent of which limit, in words, e.g. `it spent $0.21 of its budget maxCost: 0.15`. */
+    readonly overspent: string,
   ) {
     super('BUDGET_EXCEEDED', message);
   }
@@ -168,11 +170,13 @@ export function enforceBudget(
   const { totalTokens, cost } = state.usage;
   const stop = (limit: 'maxCost' | 'maxTokens', spent: number | 'unknown', shown: string) => {
     const copy = structuredClone(state);
+    const overspent = `it spent ${shown} of its budget ${limit}: ${budget[limit]}`;
     throw new BudgetExceededError(
-      `run "${state.runId}" stopped: it spent ${shown} of its budget ${limit}: ${budget[limit]}; resume it with a higher budget (resume(state, {}, { budget: { ${limit}: … } }))`,
+      `run "${state.runId}" stopped: ${overspent}; resume it with a higher budget (resume(state, {}, { budget: { ${limit}: … } }))`,
       secret === undefined ? copy : signState(copy, secret),
       limit,
       spent,
+      overspent,
     );
   };
   if (budget.maxTokens !== undefined && totalTokens >= budget.maxTokens) {

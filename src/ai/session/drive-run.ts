@@ -7,12 +7,13 @@
 
 import { throttledWriter } from '../../internal/throttled-writer.ts';
 import { errorMessage } from '../../internal/thrown-value.ts';
-import type {
-  AgentRunOptions,
-  Budget,
-  CheckpointReason,
-  Decisions,
-  RunResult,
+import {
+  type AgentRunOptions,
+  type Budget,
+  BudgetExceededError,
+  type CheckpointReason,
+  type Decisions,
+  type RunResult,
 } from '../agent/index.ts';
 import type { Model } from '../model/index.ts';
 import { SessionError } from './errors.ts';
@@ -132,7 +133,7 @@ export async function driveHeldRun(
       await store.finish(runId, owner, { status: 'ready' }).catch(() => {});
       throw error;
     }
-    outcome = failed(error);
+    outcome = failed(runId, error);
   } finally {
     clearInterval(heartbeat);
     progress.stop(); // `finish` clears the stored progress; a late write finds the run no longer running
@@ -142,8 +143,18 @@ export async function driveHeldRun(
   return finished ? toView(finished) : currentView(store, runId); // not finished here: another worker took it
 }
 
-/** How a run that threw ends: the error's message, and its `code` when it has a string one. */
-function failed(error: unknown): Outcome {
+/**
+ * How a run that threw ends: the error's message, and its `code` when it has a string one.
+ * A run that spent its budget says how to finish it in a session (not the agent's resume).
+ */
+function failed(runId: string, error: unknown): Outcome {
+  if (error instanceof BudgetExceededError) {
+    return {
+      status: 'error',
+      error: `run "${runId}" stopped: ${error.overspent}; finish it with a higher budget: continue("${runId}", { retryErrors: true, budget: { ${error.limit}: … } })`,
+      code: error.code,
+    };
+  }
   let code: unknown;
   try {
     code = (error as { code?: unknown } | null)?.code;

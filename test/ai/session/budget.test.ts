@@ -138,7 +138,14 @@ describe('budgets in a session', () => {
     const log = join(dir, 'bad.jsonl');
     const runs = session({ store: memoryStore(), agent: budgetAgent(log, { maxTokens: 3000 }) });
     const stopped = await runs.start('Do the work', { runId: 'r1' });
-    expect(stopped).toMatchObject({ status: 'error', code: 'BUDGET_EXCEEDED' });
+    expect(stopped).toMatchObject({
+      status: 'error',
+      code: 'BUDGET_EXCEEDED',
+      // the next step in a session, not the agent's resume(state, …)
+      error: expect.stringMatching(
+        /^run "r1" stopped: it spent \d+ tokens of its budget maxTokens: 3000; finish it with a higher budget: continue\("r1", \{ retryErrors: true, budget: \{ maxTokens: … \} \}\)$/,
+      ),
+    });
     const bad = runs.continue('r1', { retryErrors: true, budget: { maxTokens: -5 } });
     await expect(bad).rejects.toBeInstanceOf(SessionError);
     await expect(bad).rejects.toThrow(/continue: budget\.maxTokens: expected a positive integer/);
