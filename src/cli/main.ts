@@ -4,6 +4,7 @@
  * task) parses its own flags and prints its own `--help`.
  */
 import { readFileSync } from 'node:fs';
+import { closestName, nearestFlag } from '../internal/known-keys.ts';
 import { type CommandIo, writeLine } from './command.ts';
 import { commands } from './commands/index.ts';
 import { EXIT } from './exit-codes.ts';
@@ -72,18 +73,23 @@ export async function main(argv: string[], io: CommandIo = processIo()): Promise
     );
   }
   if (name.startsWith('-')) {
+    const closest = nearestFlag(name, ['--help', '--version', '--verbose']);
     return reportProblem(
       io,
-      `unknown option ${name}; expected a command (${commands.map((c) => c.name).join(', ')}) or --help, --version, --verbose`,
+      `unknown option ${name};${closest === undefined ? '' : ` did you mean ${closest}?`} expected a command (${commands.map((c) => c.name).join(', ')}) or --help, --version, --verbose`,
       HINT,
       EXIT.usage,
     );
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
+    const closest = closestName(
+      name,
+      commands.map((c) => c.name),
+    );
     return reportProblem(
       io,
-      `unknown command "${name}"; expected one of ${commands.map((c) => c.name).join(', ')}`,
+      `unknown command "${name}";${closest === undefined ? '' : ` did you mean ${closest}?`} expected one of ${commands.map((c) => c.name).join(', ')}`,
       HINT,
       EXIT.usage,
     );

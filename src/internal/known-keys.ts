@@ -44,10 +44,16 @@ export function unknownKeyMessage(
  * 3 beyond (an edit adds, removes or changes a character, or swaps two neighbours).
  */
 export function closestName(name: string, known: readonly string[]): string | undefined {
+  const best = nearestName(name, known);
+  return best === undefined ? undefined : showValue(best);
+}
+
+/** {@link closestName}, unquoted: the known name itself, for a message that shows names bare. */
+export function nearestName(name: string, known: readonly string[]): string | undefined {
   if (name.length > MAX_SUGGESTED_LENGTH) return undefined;
   const lower = name.toLowerCase();
   const sameCase = known.find((candidate) => candidate.toLowerCase() === lower);
-  if (sameCase !== undefined) return showValue(sameCase);
+  if (sameCase !== undefined) return sameCase;
   const allowed = name.length <= 4 ? 1 : name.length <= 8 ? 2 : 3;
   let best: string | undefined;
   let bestDistance = allowed + 1;
@@ -63,7 +69,7 @@ export function closestName(name: string, known: readonly string[]): string | un
       bestDistance = distance;
     }
   }
-  return best === undefined ? undefined : showValue(best);
+  return best;
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
@@ -84,4 +90,14 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length];
+}
+
+/**
+ * The known command-line flag nearest to `flag` when it reads as a slip (`--fromat` for
+ * `--format`), by {@link nearestName} on the names without their leading dashes.
+ */
+export function nearestFlag(flag: string, known: readonly string[]): string | undefined {
+  const bare = (name: string) => name.replace(/^-+/, '');
+  const name = nearestName(bare(flag), known.map(bare));
+  return name === undefined ? undefined : known.find((candidate) => bare(candidate) === name);
 }

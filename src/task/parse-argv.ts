@@ -1,6 +1,7 @@
 /**
  * Parses command-line arguments against a task's `CliSpec` into an input object.
  */
+import { nearestFlag } from '../internal/known-keys.ts';
 import { type CliOption, type CliSpec, flagOf, kebabCase } from './cli-spec.ts';
 import { excerpt } from './error-text.ts';
 import { UsageError } from './errors.ts';
@@ -137,8 +138,10 @@ export function parseArgv(
         positionals.length > 0 && !arg.startsWith('--')
           ? `; if ${excerpt(arg, 100)} is the <${kebabCase(positionals[0])}> argument, put -- before it`
           : '';
+      const closest = nearestFlag(name, known);
+      const suggestion = closest === undefined ? '' : ` did you mean ${closest}?`;
       throw new UsageError(
-        `unknown option ${excerpt(name, 100)}; expected one of ${known.join(', ')}${hint}`,
+        `unknown option ${excerpt(name, 100)};${suggestion} expected one of ${known.join(', ')}${hint}`,
       );
     }
     const option = options[key];

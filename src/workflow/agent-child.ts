@@ -9,7 +9,7 @@ import type {
 } from '../ai/agent/index.ts';
 import { errorMessage } from '../internal/thrown-value.ts';
 import type { AgentOutcome, DurableAgent } from './context-types.ts';
-import { WorkflowError } from './errors.ts';
+import { stepFailure, WorkflowError } from './errors.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { suspendOn } from './pending-decisions.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
@@ -100,11 +100,7 @@ export async function runAgent(
       const failed: HistoryEntry = {
         ...base,
         state: 'done',
-        error: {
-          name: 'WorkflowError',
-          code: 'STEP_FAILED',
-          message: `${where} failed: ${errorMessage(error)}`,
-        },
+        error: stepFailure(where, errorMessage(error)),
         endedAt: Date.now(),
       };
       return (await engine.settle(failed)) as AgentOutcome;

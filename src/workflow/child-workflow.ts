@@ -1,5 +1,5 @@
 /** `ctx.child`: a run of another workflow, started once and awaited durably. */
-import { WorkflowError } from './errors.ts';
+import { stepFailure, WorkflowError } from './errors.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 import type { HistoryEntry } from './types.ts';
 import type { Workflow } from './workflow.ts';
@@ -68,11 +68,7 @@ export async function child<Input, Output>(
       done.error =
         child.status === 'cancelled'
           ? { name: 'WorkflowError', code: 'CANCELLED', message: `${where} was cancelled` }
-          : {
-              name: 'WorkflowError',
-              code: 'STEP_FAILED',
-              message: `${where} failed: ${child.error?.message ?? 'unknown error'}`,
-            };
+          : stepFailure(where, child.error?.message ?? 'unknown error');
     }
     return (await engine.settle(done)) as Output;
   } finally {

@@ -1,3 +1,5 @@
+import type { StoredError } from './types.ts';
+
 /**
  * The errors of `fino:workflow`: {@link WorkflowError} for every refusal and every way a
  * run fails, and {@link NonRetryableError} for a step that must not be retried.
@@ -123,4 +125,17 @@ export function isNonRetryable(error: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The `STEP_FAILED` error a step, call, child workflow or agent leaves in the history:
+ * what failed, after how many attempts when more than one, and why.
+ */
+export function stepFailure(where: string, cause: string, attempts = 1): StoredError {
+  const after = attempts > 1 ? ` after ${attempts} attempts` : '';
+  return {
+    name: 'WorkflowError',
+    code: 'STEP_FAILED',
+    message: `${where} failed${after}: ${cause}`,
+  };
 }

@@ -2,8 +2,9 @@
  * Retries of a step: how many attempts, and how long to wait between them (exponential
  * backoff with a cap). Checked once, when the step is called.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { checkDuration } from '../internal/duration.ts';
-import { WorkflowError } from './errors.ts';
+import { isNonRetryable, WorkflowError } from './errors.ts';
 
 /** How a failing step is retried. */
 export interface RetryPolicy {
@@ -57,3 +58,19 @@ export function retryPolicy(policy: RetryPolicy | undefined, where: string): Ret
 /** The wait before attempt `attempt + 1`, after `attempt` failures. */
 export const retryDelay = (retry: Retry, attempt: number): number =>
   Math.min(retry.maxDelayMs, retry.initialDelayMs * retry.backoff ** (attempt - 1));
+
+/**
+ * After attempt `attempt` threw `error`: waits the policy's delay and answers true when it
+ * is to be tried again (attempts are left, the error is no `NonRetryableError` and the
+ * worker is not stopping); answers false at once when it is the last.
+ */
+export async function retriesAfter(
+  retry: Retry,
+  attempt: number,
+  error: unknown,
+  stopping: boolean,
+): Promise<boolean> {
+  if (attempt >= retry.maxAttempts || isNonRetryable(error) || stopping) return false;
+  await delay(retryDelay(retry, attempt));
+  return true;
+}

@@ -1,12 +1,11 @@
 /** `ctx.step(id, fn, { retry })`: a function run live once, its result or failure checkpointed. */
 
-import { setTimeout as delay } from 'node:timers/promises';
 import { errorMessage } from '../internal/thrown-value.ts';
 import type { StepContext, StepOptions } from './context-types.ts';
-import { isNonRetryable, WorkflowError } from './errors.ts';
+import { stepFailure, WorkflowError } from './errors.ts';
 import { checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import { retryDelay, retryPolicy } from './retry.ts';
+import { retriesAfter, retryPolicy } from './retry.ts';
 import { endSpan } from './telemetry.ts';
 import type { HistoryEntry } from './types.ts';
 
@@ -49,18 +48,9 @@ export async function step<T>(
           idempotencyKey: `${engine.runId}:${id}`,
         });
       } catch (error) {
-        const last = attempt >= retry.maxAttempts || isNonRetryable(error) || engine.stopping;
-        if (engine.stopping && !last) return never();
-        if (!last) {
-          await delay(retryDelay(retry, attempt));
-          continue;
-        }
+        if (await retriesAfter(retry, attempt, error, engine.stopping)) continue;
         entry.attempts = attempt;
-        entry.error = {
-          name: 'WorkflowError',
-          code: 'STEP_FAILED',
-          message: `${where} failed${attempt > 1 ? ` after ${attempt} attempts` : ''}: ${errorMessage(error)}`,
-        };
+        entry.error = stepFailure(where, errorMessage(error), attempt);
         break;
       }
       entry.attempts = attempt;

@@ -1,14 +1,14 @@
 /** `ctx.call`: a tool or task called durably inside a workflow, approvals included. */
 import { setTimeout as delay } from 'node:timers/promises';
-import { argsHash, type PendingCall } from '../ai/agent/index.ts';
+import { type PendingCall, pendingCall } from '../ai/agent/index.ts';
 import { controlFlowName, errorMessage } from '../internal/thrown-value.ts';
 import type { ToolResultObject } from '../task/index.ts';
 import type { Callable, CallOptions } from './context-types.ts';
-import { isNonRetryable, WorkflowError } from './errors.ts';
+import { stepFailure, WorkflowError } from './errors.ts';
 import { fromCheckpoint } from './json-value.ts';
 import { suspendOn } from './pending-decisions.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import { retryDelay, retryPolicy } from './retry.ts';
+import { retriesAfter, retryDelay, retryPolicy } from './retry.ts';
 import { endSpan } from './telemetry.ts';
 import type { HistoryEntry } from './types.ts';
 
@@ -69,7 +69,7 @@ export async function call(
       }
       if ('resume' in decision) resume = { resumeValue: decision.resume };
     } else if (tool.requiresApproval === true) {
-      const call = pendingCall('approval', progress.round + 1, id, tool, args);
+      const call = decisionOn('approval', progress.round + 1, id, tool, args);
       return suspendOn(engine, { ...base, state: 'waiting' }, progress.round + 1, [call]);
     }
     const entry: HistoryEntry = { ...base, state: 'done' };
@@ -86,19 +86,12 @@ export async function call(
       } catch (error) {
         if (controlFlowName(error) === 'SuspendSignal') {
           const { message, payload } = error as { message: string; payload?: unknown };
-          const call = pendingCall('suspend', progress.round + 1, id, tool, args, message, payload);
+          const call = decisionOn('suspend', progress.round + 1, id, tool, args, message, payload);
           return suspendOn(engine, { ...base, state: 'waiting' }, progress.round + 1, [call]);
         }
-        if (attempt < retry.maxAttempts && !engine.stopping && !isNonRetryable(error)) {
-          await delay(retryDelay(retry, attempt));
-          continue;
-        }
+        if (await retriesAfter(retry, attempt, error, engine.stopping)) continue;
         entry.attempts = attempt;
-        entry.error = {
-          name: 'WorkflowError',
-          code: 'STEP_FAILED',
-          message: `${where} failed: ${errorMessage(error)}`,
-        };
+        entry.error = stepFailure(where, errorMessage(error), attempt);
         break;
       }
       if (result.isError === true && attempt < retry.maxAttempts && !engine.stopping) {
@@ -118,8 +111,8 @@ export async function call(
 }
 
 /** A pending decision on a `ctx.call`: an approval, or a suspension's answer. */
-function pendingCall(
-  kind: 'approval' | 'suspend',
+function decisionOn(
+  kind: PendingCall['kind'],
   round: number,
   id: string,
   tool: Callable,
@@ -128,16 +121,6 @@ function pendingCall(
   payload?: unknown,
 ): { decisionId: string; call: PendingCall } {
   const decisionId = round === 1 ? id : `${id}#${round}`;
-  const call: PendingCall = {
-    kind,
-    toolCallId: decisionId,
-    toolName: tool.name,
-    args,
-    argsHash: argsHash(args),
-  };
-  if (reason !== undefined) call.reason = reason;
-  if (payload !== undefined) call.payload = payload;
-  if (tool.risk !== undefined) call.risk = tool.risk;
-  if (tool.sideEffects !== undefined) call.sideEffects = tool.sideEffects;
-  return { decisionId, call };
+  const init = { kind, toolCallId: decisionId, toolName: tool.name, args, reason, payload };
+  return { decisionId, call: pendingCall(init, tool) };
 }

@@ -146,6 +146,26 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
       ['tools', 'fixtures/single.ts', '--bogus'],
       /^fino: unknown option --bogus; expected one of --format, --help\nRun "fino tools --help" for usage.\n$/,
     ],
+    [
+      ['tools', 'fixtures/single.ts', '--fromat', 'json'],
+      /^fino: unknown option --fromat; did you mean --format\? expected one of --format, --help\nRun "fino tools --help" for usage.\n$/,
+    ],
+    [
+      ['sessions', 'list', '--statsu', 'waiting'],
+      /^fino: unknown option --statsu; did you mean --status\? expected one of --db, --status, --thread, --json, --help\nRun "fino sessions list --help" for usage.\n$/,
+    ],
+    [
+      ['sessions', 'list', '--zzzzzz'],
+      /^fino: unknown option --zzzzzz; expected one of --db, --status, --thread, --json, --help\nRun "fino sessions list --help" for usage.\n$/,
+    ],
+    [
+      ['--verbos', 'tools'],
+      /^fino: unknown option --verbos; did you mean --verbose\? expected a command/,
+    ],
+    [
+      ['sesions', 'list'],
+      /^fino: unknown command "sesions"; did you mean "sessions"\? expected one of run, tools, mcp, sessions, workflows\n/,
+    ],
     [['run'], /^fino: missing <file>\nRun "fino run --help" for usage.\n$/],
   ])('reports %j as a usage error in one format, exit 2', async (argv, message) => {
     const result = await fino(...argv);

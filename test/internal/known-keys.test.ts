@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, unknownKeyMessage } from '../../src/internal/known-keys.ts';
+import { closestName, nearestFlag, unknownKeyMessage } from '../../src/internal/known-keys.ts';
 
 describe('unknownKeyMessage', () => {
   const known = ['signal', 'onStepStart', 'onStepFinish', 'checkpointCopy'];
@@ -67,5 +67,20 @@ describe('closestName', () => {
     expect(closestName('api', ['apiKey', 'baseURL'])).toBe(undefined);
     expect(closestName('thinking', ['reasoning'])).toBe(undefined);
     expect(closestName('ab', ['xy'])).toBe(undefined);
+  });
+});
+
+describe('nearestFlag', () => {
+  it('names the known flag a misspelt one slips from, judged without the dashes', () => {
+    const known = ['--format', '--db', '--help'];
+    expect(nearestFlag('--fromat', known)).toBe('--format');
+    expect(nearestFlag('--FORMAT', known)).toBe('--format');
+    expect(nearestFlag('--dbb', known)).toBe('--db');
+  });
+
+  it('names none for a flag far from all, however many dashes', () => {
+    expect(nearestFlag('--bogus', ['--format', '--help'])).toBe(undefined);
+    expect(nearestFlag('--x', ['--db'])).toBe(undefined);
+    expect(nearestFlag(`--${'a'.repeat(100)}`, ['--a'])).toBe(undefined);
   });
 });

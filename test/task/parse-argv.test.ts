@@ -62,6 +62,18 @@ describe('a cli spec with positionals and no options', () => {
     );
   });
 
+  it('names the closest flag of a misspelt one, and none for a flag far from all', () => {
+    expect(usageError(() => serve.parse(['public', '--prot', '80'])).message).toBe(
+      'unknown option --prot; did you mean --port? expected one of --port, --mode, --help',
+    );
+    expect(usageError(() => serve.parse(['public', '--Mode=spa'])).message).toBe(
+      'unknown option --Mode; did you mean --mode? expected one of --port, --mode, --help',
+    );
+    expect(usageError(() => serve.parse(['public', '--verbose'])).message).toBe(
+      'unknown option --verbose; expected one of --port, --mode, --help',
+    );
+  });
+
   it('names a missing positional as the usage line shows it', () => {
     expect(usageError(() => serve.parse([])).message).toBe('missing <dir>');
     expect(usageError(() => serve.parse(['a', 'b', 'c'])).message).toBe('unexpected argument "c"');

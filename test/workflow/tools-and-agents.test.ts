@@ -11,6 +11,7 @@ import { v } from '../../src/validate/index.ts';
 import {
   memoryWorkflowStore,
   type PendingDecision,
+  type WorkflowError,
   type WorkflowStore,
   worker,
   workflow,
@@ -76,6 +77,35 @@ describe('ctx.call', () => {
     expect(bad.isError).toBe(true);
     expect(bad.content).toContain('Invalid arguments for "lookup"');
     expect(executions).toEqual([{ orderId: 'o-1', key: `${runId}:$call:lookup` }]); // replay ran nothing
+  });
+
+  it('retries a call that throws by its policy, then keeps the failure with its attempts', async () => {
+    store = memoryWorkflowStore();
+    let tries = 0;
+    const flaky = {
+      name: 'flaky',
+      invoke: async () => {
+        tries++;
+        throw new Error('service down');
+      },
+    };
+    const flow = workflow({
+      id: 'flaky-call',
+      async run(ctx) {
+        try {
+          await ctx.call(flaky, {}, { id: 'c', retry: { maxAttempts: 3, initialDelayMs: 1 } });
+        } catch (error) {
+          return { code: (error as WorkflowError).code, message: (error as Error).message };
+        }
+      },
+    });
+    const { runId } = await flow.start(undefined, { store });
+    await worker({ store, workflows: [flow] }).drain();
+    expect(await flow.result(runId, { store })).toEqual({
+      code: 'STEP_FAILED',
+      message: 'call "c" of tool "flaky" failed after 3 attempts: service down',
+    });
+    expect(tries).toBe(3);
   });
 
   it('parks on an approval with a single-use token; the decision is taken once and the tool runs once', async () => {

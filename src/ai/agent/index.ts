@@ -28,6 +28,7 @@ export { decisionMismatch } from './decisions.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';
+export { type PendingCallInit, pendingCall } from './pending-call.ts';
 export { DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 export { addUsage, STATE_VERSION } from './state.ts';
 export { maxSteps, type StopCondition } from './stop-conditions.ts';

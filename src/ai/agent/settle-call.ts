@@ -2,8 +2,8 @@ import { controlFlowName, errorMessage } from '../../internal/thrown-value.ts';
 import type { ContentPart, ToolCall } from '../model/index.ts';
 import { SuspendSignal, type ToolRunContext } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
-import { argsHash } from './args-hash.ts';
 import type { AnyTool } from './options.ts';
+import { pendingCall } from './pending-call.ts';
 import { budgetResult, READ_RESULT, readResult, readResultDefinition } from './result-budget.ts';
 import type { Run } from './run.ts';
 import { describe } from './state.ts';
@@ -118,14 +118,14 @@ function settleServerApproval(call: ToolCall, cleared: ClearedCall | undefined):
   if (cleared) {
     return { result: { type: 'tool_result', toolCallId: call.id, content: 'Approved.' } };
   }
-  const entry: PendingCall = {
-    kind: 'approval',
-    toolCallId: call.id,
-    toolName: call.name,
-    args: call.args,
-    argsHash: argsHash(call.args),
+  return {
+    pending: pendingCall({
+      kind: 'approval',
+      toolCallId: call.id,
+      toolName: call.name,
+      args: call.args,
+    }),
   };
-  return { pending: entry };
 }
 
 /** The reason and payload of a suspension, read without trusting the thrown value. */
@@ -154,20 +154,10 @@ function pending(
   kind: PendingCall['kind'],
   call: ToolCall,
   tool: AnyTool,
-  suspension: { reason?: string; payload?: unknown } = {},
+  suspension: { reason?: string | undefined; payload?: unknown } = {},
 ): PendingCall {
-  const entry: PendingCall = {
-    kind,
-    toolCallId: call.id,
-    toolName: call.name,
-    args: call.args,
-    argsHash: argsHash(call.args),
-  };
-  if (suspension.reason !== undefined) entry.reason = suspension.reason;
-  if (suspension.payload !== undefined) entry.payload = suspension.payload;
-  if (tool.risk !== undefined) entry.risk = tool.risk;
-  if (tool.sideEffects !== undefined) entry.sideEffects = tool.sideEffects;
-  return entry;
+  const init = { kind, toolCallId: call.id, toolName: call.name, args: call.args };
+  return pendingCall({ ...init, ...suspension }, tool);
 }
 
 function unknownToolMessage(name: string, run: Run): string {

@@ -122,37 +122,25 @@ export function anthropic(options: AnthropicOptions): Model {
     limits,
     async generate(request) {
       checkRequest(PROVIDER, request);
-      const builder = builderFor(request);
-      let usage = usageOf();
-      let warnings: ModelWarning[] = [];
-      const paused: Block[] = [];
-      for (let pauses = 0; ; pauses++) {
-        warnings = [];
-        const body = await http.json(call(request, false, warnings, paused));
-        const turn = readMessage(body, builder);
-        usage = addUsage(usage, turn.usage);
-        paused.push(...turn.blocks);
-        if (turn.raw !== 'pause_turn' || pauses === MAX_PAUSE_CONTINUATIONS) {
-          return finish(builder, turn.raw, usage, warnings);
-        }
+      const turn = pausableTurn(request);
+      for (;;) {
+        const warnings: ModelWarning[] = [];
+        const body = await http.json(call(request, false, warnings, turn.paused));
+        const result = turn.add(readMessage(body, turn.builder), warnings);
+        if (result) return result;
       }
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
         checkRequest(PROVIDER, request);
-        const builder = builderFor(request);
-        let usage = usageOf();
-        let warnings: ModelWarning[] = [];
-        const paused: Block[] = [];
-        for (let pauses = 0; ; pauses++) {
-          warnings = [];
-          const stream = await http.events(call(request, true, warnings, paused));
-          const turn = yield* streamMessage(stream, builder);
-          usage = addUsage(usage, turn.usage);
-          paused.push(...turn.blocks);
-          if (turn.raw !== 'pause_turn' || pauses === MAX_PAUSE_CONTINUATIONS) {
-            yield { type: 'usage', usage };
-            yield { type: 'stop', result: finish(builder, turn.raw, usage, warnings) };
+        const turn = pausableTurn(request);
+        for (;;) {
+          const warnings: ModelWarning[] = [];
+          const stream = await http.events(call(request, true, warnings, turn.paused));
+          const result = turn.add(yield* streamMessage(stream, turn.builder), warnings);
+          if (result) {
+            yield { type: 'usage', usage: result.usage };
+            yield { type: 'stop', result };
             return;
           }
         }
@@ -192,18 +180,36 @@ function builderFor(request: GenerateRequest): TurnBuilder {
   return builder;
 }
 
-function finish(
-  builder: TurnBuilder,
-  raw: string | undefined,
-  usage: Usage,
-  warnings: ModelWarning[],
-): GenerateResult {
-  if (raw === 'pause_turn') {
-    warnings.push({
-      message: `the turn was still paused (pause_turn) after ${MAX_PAUSE_CONTINUATIONS} continuations`,
-    });
-  }
-  return builder.finish(stopReasonOf(raw), raw, usage, warnings);
+/**
+ * One turn of the model, which the API may pause (`pause_turn`, a long server tool run):
+ * `paused` holds its blocks so far, to send back so that it goes on; `add` takes each
+ * response and answers the finished result — usage summed over every response — or
+ * `undefined` while the turn is paused and may be continued (at most
+ * {@link MAX_PAUSE_CONTINUATIONS} times; then it ends with a warning).
+ */
+function pausableTurn(request: GenerateRequest) {
+  const builder = builderFor(request);
+  const paused: Block[] = [];
+  let usage = usageOf();
+  let pauses = 0;
+  return {
+    builder,
+    paused,
+    add(turn: ReadTurn, warnings: ModelWarning[]): GenerateResult | undefined {
+      usage = addUsage(usage, turn.usage);
+      paused.push(...turn.blocks);
+      if (turn.raw === 'pause_turn' && pauses < MAX_PAUSE_CONTINUATIONS) {
+        pauses++;
+        return undefined;
+      }
+      if (turn.raw === 'pause_turn') {
+        warnings.push({
+          message: `the turn was still paused (pause_turn) after ${MAX_PAUSE_CONTINUATIONS} continuations`,
+        });
+      }
+      return builder.finish(stopReasonOf(turn.raw), turn.raw, usage, warnings);
+    },
+  };
 }
 
 /** Checks the thinking budget and the temperature it allows before anything is sent. */

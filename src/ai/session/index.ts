@@ -37,6 +37,7 @@ export {
   type PostgresStoreOptions,
   postgresStore,
 } from './postgres-store.ts';
+export { type RunThread, runThread } from './run-thread.ts';
 export {
   type ContinueOptions,
   type DecideOptions,

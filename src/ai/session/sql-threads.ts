@@ -94,6 +94,25 @@ const asksTools = (message: ModelMessage): boolean =>
   Array.isArray(message.content) &&
   message.content.some((part) => part.type === 'tool_use' && part.provider === undefined);
 
+/** Creates the thread's row on first use, then locks it and reads it (in a transaction). */
+async function lockThread(
+  tx: SqlExecutor,
+  driver: SessionDriver,
+  threadId: string,
+): Promise<ThreadRow> {
+  const t = driver.table;
+  await tx.query(
+    `INSERT INTO ${t('threads')} (thread_id, message_count, created_at, updated_at)
+     VALUES (?, 0, ${driver.nowMs}, ${driver.nowMs}) ON CONFLICT (thread_id) DO NOTHING`,
+    [threadId],
+  );
+  const [thread] = await tx.query<ThreadRow>(
+    `SELECT active_run_id, message_count, summary, summary_through FROM ${t('threads')} WHERE thread_id = ?${driver.forUpdate}`,
+    [threadId],
+  );
+  return thread;
+}
+
 /**
  * Locks the thread (creating its row on first use) for the run `runId` and reads the
  * window it starts from; `THREAD_BUSY` while another run of it is unfinished.
@@ -107,15 +126,7 @@ export async function takeThread(
   maxTokens: number,
 ): Promise<ThreadStart> {
   const t = driver.table;
-  await tx.query(
-    `INSERT INTO ${t('threads')} (thread_id, message_count, created_at, updated_at)
-     VALUES (?, 0, ${driver.nowMs}, ${driver.nowMs}) ON CONFLICT (thread_id) DO NOTHING`,
-    [threadId],
-  );
-  const [thread] = await tx.query<ThreadRow>(
-    `SELECT active_run_id, message_count, summary, summary_through FROM ${t('threads')} WHERE thread_id = ?${driver.forUpdate}`,
-    [threadId],
-  );
+  const thread = await lockThread(tx, driver, threadId);
   if (thread.active_run_id !== null) {
     const [active] = await tx.query<{ status: string }>(
       `SELECT status FROM ${t('runs')} WHERE run_id = ?`,
@@ -249,15 +260,7 @@ export async function appendRun(
   run: EndedThreadRun,
 ): Promise<void> {
   const t = driver.table;
-  await tx.query(
-    `INSERT INTO ${t('threads')} (thread_id, message_count, created_at, updated_at)
-     VALUES (?, 0, ${driver.nowMs}, ${driver.nowMs}) ON CONFLICT (thread_id) DO NOTHING`,
-    [run.threadId],
-  );
-  const [thread] = await tx.query<ThreadRow>(
-    `SELECT active_run_id, message_count, summary, summary_through FROM ${t('threads')} WHERE thread_id = ?${driver.forUpdate}`,
-    [run.threadId],
-  );
+  const thread = await lockThread(tx, driver, run.threadId);
   const length = Number(thread.message_count);
   const added = run.state.messages.slice(run.loaded ?? 0);
   for (const [i, message] of added.entries()) {

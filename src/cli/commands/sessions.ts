@@ -12,9 +12,9 @@ import {
   postgresStore,
   RUN_STATUSES,
   type RunStatus,
+  runThread,
   type Session,
   type SessionAgent,
-  SessionError,
   type SessionPendingCall,
   type SessionRun,
   type Store,
@@ -140,18 +140,6 @@ const showRun = (
   ...(thread ? threadLines(thread) : []),
 ];
 
-/** The newest messages of the run's thread; a thread that cannot be read says why. */
-async function threadOf(runs: Session, run: SessionRun) {
-  if (run.threadId === undefined) return undefined;
-  const threadId = run.threadId;
-  try {
-    return await runs.thread(threadId, { limit: SHOWN_THREAD_MESSAGES });
-  } catch (error) {
-    if (!(error instanceof SessionError)) throw error;
-    return { threadId, error: error.message };
-  }
-}
-
 const db = v
   .string()
   .optional()
@@ -251,7 +239,7 @@ function subcommands(io: CommandIo): CommandTask[] {
               EXIT.failure,
             );
           }
-          const thread = await threadOf(runs, run);
+          const thread = await runThread(runs, run, { limit: SHOWN_THREAD_MESSAGES });
           return print(out, thread ? { ...run, thread } : run, () =>
             showRun(run, given.db, thread),
           );

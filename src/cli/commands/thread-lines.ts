@@ -2,7 +2,7 @@
  * A run's thread as `fino sessions show` prints it: its length, its runs' usage, its
  * summary, and its newest messages, newest last, one line each, long ones folded.
  */
-import { describeMessage, type ThreadPage } from '../../ai/session/index.ts';
+import { describeMessage, type RunThread } from '../../ai/session/index.ts';
 
 /** How many of the thread's newest messages `show` prints. */
 export const SHOWN_THREAD_MESSAGES = 20;
@@ -17,7 +17,7 @@ const fold = (text: string): string => {
 };
 
 /** The lines of `thread` under a run (or why it could not be read). */
-export function threadLines(thread: ThreadPage | { threadId: string; error: string }): string[] {
+export function threadLines(thread: RunThread): string[] {
   if ('error' in thread) return [`  thread ${thread.threadId}: cannot be read: ${thread.error}`];
   const shown = thread.messages.length;
   const { usage, summary } = thread;

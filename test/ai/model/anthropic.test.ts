@@ -766,6 +766,26 @@ describe('anthropic: pause_turn, caching and usage', () => {
     ]);
   });
 
+  it('gives up on a streamed turn that stays paused, by the same rule', async () => {
+    const paused = {
+      sse: [
+        messageStart,
+        sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '.' } }),
+        sse({ type: 'content_block_stop', index: 0 }),
+        ...stopWith('pause_turn', 1),
+      ],
+    };
+    const model = await start(...Array.from({ length: 9 }, () => paused));
+    const events = await collect(model.stream(ask));
+    expect(server!.requests).toHaveLength(9);
+    expect(events.filter((e) => e.type === 'usage' || e.type === 'stop')).toHaveLength(2);
+    const stop = events.at(-1);
+    expect(stop?.type === 'stop' && stop.result).toMatchObject({
+      stopReason: 'other',
+      warnings: [{ message: 'the turn was still paused (pause_turn) after 8 continuations' }],
+    });
+  });
+
   it('reports cache reads and writes apart, and thinking tokens', async () => {
     const model = await start({
       json: {

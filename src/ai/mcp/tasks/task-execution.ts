@@ -5,7 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { controlFlowName, errorMessage } from '../../../internal/thrown-value.ts';
 import type { AnyTask, InvokeContext } from '../../../task/index.ts';
-import { argsHash, type PendingCall } from '../../agent/index.ts';
+import { type PendingCall, pendingCall } from '../../agent/index.ts';
 import { taskApprovalHint } from '../approval-hint.ts';
 import { type ApprovalMode, approvalQuestion, checkedResult } from '../call-tool.ts';
 import { errorResult } from '../content.ts';
@@ -29,25 +29,12 @@ export type TaskOutcome =
 export const TASK_CALL_ID = 'call';
 
 /** The pending call of a task waiting on `tool` with `args`. */
-export function pendingCall(
+function taskCall(
   tool: AnyTask,
   args: unknown,
-  kind: PendingCall['kind'],
-  reason?: string,
-  payload?: unknown,
+  about: { kind: PendingCall['kind']; reason?: string; payload?: unknown },
 ): PendingCall {
-  const call: PendingCall = {
-    kind,
-    toolCallId: TASK_CALL_ID,
-    toolName: tool.name,
-    args,
-    argsHash: argsHash(args),
-  };
-  if (reason !== undefined) call.reason = reason;
-  if (payload !== undefined) call.payload = payload;
-  if (tool.risk !== undefined) call.risk = tool.risk;
-  if (tool.sideEffects !== undefined) call.sideEffects = tool.sideEffects;
-  return call;
+  return pendingCall({ ...about, toolCallId: TASK_CALL_ID, toolName: tool.name, args }, tool);
 }
 
 /**
@@ -68,7 +55,7 @@ export function approvalGate(
   }
   return {
     status: 'input_required',
-    call: pendingCall(tool, args, 'approval'),
+    call: taskCall(tool, args, { kind: 'approval' }),
     message: `Waiting for approval: ${approvalQuestion(tool, args)} ${taskApprovalHint(how.taskId, how.db)}`,
   };
 }
@@ -116,13 +103,11 @@ export async function runTaskTool(
       const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
       return {
         status: 'input_required',
-        call: pendingCall(
-          tool,
-          args,
-          'suspend',
-          question,
-          (error as { payload?: unknown }).payload,
-        ),
+        call: taskCall(tool, args, {
+          kind: 'suspend',
+          reason: question,
+          payload: (error as { payload?: unknown }).payload,
+        }),
         message: question,
       };
     }
@@ -136,7 +121,7 @@ function waitingForForm(tool: AnyTask, args: unknown, parked: ParkedElicitation)
   const { message } = parked.elicit;
   return {
     status: 'input_required',
-    call: pendingCall(tool, args, 'suspend', message, parked),
+    call: taskCall(tool, args, { kind: 'suspend', reason: message, payload: parked }),
     message,
   };
 }

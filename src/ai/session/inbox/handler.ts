@@ -6,6 +6,7 @@ import { describeValue } from '../../../internal/describe-value.ts';
 import { checkDuration } from '../../../internal/duration.ts';
 import { compile, formatIssues } from '../../../validate/index.ts';
 import { SessionError } from '../errors.ts';
+import { runThread } from '../run-thread.ts';
 import type { Session } from '../session.ts';
 import type { PendingRef, SessionRun } from '../types.ts';
 import { INBOX_CSS, INBOX_JS } from './assets.ts';
@@ -375,19 +376,10 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
   ) {
     const run = await session.get(runId);
     if (!run) throw new HttpError(404, `No run with id "${runId}".`);
-    return respond(runPage(ctx, run, notice, await threadOf(run)), { status });
-  }
-
-  /** The newest messages of the run's thread, for its page; a thread that cannot be read says why. */
-  async function threadOf(run: SessionRun) {
-    if (run.threadId === undefined) return undefined;
-    const threadId = run.threadId;
-    try {
-      return await session.thread(threadId, { limit: THREAD_MESSAGES });
-    } catch (error) {
-      if (!(error instanceof SessionError)) throw error;
-      return { threadId, error: error.message };
-    }
+    return respond(
+      runPage(ctx, run, notice, await runThread(session, run, { limit: THREAD_MESSAGES })),
+      { status },
+    );
   }
 
   /** Why a decision was refused, in words for the person who clicked. */
@@ -445,7 +437,12 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
     const verb = action === 'approve' ? 'Approved' : action === 'reject' ? 'Rejected' : 'Answered';
     const now = await fresh(run);
     return respond(
-      runPage(ctx, now, { text: `${verb}. The run is now ${run.status}.` }, await threadOf(now)),
+      runPage(
+        ctx,
+        now,
+        { text: `${verb}. The run is now ${run.status}.` },
+        await runThread(session, now, { limit: THREAD_MESSAGES }),
+      ),
     );
   }
 

@@ -7,13 +7,8 @@ import type { ModelMessage } from '../../../task/index.ts';
 import type { PendingCall } from '../../agent/index.ts';
 import { describeUsage } from '../../model/index.ts';
 import { describeMessage, pretty } from '../message-text.ts';
-import type {
-  AuditEntry,
-  CorruptRun,
-  SessionPendingCall,
-  SessionRun,
-  ThreadPage,
-} from '../types.ts';
+import type { RunThread } from '../run-thread.ts';
+import type { AuditEntry, CorruptRun, SessionPendingCall, SessionRun } from '../types.ts';
 import { type Html, html } from './html.ts';
 import { stepsSection } from './steps.ts';
 
@@ -113,7 +108,7 @@ function messageList(messages: readonly ModelMessage[]): Html {
  * The run's thread as stored (its newest messages, newest last, long ones folded), with
  * how many earlier ones there are, its summary and its runs' usage; or why it cannot be read.
  */
-function threadSection(thread: ThreadPage | { threadId: string; error: string }): Html {
+function threadSection(thread: RunThread): Html {
   if ('error' in thread) {
     return html`<h2>Thread ${thread.threadId}</h2><p class="notice warn">${thread.error}</p>`;
   }
@@ -348,7 +343,7 @@ export function runPage(
   ctx: PageContext,
   run: SessionRun,
   notice?: { text: string; warn?: boolean },
-  thread?: ThreadPage | { threadId: string; error: string },
+  thread?: RunThread,
 ): Html {
   const usage = run.state?.usage;
   const outcome =
