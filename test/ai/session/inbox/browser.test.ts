@@ -542,7 +542,10 @@ describe('the inbox in Chromium', () => {
         const pending = card(page, 'run-plain');
         const value = pending.locator('dl.args dd > *').first();
         expect(await value.textContent()).toBe('"o-plain"');
-        const look = await value.evaluate((element: any) => {
+        // Found and measured in one go: the list is re-rendered (innerHTML) when its event
+        // stream opens, which can detach an element handle between finding and measuring it.
+        const look = await page.evaluate((selector: string) => {
+          const element: any = (globalThis as any).document.querySelector(selector);
           const style = element.ownerDocument.defaultView.getComputedStyle(element);
           return {
             tag: element.tagName,
@@ -550,7 +553,7 @@ describe('the inbox in Chromium', () => {
             border: style.borderTopStyle,
             background: style.backgroundColor,
           };
-        });
+        }, 'article.pending[data-run="run-plain"] dl.args dd > *');
         // Text, not a field: no border, no field background, nothing to type into.
         expect(look).toEqual({
           tag: 'CODE',
