@@ -5,6 +5,7 @@
  * has taken the run over.
  */
 
+import { storeSqlOf } from '../../internal/sql/index.ts';
 import { throttledWriter } from '../../internal/throttled-writer.ts';
 import { errorMessage } from '../../internal/thrown-value.ts';
 import {
@@ -18,7 +19,6 @@ import {
 import type { Model } from '../model/index.ts';
 import { SessionError } from './errors.ts';
 import { currentView, toView } from './run-view.ts';
-import { sqlAccessOf } from './sql-access.ts';
 import { newToken } from './tokens.ts';
 import type {
   Outcome,
@@ -93,7 +93,7 @@ export async function driveHeldRun(
   );
   // fino's SQL stores serialise a checkpoint's state before they first await, and keep
   // no reference to it: they are given the agent's live state, not a copy (decision 089).
-  const checkpointCopy = sqlAccessOf(store) === undefined;
+  const checkpointCopy = storeSqlOf(store) === undefined;
   let outcome: Outcome;
   try {
     const result = await invoke({

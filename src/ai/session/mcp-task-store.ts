@@ -4,9 +4,10 @@
  * row with what MCP adds — which client owns it, which tool it calls with which
  * arguments, how long it is kept, and its latest status message. Decision 096.
  */
+
+import { storeSqlOf } from '../../internal/sql/index.ts';
 import { type PendingCall, type RunState, STATE_VERSION } from '../agent/index.ts';
 import { SessionError } from './errors.ts';
-import { sqlAccessOf } from './sql-access.ts';
 import { newToken } from './tokens.ts';
 import type { Store, StoredRun } from './types.ts';
 
@@ -121,7 +122,7 @@ const MAX_MESSAGE_CHARS = 500;
  * ```
  */
 export function mcpTaskStore(store: Store): McpTaskStore {
-  const sql = sqlAccessOf(store);
+  const sql = storeSqlOf(store);
   if (!sql) {
     throw new SessionError(
       'INVALID_ARGUMENT',

@@ -6,7 +6,12 @@
  * `sql-decide.ts`, schema versions in `migrations.ts`.
  */
 
-import { mapSqlFailures, migrate, type SqlExecutor } from '../../internal/sql/index.ts';
+import {
+  mapSqlFailures,
+  migrate,
+  registerStoreSql,
+  type SqlExecutor,
+} from '../../internal/sql/index.ts';
 import type { RunState } from '../agent/index.ts';
 import {
   type AuditRow,
@@ -18,7 +23,6 @@ import {
 } from './codec.ts';
 import { SessionError, sessionErrorOf } from './errors.ts';
 import { SESSION_SCHEMA, type SessionDriver } from './migrations.ts';
-import { registerSqlAccess } from './sql-access.ts';
 import { decidePending } from './sql-decide.ts';
 import { claimNextRun, claimRun } from './sql-lease.ts';
 import {
@@ -331,6 +335,6 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
 
     close: () => driver.close(),
   };
-  registerSqlAccess(store, { driver, migrated: schema });
+  registerStoreSql(store, { driver, migrated: schema });
   return store;
 }

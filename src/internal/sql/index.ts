@@ -18,3 +18,4 @@ export {
 export { decodeRows, decodeText, encodeText } from './postgres-text.ts';
 export { type RetryPolicy, retryTransient } from './retry.ts';
 export { isSqliteBusy, type SqliteDriverOptions, sqliteDriver } from './sqlite-driver.ts';
+export { registerStoreSql, type StoreSql, storeSqlOf } from './store-access.ts';
