@@ -3,10 +3,11 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The import rules of the developers' guide, checked over every file under `src/`:
+ * The import rules of `docs/architecture.md`, checked over every file under `src/`:
  * a module reaches another only through its `index.ts` (`src/internal/` is shared by
- * all), and no runtime import cycle exists (one that works only because a call is made
- * lazily breaks as soon as someone calls it at load time).
+ * all), every import goes down the floors (never up, never sideways to a module on the
+ * same floor), and no runtime import cycle exists (one that works only because a call
+ * is made lazily breaks as soon as someone calls it at load time).
  */
 const SRC = resolve(import.meta.dirname, '../../src');
 
@@ -21,6 +22,38 @@ const sourceFiles = (dir: string): string[] =>
 function moduleOf(file: string): string {
   const [top, sub] = relative(SRC, file).split('/');
   return top === 'ai' ? `ai/${sub}` : top;
+}
+
+/**
+ * The floors, read from the table under "## Floors" in `docs/architecture.md` (one home
+ * for the rule: the document a newcomer reads is the one CI enforces). A module
+ * imports only modules on lower floors, type-only imports too (a type that climbs a
+ * floor is a design that does); modules on one floor know nothing of each other;
+ * `register` imports none of them. A new module gets a row there in the same change.
+ */
+function floorsOf(markdown: string): Record<string, number> {
+  const section = markdown.split(/^## Floors$/m)[1]?.split(/^## /m)[0] ?? '';
+  const floors: Record<string, number> = {};
+  for (const [, floor, modules] of section.matchAll(/^\|\s*(\d+)\s*\|([^|]+)\|/gm)) {
+    for (const [, module] of modules.matchAll(/`src\/([a-z/]+?)\/?`/g))
+      floors[module] = Number(floor);
+  }
+  return floors;
+}
+
+const FLOORS = floorsOf(readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8'));
+
+/** Why the import `from → to` breaks the floor order, or `undefined` when it goes down. */
+function floorProblem(from: string, to: string): string | undefined {
+  if (from === to) return undefined;
+  const [fromFloor, toFloor] = [FLOORS[from], FLOORS[to]];
+  if (fromFloor === undefined) return `${from} has no floor in docs/architecture.md`;
+  if (toFloor === undefined) return `${to} has no floor in docs/architecture.md`;
+  if (from === 'register') return 'register imports none of the modules';
+  if (toFloor < fromFloor) return undefined;
+  return toFloor === fromFloor
+    ? `${from} and ${to} share floor ${toFloor} and may not import each other`
+    : `${from} (floor ${fromFloor}) imports ${to} (floor ${toFloor}), a floor up`;
 }
 
 interface Edge {
@@ -96,6 +129,18 @@ describe('imports under src/', () => {
     expect(crossings).toEqual([]);
   });
 
+  it('go down the floors: no import up, none sideways (type-only imports included)', () => {
+    const problems = [...imports].flatMap(([file, edges]) =>
+      edges
+        .filter(({ to }) => to.startsWith(SRC))
+        .flatMap(({ to }) => {
+          const problem = floorProblem(moduleOf(file), moduleOf(to));
+          return problem === undefined ? [] : [`${show(file)} → ${show(to)}: ${problem}`];
+        }),
+    );
+    expect(problems).toEqual([]);
+  });
+
   it('form no runtime cycle', () => {
     const graph = new Map(
       [...imports].map(([file, edges]) => [
@@ -124,5 +169,21 @@ describe('imports under src/', () => {
         ]),
       ),
     ).toEqual([['a', 'b', 'c', 'a']]);
+    expect(floorProblem('ai/agent', 'ai/session')).toMatch(/a floor up/);
+    expect(floorProblem('workflow', 'ai/session')).toMatch(/share floor 6/);
+    expect(floorProblem('internal', 'validate')).toMatch(/a floor up/);
+    expect(floorProblem('ai/mcp', 'ai/session')).toBeUndefined();
+    expect(floorProblem('cli', 'workflow')).toBeUndefined();
+    expect(floorProblem('register', 'task')).toMatch(/register imports none/);
+    expect(floorProblem('ai/new', 'task')).toMatch(/ai\/new has no floor/);
+    expect(
+      floorsOf(
+        '## Floors\n\n| 0 | `src/internal/` |\n| 6 | `src/ai/session/`, `src/workflow/` |\n## Next\n| 9 | `src/x/` |',
+      ),
+    ).toEqual({ internal: 0, 'ai/session': 6, workflow: 6 });
+  });
+
+  it('read from docs/architecture.md a floor for each module of src/, and none for a module that is gone', () => {
+    expect(Object.keys(FLOORS).sort()).toEqual([...new Set(files.map(moduleOf))].sort());
   });
 });
