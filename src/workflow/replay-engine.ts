@@ -4,6 +4,7 @@
  * `signal-wait.ts`, `deterministic-values.ts`, `code-version.ts`, `tool-call.ts`,
  * `agent-child.ts`, `child-workflow.ts`, `emit-event.ts`; `pending-decisions.ts` parks a
  * run on decisions) are written against it; `context.ts` wraps it as the `ctx` user code sees.
+ * What an execution needs, how it ends and what a parked run waits on: `execution-end.ts`.
  *
  * Every operation has an id, unique in the run; its first completion is written to the
  * run's history before its result is returned, and on every later execution the
