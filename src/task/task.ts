@@ -14,9 +14,9 @@ import {
   type SchemaLike,
 } from '../validate/index.ts';
 import { isTask, TASK_BRAND } from './brand.ts';
+import { callExecutor, settleAsync } from './call-executor.ts';
 import { type CliSpec, deriveCliSpec } from './cli-spec.ts';
 import type { JsonSchemaObject, ToolDefinition, ToolResultObject } from './content.ts';
-import { withDeadline } from './deadline.ts';
 import { UsageError } from './errors.ts';
 import { RunContextFromOptions } from './execution-context.ts';
 import { renderHelp } from './help.ts';
@@ -24,7 +24,6 @@ import { invalidArgumentsText } from './invalid-arguments.ts';
 import { isThenable } from './is-thenable.ts';
 import { type ResolvedIsolation, resolveIsolation } from './isolation/options.ts';
 import { registerExecutor } from './isolation/registry.ts';
-import { runIsolated } from './isolation/run-isolated.ts';
 import { normalizeResult } from './normalize-result.ts';
 import { type ParsedCommand, type ParseOptions, parseCommand } from './parse-command.ts';
 import { checkTaskOptions } from './task-options.ts';
@@ -266,19 +265,7 @@ export class Task<Input = unknown, Output = unknown> {
     } catch (error) {
       return executorThrew(this, error, ctx);
     }
-    return this.#settleAsync(output, context, ctx);
-  }
-
-  async #settleAsync(
-    output: PromiseLike<Output>,
-    context: RunContextFromOptions,
-    ctx: InvokeContext,
-  ): Promise<ToolResultObject> {
-    try {
-      return normalizeResult(this.name, await output, context.written);
-    } catch (error) {
-      return executorThrew(this, error, ctx);
-    }
+    return settleAsync(this, output, context, ctx);
   }
 
   /**
@@ -387,15 +374,7 @@ export class Task<Input = unknown, Output = unknown> {
     options: TaskRunOptions,
     context: RunContextFromOptions,
   ): Output | Promise<Output> {
-    if (this.#isolation) {
-      const call = { name: this.name, timeoutMs: this.timeoutMs, isolation: this.#isolation };
-      return runIsolated({ ...call, input, options, context }) as Promise<Output>;
-    }
-    if (this.timeoutMs === undefined) return this.#execute(input, context);
-    return withDeadline(this.name, this.timeoutMs, context.signal, (child) => {
-      context.signal = child;
-      return this.#execute(input, context);
-    });
+    return callExecutor(this, this.#execute, this.#isolation, input, options, context);
   }
 }
 Object.defineProperty(Task.prototype, TASK_BRAND, { value: true });

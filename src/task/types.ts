@@ -84,12 +84,18 @@ export interface Progress {
 /**
  * Identity of one tool call. Agents and sessions set these; outside an agent they
  * fall back to `toolCallId 'task'`, `step 0`, `runId 'task'` and no messages. The
- * `fino:ai/tool` name for the same fields is `ToolRunContext` (decision 072).
+ * `fino:ai/tool` name for the same fields is `ToolRunContext` (decision 072), which
+ * extends this interface.
  */
 export interface CallContext {
-  /** The caller's cancellation signal, or a signal that never aborts. */
+  /**
+   * Aborts when the caller cancels or the call's `timeoutMs` passes; never aborts
+   * otherwise (a signal that never aborts when the caller gave none). Honour it: nothing
+   * stops code that ignores it (see `timeoutMs`), unless the task or tool has
+   * `isolation: 'worker'`.
+   */
   signal: AbortSignal;
-  /** The tool call's id, `'task'` outside an agent. */
+  /** The model's id for this call; `'task'` outside an agent. */
   toolCallId: string;
   /** The agent loop's step, `0` outside an agent. */
   step: number;
@@ -105,9 +111,9 @@ export interface CallContext {
    * is accepted as the caller's `suspend`.
    */
   suspend(reasonOrRequest?: string | SuspendRequest, payload?: unknown): never;
-  /** The human's answer when an agent re-invokes a suspended call. */
+  /** The human's answer, set by an agent when it re-invokes a suspended call. */
   resumeValue?: unknown;
-  /** Stable per tool call across resumes and retries, for deduplicating side effects. */
+  /** Stable per tool call across resumes and retries (set by agents and sessions), for deduplicating side effects. */
   idempotencyKey?: string;
   /**
    * Reports how far the call is. In the context an executor receives it checks the update

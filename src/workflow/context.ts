@@ -21,7 +21,8 @@ import type {
 } from './context-types.ts';
 import { now, random, uuid } from './deterministic-values.ts';
 import { emit } from './emit-event.ts';
-import { type ExecutionDeps, type ExecutionEnd, ReplayEngine } from './replay-engine.ts';
+import type { ExecutionDeps, ExecutionEnd } from './execution-end.ts';
+import { ReplayEngine } from './replay-engine.ts';
 import { waitForSignal } from './signal-wait.ts';
 import { step } from './step.ts';
 import { sleep, sleepUntil } from './timers.ts';
@@ -29,7 +30,7 @@ import { call } from './tool-call.ts';
 import type { HistoryEntry, StoredWorkflowRun } from './types.ts';
 import type { Workflow } from './workflow.ts';
 
-export type { ExecutionDeps, ExecutionEnd } from './replay-engine.ts';
+export type { ExecutionDeps, ExecutionEnd } from './execution-end.ts';
 
 /** One execution of a run's code against its history, seen by the code as its `ctx`. */
 export class Execution implements WorkflowContext {

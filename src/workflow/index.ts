@@ -5,6 +5,20 @@
  * stopped — after a crash, a deploy, or a wait of days. Stores: memory, SQLite (the
  * default) and PostgreSQL. See docs/workflow.md.
  *
+ * The rooms, Temporal style: the deterministic side — what a run's code sees — is the
+ * replay engine (`replay-engine.ts`, `execution-end.ts`) and the `ctx` operations written
+ * against it (`step.ts`, `timers.ts`, `signal-wait.ts`, `deterministic-values.ts`,
+ * `code-version.ts`, `tool-call.ts`, `agent-child.ts`, `child-workflow.ts`,
+ * `emit-event.ts`, `pending-decisions.ts`, wrapped by `context.ts`): a run's code reaches
+ * time, randomness and the store only through them, so a replay takes the same path.
+ * The other side drives runs and answers callers:
+ * `workflow.ts` (a definition; its checks in `workflow-settings.ts`, its lifecycle calls
+ * in `lifecycle.ts`), `worker.ts` and `drive.ts` (claiming runs under leases and driving
+ * one execution), `runs.ts` and `view.ts` (reading runs), `workflow-tool.ts`, and the
+ * stores (`stores.ts`, `sql/`). It imports `fino:ai/agent`, `fino:ai/tool`, `fino:task`,
+ * `fino:validate` and `src/internal` (the SQL layer in `internal/sql`), never
+ * `fino:ai/session`.
+ *
  * @module
  */
 

@@ -4,6 +4,7 @@
  * `signal-wait.ts`, `deterministic-values.ts`, `code-version.ts`, `tool-call.ts`,
  * `agent-child.ts`, `child-workflow.ts`, `emit-event.ts`; `pending-decisions.ts` parks a
  * run on decisions) are written against it; `context.ts` wraps it as the `ctx` user code sees.
+ * What an execution needs, how it ends and what a parked run waits on: `execution-end.ts`.
  *
  * Every operation has an id, unique in the run; its first completion is written to the
  * run's history before its result is returned, and on every later execution the
@@ -25,51 +26,11 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { OtelSpan } from '../ai/agent/index.ts';
-import type { PendingDecision } from './context-types.ts';
 import { WorkflowError } from './errors.ts';
+import { type Blocked, type ExecutionDeps, type ExecutionEnd, waitingOn } from './execution-end.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { AUTO, checkId } from './operation-id.ts';
-import type {
-  EntryKind,
-  HistoryEntry,
-  StoredError,
-  StoredWorkflowRun,
-  WaitingOn,
-  WorkflowStore,
-} from './types.ts';
-
-/** How one execution of a run ends. */
-export type ExecutionEnd =
-  | { kind: 'returned'; value: unknown }
-  | { kind: 'threw'; error: unknown }
-  | { kind: 'park'; waiting: WaitingOn }
-  | { kind: 'fatal'; error: WorkflowError }
-  | { kind: 'lost' }
-  | { kind: 'stopped' };
-
-/** What an execution needs besides the run and its history. */
-export interface ExecutionDeps {
-  store: WorkflowStore;
-  owner: string;
-  leaseMs: number;
-  maxValueBytes: number;
-  /** The most checkpoints the run's history may hold. */
-  maxHistoryEntries: number;
-  /** Declared signal names, when the workflow declares them. */
-  signals?: ReadonlySet<string>;
-  /** Hands out each new pending decision with its token, once. */
-  onPending?(pending: PendingDecision): void;
-  /** Starts a span for a live operation, under the execution's span; absent when tracing is off. */
-  span?(name: string, attributes: Record<string, string | number | boolean>): OtelSpan;
-}
-
-/** What a wait that cannot complete now waits on. */
-interface Blocked {
-  timerDueAt?: number;
-  signal?: string;
-  decisions?: string[];
-  child?: string;
-}
+import type { EntryKind, HistoryEntry, StoredError, StoredWorkflowRun } from './types.ts';
 
 /** The promise an operation returns when this execution must not go on: it never settles. */
 export const never = <T>(): Promise<T> => new Promise<T>(() => {});
@@ -385,15 +346,7 @@ export class ReplayEngine {
       if (this.#ended || this.#live > 0) return;
       if (this.#stopping) return this.#endWith({ kind: 'stopped' });
       if (this.#blocked.size === 0) return;
-      const waits = [...this.#blocked.values()];
-      const timers = waits.flatMap((w) => (w.timerDueAt === undefined ? [] : [w.timerDueAt]));
-      const waiting: WaitingOn = {
-        signals: [...new Set(waits.flatMap((w) => (w.signal ? [w.signal] : [])))],
-        decisions: waits.flatMap((w) => w.decisions ?? []),
-        children: waits.flatMap((w) => (w.child ? [w.child] : [])),
-      };
-      if (timers.length > 0) waiting.timerDueAt = Math.min(...timers);
-      this.#endWith({ kind: 'park', waiting });
+      this.#endWith({ kind: 'park', waiting: waitingOn([...this.#blocked.values()]) });
     });
   }
 

@@ -94,64 +94,16 @@ export interface Worker {
  * ```
  */
 export function worker(options: WorkerOptions): Worker {
-  const { store } = options;
-  if (!store || typeof store.claimNext !== 'function') {
-    throw new TypeError('worker: store: expected a workflow store such as sqliteWorkflowStore()');
-  }
-  if (!Array.isArray(options.workflows)) {
-    throw new TypeError(
-      `worker: workflows: expected an array of workflows, received ${typeof options.workflows}`,
-    );
-  }
-  const byId = new Map<string, AnyWorkflow>();
-  for (const definition of options.workflows) {
-    if (byId.has(definition.id))
-      throw new TypeError(`worker: two workflows have the id "${definition.id}"`);
-    byId.set(definition.id, definition);
-  }
-  const ids = [...byId.keys()];
-  const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1_000) {
-    throw new RangeError(
-      `worker: concurrency: expected a whole number from 1 to 1000, received ${String(concurrency)}`,
-    );
-  }
-  const leaseMs = checkDuration('worker: leaseMs', options.leaseMs ?? 30_000);
-  if (leaseMs < 10)
-    throw new RangeError(`worker: leaseMs: expected at least 10 ms, received ${leaseMs}`);
-  const pollMs = checkDuration('worker: pollMs', options.pollMs ?? 1_000);
+  const { store, byId, ids, concurrency, leaseMs, pollMs, reportUnknown, onError } =
+    readWorkerOptions(options);
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const active = new Map<string, { done: Promise<DriveEnd>; execution?: Execution }>();
+  const active = new Map<string, Slot>();
   const reported = new Set<string>();
   /** Runs that cannot be read: skipped by every later claim of this worker. */
   const corrupt = new Set<string>();
-  const reportUnknown =
-    options.onUnknownWorkflow ??
-    ((unknown: string[]) =>
-      process.emitWarning(
-        `fino:workflow worker: due runs of workflows this worker does not know are left untouched: ${unknown.join(', ')}`,
-      ));
-  const onError =
-    options.onError ??
-    ((error: unknown, runId: string) =>
-      process.emitWarning(
-        `fino:workflow worker: driving run "${runId}" failed: ${String((error as Error)?.message ?? error)}`,
-      ));
   let stopping = false;
   let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  /** The loop's wait for the next due run: a timer that keeps a started worker's process alive. */
-  let timer: NodeJS.Timeout | undefined;
-  const nudge = () => {
-    clearTimeout(timer);
-    wake?.();
-    wake = undefined;
-  };
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      wake = resolve;
-      timer = setTimeout(nudge, ms);
-    });
+  const { pause, nudge } = wakeablePause();
 
   let startSpan: SpanStarter | undefined;
   let tracing: Promise<void> | undefined;
@@ -171,9 +123,7 @@ export function worker(options: WorkerOptions): Worker {
       }
       const run = claimed.run;
       if (!run) break;
-      const slot: { done: Promise<DriveEnd>; execution?: Execution } = {
-        done: Promise.resolve('lost'),
-      };
+      const slot: Slot = { done: Promise.resolve('lost') };
       slot.done = driveRun(byId.get(run.workflowId)!, run, {
         store,
         owner: id,
@@ -201,6 +151,7 @@ export function worker(options: WorkerOptions): Worker {
     return started;
   };
 
+  /** Workflow ids of due runs this worker does not know; each reported once. */
   const unknownNow = async () => {
     const unknown = await store.dueElsewhere(ids);
     const fresh = unknown.filter((workflowId) => !reported.has(workflowId));
@@ -209,25 +160,14 @@ export function worker(options: WorkerOptions): Worker {
     return unknown;
   };
 
-  const onSignal = (signal: NodeJS.Signals) => {
-    process.off('SIGTERM', onSignal);
-    process.off('SIGINT', onSignal);
-    void self.stop().finally(() => {
-      if (process.listenerCount(signal) > 0) return; // the application handles it too
-      process.kill(process.pid, signal); // its default action ends the process as the signal asked
-      setTimeout(() => {}, 1_000); // and the process lives until it arrives
-    });
-  };
+  const signals = stopOnSignals(() => self.stop());
 
   const self: Worker = {
     id,
     async start() {
       if (loop) return;
       stopping = false;
-      if (options.handleSignals !== false) {
-        process.on('SIGTERM', onSignal);
-        process.on('SIGINT', onSignal);
-      }
+      if (options.handleSignals !== false) signals.listen();
       await store.list({ limit: 1 }); // opens and migrates the store, so a bad store fails here
       const ends: Record<string, DriveEnd> = {};
       loop = (async () => {
@@ -262,8 +202,7 @@ export function worker(options: WorkerOptions): Worker {
 
     async stop() {
       stopping = true;
-      process.off('SIGTERM', onSignal);
-      process.off('SIGINT', onSignal);
+      signals.unlisten();
       nudge();
       for (const slot of active.values()) slot.execution?.stop();
       await loop;
@@ -272,4 +211,107 @@ export function worker(options: WorkerOptions): Worker {
     },
   };
   return self;
+}
+
+/**
+ * The loop's wait for the next due run, which `nudge` ends early (a run ended, the
+ * worker stops); its timer keeps a started worker's process alive.
+ */
+function wakeablePause(): { pause(ms: number): Promise<void>; nudge(): void } {
+  let wake: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const nudge = () => {
+    clearTimeout(timer);
+    wake?.();
+    wake = undefined;
+  };
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(nudge, ms);
+    });
+  return { pause, nudge };
+}
+
+/** A run this worker drives: how it ends, and its execution once started (to stop it). */
+interface Slot {
+  done: Promise<DriveEnd>;
+  execution?: Execution;
+}
+
+/**
+ * Stops the worker on SIGTERM and SIGINT, then lets the signal end the process as it
+ * asked (unless the application listens for it too).
+ */
+function stopOnSignals(stop: () => Promise<void>): { listen(): void; unlisten(): void } {
+  const onSignal = (signal: NodeJS.Signals) => {
+    unlisten();
+    void stop().finally(() => {
+      if (process.listenerCount(signal) > 0) return; // the application handles it too
+      process.kill(process.pid, signal); // its default action ends the process as the signal asked
+      setTimeout(() => {}, 1_000); // and the process lives until it arrives
+    });
+  };
+  const unlisten = () => {
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
+  };
+  return {
+    listen() {
+      process.on('SIGTERM', onSignal);
+      process.on('SIGINT', onSignal);
+    },
+    unlisten,
+  };
+}
+
+/** Checks `worker()` options; the defaults of the optional ones filled in. */
+function readWorkerOptions(options: WorkerOptions) {
+  const { store } = options;
+  if (!store || typeof store.claimNext !== 'function') {
+    throw new TypeError('worker: store: expected a workflow store such as sqliteWorkflowStore()');
+  }
+  if (!Array.isArray(options.workflows)) {
+    throw new TypeError(
+      `worker: workflows: expected an array of workflows, received ${typeof options.workflows}`,
+    );
+  }
+  const byId = new Map<string, AnyWorkflow>();
+  for (const definition of options.workflows) {
+    if (byId.has(definition.id))
+      throw new TypeError(`worker: two workflows have the id "${definition.id}"`);
+    byId.set(definition.id, definition);
+  }
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1_000) {
+    throw new RangeError(
+      `worker: concurrency: expected a whole number from 1 to 1000, received ${String(concurrency)}`,
+    );
+  }
+  const leaseMs = checkDuration('worker: leaseMs', options.leaseMs ?? 30_000);
+  if (leaseMs < 10)
+    throw new RangeError(`worker: leaseMs: expected at least 10 ms, received ${leaseMs}`);
+  const pollMs = checkDuration('worker: pollMs', options.pollMs ?? 1_000);
+  const reportUnknown =
+    options.onUnknownWorkflow ??
+    ((unknown: string[]) =>
+      process.emitWarning(
+        `fino:workflow worker: due runs of workflows this worker does not know are left untouched: ${unknown.join(', ')}`,
+      ));
+  const onError =
+    options.onError ??
+    ((error: unknown, runId: string) =>
+      process.emitWarning(
+        `fino:workflow worker: driving run "${runId}" failed: ${String((error as Error)?.message ?? error)}`,
+      ));
+  return {
+    store,
+    byId,
+    ids: [...byId.keys()],
+    concurrency,
+    leaseMs,
+    pollMs,
+    reportUnknown,
+    onError,
+  };
 }

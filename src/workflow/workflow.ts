@@ -1,18 +1,15 @@
 /**
  * `workflow()`: a workflow's definition and its lifecycle API — start, signal, cancel,
- * get, list, history, result.
+ * get, list, history, result. Its options are checked in `workflow-settings.ts`; the
+ * longer lifecycle calls live in `lifecycle.ts`.
  */
 
-import { setTimeout as delay } from 'node:timers/promises';
-import type { Decision } from '../ai/agent/index.ts';
-import { canonicalJson } from '../internal/canonical-json.ts';
-import { checkDuration } from '../internal/duration.ts';
-import { sortableId } from '../internal/sortable-id.ts';
 import type { SchemaInput } from '../task/index.ts';
-import { type CompiledValidator, compile, type SchemaLike } from '../validate/index.ts';
+import type { SchemaLike } from '../validate/index.ts';
 import type { WorkflowContext } from './context-types.ts';
 import { WorkflowError } from './errors.ts';
-import { DEFAULT_MAX_VALUE_BYTES, fromCheckpoint, toCheckpoint } from './json-value.ts';
+import { fromCheckpoint, toCheckpoint } from './json-value.ts';
+import { actorOf, awaitResult, decide, runOf, sendSignal, startRun, storeOf } from './lifecycle.ts';
 import { workflowRuns } from './runs.ts';
 import type {
   DecisionRef,
@@ -22,6 +19,7 @@ import type {
   WorkflowStore,
 } from './types.ts';
 import { runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
+import { checkValue, readWorkflowOptions } from './workflow-settings.ts';
 
 /** Definition of a workflow. */
 export interface WorkflowOptions<Input, Output> {
@@ -123,8 +121,6 @@ export interface Workflow<Input = unknown, Output = unknown> {
 /** A workflow of any input and output. */
 export type AnyWorkflow = Workflow<any, any>;
 
-const ID_RULE = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
-
 /**
  * Defines a durable workflow: code whose steps, waits and calls are checkpointed, so a
  * run survives restarts and may wait for days. See docs/workflow.md.
@@ -152,168 +148,19 @@ const ID_RULE = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 export function workflow<Input = unknown, Output = unknown>(
   options: WorkflowOptions<Input, Output>,
 ): Workflow<Input, Output> {
-  if (options === null || typeof options !== 'object') {
-    throw new TypeError(
-      `workflow(options): expected an object, received ${options === null ? 'null' : typeof options}`,
-    );
-  }
-  const { id } = options;
-  if (typeof id !== 'string' || !ID_RULE.test(id)) {
-    throw new TypeError(
-      `workflow: id: expected 1 to 128 letters, digits or . _ : / - (starting with a letter or digit), received ${typeof id === 'string' ? JSON.stringify(id.slice(0, 60)) : typeof id}`,
-    );
-  }
-  if (typeof options.run !== 'function') {
-    throw new TypeError(
-      `workflow "${id}": run: expected a function, received ${typeof options.run}`,
-    );
-  }
-  const maxValueBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;
-  if (!Number.isInteger(maxValueBytes) || maxValueBytes < 1) {
-    throw new TypeError(
-      `workflow "${id}": maxValueBytes: expected a whole number of bytes ≥ 1, received ${String(maxValueBytes)}`,
-    );
-  }
-  const maxHistoryEntries = options.maxHistoryEntries ?? 10_000;
-  if (!Number.isInteger(maxHistoryEntries) || maxHistoryEntries < 1) {
-    throw new TypeError(
-      `workflow "${id}": maxHistoryEntries: expected a whole number ≥ 1, received ${String(maxHistoryEntries)}`,
-    );
-  }
-  const maxQueuedSignals = options.maxQueuedSignals ?? 1_000;
-  if (!Number.isInteger(maxQueuedSignals) || maxQueuedSignals < 1) {
-    throw new TypeError(
-      `workflow "${id}": maxQueuedSignals: expected a whole number ≥ 1, received ${String(maxQueuedSignals)}`,
-    );
-  }
-  const inputValidator =
-    options.input === undefined ? undefined : compile(options.input as SchemaLike);
-  const outputValidator =
-    options.output === undefined ? undefined : compile(options.output as SchemaLike);
-  const signalValidators = new Map<string, CompiledValidator<unknown>>();
-  for (const [name, schema] of Object.entries(options.signals ?? {})) {
-    signalValidators.set(name, compile(schema) as CompiledValidator<unknown>);
-  }
-  const signalNames = options.signals ? new Set(signalValidators.keys()) : undefined;
-
-  const check = async (
-    validator: CompiledValidator<unknown> | undefined,
-    value: unknown,
-    code: 'INVALID_INPUT' | 'INVALID_OUTPUT' | 'INVALID_ARGUMENT',
-    what: string,
-  ) => {
-    // Wrapped: an async function returning the value itself would read its `then` (a hostile value's getter).
-    if (!validator) return { value };
-    const result = await validator.safeParseAsync(value);
-    if (result.success) return { value: result.value };
-    throw new WorkflowError(code, `${what} does not match its schema: ${result.error.message}`);
-  };
-  const ownRun = async (store: WorkflowStore, runId: unknown) => {
-    if (typeof runId !== 'string' || runId === '') {
-      throw new WorkflowError(
-        'INVALID_ARGUMENT',
-        `expected a run id, received ${typeof runId === 'string' ? 'an empty string' : typeof runId}`,
-      );
-    }
-    const run = await storeOf({ store }).get(runId);
-    if (!run || run.workflowId !== id) {
-      throw new WorkflowError('NOT_FOUND', `no run "${runId}" of workflow "${id}"`, { runId });
-    }
-    return run;
-  };
-
+  const settings = readWorkflowOptions(options as WorkflowOptions<unknown, unknown>);
+  const { id, maxValueBytes, signalNames } = settings;
+  const ownRun = (store: WorkflowStore, runId: unknown) => runOf(store, id, runId);
   const definition: Workflow<Input, Output> = {
     id,
     options,
     maxValueBytes,
-    maxHistoryEntries,
+    maxHistoryEntries: settings.maxHistoryEntries,
     signalNames,
     checkOutput: (value) =>
-      check(outputValidator, value, 'INVALID_OUTPUT', `the output of workflow "${id}"`),
-
-    async start(input, startOptions) {
-      const store = storeOf(startOptions);
-      const key = startOptions.key;
-      if (key !== undefined && (typeof key !== 'string' || key === '' || key.length > 512)) {
-        throw new WorkflowError(
-          'INVALID_ARGUMENT',
-          `start: key: expected a non-empty string of at most 512 characters, received ${typeof key}`,
-        );
-      }
-      const runId = startOptions.runId ?? sortableId('wf_');
-      if (typeof runId !== 'string' || runId === '' || runId.length > 200) {
-        throw new WorkflowError(
-          'INVALID_ARGUMENT',
-          `start: runId: expected a non-empty string of at most 200 characters, received ${typeof runId}`,
-        );
-      }
-      const { value: checked } = await check(
-        inputValidator,
-        input,
-        'INVALID_INPUT',
-        `the input of workflow "${id}"`,
-      );
-      const text = toCheckpoint(checked, `the input of workflow "${id}"`, maxValueBytes);
-      const { run, created } = await store.create({
-        runId,
-        workflowId: id,
-        ...(key === undefined ? {} : { key }),
-        ...(text === undefined ? {} : { input: text }),
-        ...(startOptions.parentRunId === undefined
-          ? {}
-          : { parentRunId: startOptions.parentRunId }),
-      });
-      if (!created) {
-        if (
-          startOptions.parentRunId !== undefined &&
-          run.parentRunId === startOptions.parentRunId
-        ) {
-          return { runId: run.runId, created, status: run.status }; // a replayed ctx.child
-        }
-        if (run.workflowId !== id || (key === undefined ? true : run.key !== key)) {
-          throw new WorkflowError(
-            'KEY_CONFLICT',
-            `a run with id "${runId}" already exists (of workflow "${run.workflowId}")`,
-            { runId },
-          );
-        }
-        if (canonicalJson(fromCheckpoint(run.input)) !== canonicalJson(checked)) {
-          throw new WorkflowError(
-            'KEY_CONFLICT',
-            `key "${key}" already started run "${run.runId}" of workflow "${id}" with another input; a key names one run`,
-            { runId: run.runId },
-          );
-        }
-      }
-      return { runId: run.runId, created, status: run.status };
-    },
-
-    async signal(signalOptions) {
-      const store = storeOf(signalOptions);
-      const { runId, name, payload } = signalOptions;
-      if (typeof name !== 'string' || name === '' || name.length > 200) {
-        throw new WorkflowError(
-          'INVALID_ARGUMENT',
-          `signal: name: expected a non-empty string of at most 200 characters, received ${typeof name}`,
-        );
-      }
-      if (signalNames && !signalNames.has(name)) {
-        throw new WorkflowError(
-          'UNKNOWN_SIGNAL',
-          `workflow "${id}" takes no signal "${name}"; it takes ${[...signalNames].map((s) => `"${s}"`).join(', ') || 'none'}`,
-          { runId },
-        );
-      }
-      const { value: checked } = await check(
-        signalValidators.get(name),
-        payload,
-        'INVALID_ARGUMENT',
-        `the payload of signal "${name}"`,
-      );
-      const text = toCheckpoint(checked, `the payload of signal "${name}"`, maxValueBytes);
-      await ownRun(store, runId);
-      await store.signal(runId, name, text, maxQueuedSignals);
-    },
+      checkValue(settings.output, value, 'INVALID_OUTPUT', `the output of workflow "${id}"`),
+    start: (input, startOptions) => startRun(settings, input, startOptions),
+    signal: (signalOptions) => sendSignal(settings, signalOptions),
 
     async cancel(runId, cancelOptions) {
       const store = storeOf(cancelOptions);
@@ -374,71 +221,7 @@ export function workflow<Input = unknown, Output = unknown>(
         }));
     },
 
-    async result(runId, resultOptions) {
-      const store = storeOf(resultOptions);
-      const timeoutMs = checkDuration('result: timeoutMs', resultOptions.timeoutMs, 'nonNegative');
-      const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
-      for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
-        const run = runView<Output>(await ownRun(store, runId));
-        if (run.status === 'done') return run.output as Output;
-        if (run.status === 'error') {
-          throw new WorkflowError(
-            'RUN_FAILED',
-            `workflow run "${runId}" failed: ${run.error?.message ?? 'unknown error'}`,
-            {
-              runId,
-              cause: run.error,
-            },
-          );
-        }
-        if (run.status === 'cancelled') {
-          throw new WorkflowError('CANCELLED', `workflow run "${runId}" was cancelled`, { runId });
-        }
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          throw new WorkflowError(
-            'TIMEOUT',
-            `workflow run "${runId}" did not end within ${timeoutMs} ms (it is ${run.status})`,
-            { runId },
-          );
-        }
-        await delay(Math.min(wait, left));
-      }
-    },
+    result: (runId, resultOptions) => awaitResult<Output>(id, runId, resultOptions),
   };
   return definition;
-}
-
-/** Who decides, as the audit trail records it. */
-const actorOf = (options: WorkflowActor): WorkflowActor => ({
-  ...(typeof options?.by === 'string' ? { by: options.by } : {}),
-  ...(typeof options?.note === 'string' ? { note: options.note } : {}),
-});
-
-/** Records a decision once, with who took it. */
-function decide(
-  store: WorkflowStore,
-  ref: DecisionRef,
-  decision: Decision,
-  options: WorkflowActor,
-): Promise<StoredPending> {
-  if (typeof ref !== 'string' && (ref === null || typeof ref !== 'object')) {
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      'expected a token or { runId, decisionId } naming a pending decision',
-    );
-  }
-  return store.decide(ref, decision, actorOf(options));
-}
-
-/** The store of a lifecycle call; `INVALID_ARGUMENT` when none was passed. */
-function storeOf(options: Partial<StoreOption> | undefined): WorkflowStore {
-  const store = options?.store;
-  if (!store || typeof store !== 'object' || typeof store.get !== 'function') {
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      `expected { store } (a workflow store such as sqliteWorkflowStore()), received ${store === null ? 'null' : typeof store}`,
-    );
-  }
-  return store;
 }

@@ -2,6 +2,24 @@
  * `fino:ai/agent`: the loop that runs a model with tools — concurrent tool calls,
  * approvals, suspension, a plain-JSON run state, and resuming it in any process.
  *
+ * What a run may spend and see: the context window (`context`: a token budget per
+ * request, kept by strategies — `trimOldest`, `clearToolResults`, `summarize`,
+ * `providerManaged` — in `context/`); budgets (`budget`: `maxCost` and `maxTokens` per
+ * run, priced from the model's usage, stopping a run resumably); output budgets
+ * (`maxTokens` per model turn, and `maxResultChars` per tool result, paged through with
+ * the built-in `read_result` tool); a structured `output` checked against its schema.
+ * Any `fino:ai/model` model drives it — Chat Completions or Responses for OpenAI,
+ * Anthropic, Gemini, a scripted one — and OpenTelemetry spans are made when
+ * `@opentelemetry/api` is installed. Conversations that outlive a run (threads, an inbox
+ * of pending approvals, durable stores) are `fino:ai/session`'s, built on this loop.
+ *
+ * The files: `agent.ts` (the `Agent`), `run.ts` (one run's loop), `model-turn.ts`,
+ * `settle-call.ts` (a tool call's approval, execution and suspension), `state.ts` and
+ * `state-signature.ts` (the run state), the options' checks (`options.ts`,
+ * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), and tracing
+ * (`telemetry.ts`, `run-telemetry.ts`, `safe-tracer.ts`). It imports `fino:ai/model`,
+ * `fino:ai/tool`, `fino:task`, `fino:validate` and `src/internal`.
+ *
  * @module
  */
 

@@ -1,13 +1,5 @@
-import { showValue } from '../../internal/describe-value.ts';
 import { unknownKeyMessage } from '../../internal/known-keys.ts';
-import { errorMessage } from '../../internal/thrown-value.ts';
-import { TOOL_NAME_RULE } from '../../internal/tool-name.ts';
-import {
-  type CompiledValidator,
-  compile,
-  normalizeSchema,
-  type SchemaLike,
-} from '../../validate/index.ts';
+import { type CompiledValidator, compile, type SchemaLike } from '../../validate/index.ts';
 import type {
   GenerateRequest,
   Model,
@@ -20,14 +12,16 @@ import type {
 } from '../model/index.ts';
 import { type Tool, toToolDefinition } from '../tool/index.ts';
 import { AgentError } from './agent-error.ts';
+import { readTools } from './agent-tools.ts';
 import { type Budget, readBudget, readPrices } from './budget.ts';
 import { type ContextConfig, readContext } from './context/options.ts';
 import type { ContextOptions } from './context/types.ts';
-import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS, READ_RESULT } from './result-budget.ts';
+import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 import { describe } from './state.ts';
 import { checkStateSecret, type StateSecret } from './state-signature.ts';
 import { maxSteps, type StopCondition } from './stop-conditions.ts';
 import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry.ts';
+import { readSettings, type TurnSettings } from './turn-settings.ts';
 import type { ApprovalAnswer } from './types.ts';
 
 /** Any fino tool, whatever its argument and result types. */
@@ -120,12 +114,6 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    */
   budget?: Budget;
 }
-
-/** The request fields every model turn of an agent carries. */
-export type TurnSettings = Pick<
-  GenerateRequest,
-  'maxTokens' | 'temperature' | 'toolChoice' | 'reasoning' | 'providerOptions' | 'output'
->;
 
 /** Every option `agent()` knows, so an unknown one (a typo) is refused, not ignored. */
 const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
@@ -256,159 +244,6 @@ export function readOptions(options: AgentOptions): AgentConfig {
     prices,
     budget: readBudget(options.budget, 'agent(options).budget', model, prices),
   };
-}
-
-const TOOL_CHOICES = new Set(['auto', 'none', 'required']);
-
-function readSettings(options: AgentOptions, tools: ReadonlyMap<string, AnyTool>): TurnSettings {
-  const { maxTokens, temperature, toolChoice, reasoning, providerOptions, output } = options;
-  const settings: TurnSettings = {};
-  if (maxTokens !== undefined) {
-    if (!Number.isInteger(maxTokens) || maxTokens < 1) {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `agent(options).maxTokens: expected a positive integer, received ${describe(maxTokens)}`,
-      );
-    }
-    settings.maxTokens = maxTokens;
-  }
-  if (temperature !== undefined) {
-    if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0) {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `agent(options).temperature: expected a finite number ≥ 0, received ${describe(temperature)}`,
-      );
-    }
-    settings.temperature = temperature;
-  }
-  if (toolChoice !== undefined) settings.toolChoice = readToolChoice(toolChoice, tools);
-  if (reasoning !== undefined) {
-    if (reasoning === null || typeof reasoning !== 'object') {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `agent(options).reasoning: expected { effort?, budgetTokens? }, received ${describe(reasoning)}`,
-      );
-    }
-    settings.reasoning = { ...reasoning };
-  }
-  if (providerOptions !== undefined) {
-    if (providerOptions === null || typeof providerOptions !== 'object') {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `agent(options).providerOptions: expected an object keyed by provider name, received ${describe(providerOptions)}`,
-      );
-    }
-    settings.providerOptions = providerOptions;
-  }
-  if (output !== undefined) settings.output = { schema: readOutputSchema(output) };
-  return settings;
-}
-
-function readToolChoice(choice: ToolChoice, tools: ReadonlyMap<string, AnyTool>): ToolChoice {
-  if (typeof choice === 'string' && TOOL_CHOICES.has(choice)) return choice;
-  if (choice !== null && typeof choice === 'object' && typeof choice.name === 'string') {
-    if (!tools.has(choice.name)) {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `agent(options).toolChoice: names the tool "${choice.name}", which is not among the agent's tools`,
-      );
-    }
-    return { name: choice.name };
-  }
-  throw new AgentError(
-    'INVALID_ARGUMENT',
-    `agent(options).toolChoice: expected 'auto', 'none', 'required' or { name }, received ${describe(choice)}`,
-  );
-}
-
-function readOutputSchema(output: SchemaLike) {
-  let schema: ReturnType<typeof normalizeSchema>;
-  try {
-    schema = normalizeSchema(output);
-  } catch (error) {
-    throw new AgentError('INVALID_ARGUMENT', `agent(options).output: ${errorMessage(error)}`, {
-      cause: error,
-    });
-  }
-  if (schema.type !== 'object') {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `agent(options).output: expected an object schema (type: 'object'), as providers' structured output requires, received a schema of type ${showValue(schema.type)}`,
-    );
-  }
-  return schema;
-}
-
-function readTools(tools: readonly (AnyTool | ProviderTool)[]): {
-  byName: Map<string, AnyTool>;
-  providerTools: Map<string, ProviderTool>;
-} {
-  if (!Array.isArray(tools)) {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `agent(options).tools: expected an array of tools, received ${describe(tools)}`,
-    );
-  }
-  const byName = new Map<string, AnyTool>();
-  const providerTools = new Map<string, ProviderTool>();
-  tools.forEach((t, i) => {
-    if (isProviderTool(t)) {
-      if (byName.has(t.name) || providerTools.has(t.name)) {
-        throw new AgentError(
-          'INVALID_TOOL',
-          `agent(options).tools: two tools are named "${t.name}"; names must be unique`,
-        );
-      }
-      providerTools.set(t.name, t);
-      return;
-    }
-    if (
-      t === null ||
-      typeof t !== 'object' ||
-      typeof t.name !== 'string' ||
-      typeof t.invoke !== 'function'
-    ) {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `agent(options).tools[${i}]: expected a Tool (from tool() or new Tool()) or a provider tool (openai.tools.…()), received ${describe(t)}`,
-      );
-    }
-    if (t.name === READ_RESULT) {
-      throw new AgentError(
-        'INVALID_TOOL',
-        `agent(options).tools[${i}]: the name "${READ_RESULT}" is reserved for the built-in tool that pages through cut results; rename the tool`,
-      );
-    }
-    if (!TOOL_NAME_RULE.test(t.name)) {
-      throw new AgentError(
-        'INVALID_TOOL',
-        `agent(options).tools[${i}]: the tool name ${showValue(t.name)} breaks the providers' rule ${TOOL_NAME_RULE} (1 to 64 letters, digits, _ or -); rename the tool`,
-      );
-    }
-    if (byName.has(t.name) || providerTools.has(t.name)) {
-      throw new AgentError(
-        'INVALID_TOOL',
-        `agent(options).tools: two tools are named "${t.name}"; names must be unique`,
-      );
-    }
-    byName.set(t.name, t);
-  });
-  return { byName, providerTools };
-}
-
-/** A provider tool (`openai.tools.…()`): `{ type: 'provider', provider, name, wire }`. */
-function isProviderTool(value: unknown): value is ProviderTool {
-  const t = value as Partial<ProviderTool> | null;
-  return (
-    t !== null &&
-    typeof t === 'object' &&
-    t.type === 'provider' &&
-    typeof t.provider === 'string' &&
-    typeof t.name === 'string' &&
-    TOOL_NAME_RULE.test(t.name) &&
-    t.wire !== null &&
-    typeof t.wire === 'object'
-  );
 }
 
 function readStopWhen(stopWhen: AgentOptions['stopWhen']): readonly StopCondition[] {

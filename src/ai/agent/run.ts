@@ -1,24 +1,21 @@
-import { unknownKeyMessage } from '../../internal/known-keys.ts';
-import type {
-  GenerateRequest,
-  GenerateResult,
-  ModelMessage,
-  ModelWarning,
-  ToolCall,
-} from '../model/index.ts';
+/**
+ * One agent run: `withRun` builds it from the caller's options (signal, checkpoints,
+ * hooks, budget, spans) and ends it, `continueRun` is the loop of model turns and tool
+ * calls until the run is done, suspended or one step further.
+ */
+import type { GenerateResult, ToolCall } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
-import { AgentError } from './agent-error.ts';
-import { type Budget, enforceBudget, runBudget, withCost } from './budget.ts';
-import { applyContext } from './context/step.ts';
+import { type Budget, enforceBudget, runBudget } from './budget.ts';
 import { forEachLimited } from './for-each-limited.ts';
-import { checkHooks, withHooks } from './hooks.ts';
+import { withHooks } from './hooks.ts';
+import { collectWarnings, emitProviderCalls, requestTurn } from './model-turn.ts';
 import type { AgentConfig } from './options.ts';
 import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
-import { offeredTools } from './result-budget.ts';
+import { checkRunOptions } from './run-options.ts';
+import { type RunTelemetry, startRunTelemetry } from './run-telemetry.ts';
 import { settleCall } from './settle-call.ts';
-import { addUsage, describe } from './state.ts';
+import { addUsage } from './state.ts';
 import { signState } from './state-signature.ts';
-import { type RunTelemetry, startRunTelemetry } from './telemetry.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
   AgentEvent,
@@ -170,65 +167,6 @@ function signResult(result: unknown, config: AgentConfig): void {
   if (state !== undefined) signed(state, config);
 }
 
-/** Every run option, hooks included, so a misspelt one (`onStepStrat`) is refused. */
-const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
-  signal: true,
-  runId: true,
-  onCheckpoint: true,
-  checkpointCopy: true,
-  onStepStart: true,
-  onStepFinish: true,
-  onToolCall: true,
-  onToolResult: true,
-  onProgress: true,
-  history: true,
-  summary: true,
-  budget: true,
-};
-
-function checkRunOptions(options: AgentRunOptions): AgentRunOptions {
-  if (options === null || typeof options !== 'object') {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `run options: expected an object, received ${describe(options)}`,
-    );
-  }
-  const unknown = unknownKeyMessage('run options', options, Object.keys(RUN_OPTIONS));
-  if (unknown) throw new AgentError('INVALID_ARGUMENT', unknown);
-  const signal = options.signal as Partial<AbortSignal> | undefined;
-  if (
-    signal !== undefined &&
-    (signal === null ||
-      typeof signal.aborted !== 'boolean' ||
-      typeof signal.addEventListener !== 'function')
-  ) {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `run options.signal: expected an AbortSignal, received ${describe(options.signal)}`,
-    );
-  }
-  if (options.onCheckpoint !== undefined && typeof options.onCheckpoint !== 'function') {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `run options.onCheckpoint: expected a function, received ${describe(options.onCheckpoint)}`,
-    );
-  }
-  if (options.checkpointCopy !== undefined && typeof options.checkpointCopy !== 'boolean') {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `run options.checkpointCopy: expected a boolean, received ${describe(options.checkpointCopy)}`,
-    );
-  }
-  if (options.summary !== undefined && typeof options.summary !== 'string') {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `run options.summary: expected a string, received ${describe(options.summary)}`,
-    );
-  }
-  checkHooks(options);
-  return options;
-}
-
 /**
  * The loop: settles the open turn's tool calls, closes the turn, checks the stop
  * conditions, asks the model for the next turn, and so on, until the model answers
@@ -301,123 +239,6 @@ async function settleOutput(
   const message = repairMessage(checked.issues);
   state.messages.push({ role: 'user', content: message });
   return message;
-}
-
-/**
- * Emits `tool-call` and `tool-result` events for the calls the model's provider ran
- * itself during the turn (parts marked with `provider`), in the turn's order.
- */
-function emitProviderCalls(run: Run, step: number, message: ModelMessage): void {
-  if (typeof message.content === 'string') return;
-  const names = new Map<string, string>();
-  for (const part of message.content) {
-    if (part.type === 'tool_use' && part.provider !== undefined) {
-      names.set(part.id, part.name);
-      const call = { id: part.id, name: part.name, args: part.args, provider: part.provider };
-      run.emit({ type: 'tool-call', step, call });
-    } else if (part.type === 'tool_result' && part.provider !== undefined) {
-      const toolName = names.get(part.toolCallId) ?? '';
-      run.emit({ type: 'tool-result', step, toolName, result: part });
-    }
-  }
-}
-
-/** Adds a turn's warnings not seen before in the run, emitting each once. */
-function collectWarnings(
-  state: RunState,
-  run: Run,
-  step: number,
-  warnings: ModelWarning[] | undefined,
-): void {
-  if (!Array.isArray(warnings)) return;
-  const seen = new Set((state.warnings ?? []).map(warningKey));
-  for (const warning of warnings) {
-    const key = warningKey(warning);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    state.warnings = [...(state.warnings ?? []), warning];
-    run.emit({ type: 'warning', step, warning });
-  }
-}
-
-function warningKey(warning: ModelWarning): string {
-  return JSON.stringify([warning.tool, warning.path, warning.keyword, warning.message]);
-}
-
-async function requestTurn(state: RunState, run: Run, step: number): Promise<GenerateResult> {
-  if (run.signal.aborted) throw abortError(run.signal);
-  const { model, instructions, settings } = run.config;
-  const request: GenerateRequest = {
-    ...settings,
-    messages: state.messages.slice(),
-    signal: run.signal,
-  };
-  if (instructions !== undefined) request.system = instructions;
-  const definitions = offeredTools(run.config.definitions, state);
-  const providerTools = [...run.config.providerTools.values()];
-  if (definitions.length > 0) request.tools = definitions;
-  if (providerTools.length > 0) request.providerTools = providerTools;
-  if (definitions.length === 0 && providerTools.length === 0) delete request.toolChoice;
-  await applyContext(state, run, request, step);
-  // Checked inside the span, before telemetry reads the turn's usage.
-  return run.telemetry.chat(request, async () => {
-    const result = await (run.streaming
-      ? streamTurn(request, run, step)
-      : raceAbort(model.generate(request), run.signal));
-    checkTurn(result, model.id);
-    return { ...result, usage: withCost(result.usage, model, run.config.prices) };
-  });
-}
-
-async function streamTurn(
-  request: GenerateRequest,
-  run: Run,
-  step: number,
-): Promise<GenerateResult> {
-  const iterator = run.config.model.stream(request)[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      const next = await raceAbort(iterator.next(), run.signal);
-      if (next.done) {
-        throw new AgentError(
-          'INVALID_MODEL_TURN',
-          `model "${run.config.model.id}" ended its stream without a stop event`,
-        );
-      }
-      const event = next.value;
-      if (event.type === 'text-delta') run.emit({ type: 'text-delta', step, text: event.text });
-      else if (event.type === 'reasoning-delta') {
-        run.emit({ type: 'reasoning-delta', step, text: event.text });
-      } else if (event.type === 'stop') return event.result;
-      else if (event.type === 'error') throw event.error;
-    }
-  } finally {
-    Promise.resolve(iterator.return?.()).catch(() => {});
-  }
-}
-
-function checkTurn(result: GenerateResult, modelId: string): void {
-  if (
-    result === null ||
-    typeof result !== 'object' ||
-    result.message?.role !== 'assistant' ||
-    !Array.isArray(result.toolCalls)
-  ) {
-    throw new AgentError(
-      'INVALID_MODEL_TURN',
-      `model "${modelId}" returned an unusable turn: expected a GenerateResult with an assistant message and a toolCalls array, received ${describe(result)}`,
-    );
-  }
-  const ids = new Set<string>();
-  for (const call of result.toolCalls) {
-    if (ids.has(call.id)) {
-      throw new AgentError(
-        'INVALID_MODEL_TURN',
-        `model "${modelId}" returned two tool calls with the id "${call.id}" in one turn`,
-      );
-    }
-    ids.add(call.id);
-  }
 }
 
 /** Settles every call of the open turn that has neither a result nor a pending entry. */

@@ -109,18 +109,7 @@ function callInWorker(call: IsolatedCall, worker: Worker): Promise<unknown> {
         return;
       }
       end(message.type !== 'error' || !message.discardWorker);
-      settle(() => {
-        if (message.type === 'done') resolve(message.value);
-        else if (message.type === 'invalid') reject(new InvalidResultError(name, message.reason));
-        else if (message.type === 'error') reject(rebuildError(message.name, message.message));
-        else {
-          try {
-            context.suspend(message.reason, message.payload);
-          } catch (error) {
-            reject(error);
-          }
-        }
-      });
+      settle(() => finish(call, message, resolve, reject));
     };
     const onError = (error: Error): void => {
       detach();
@@ -153,28 +142,10 @@ function callInWorker(call: IsolatedCall, worker: Worker): Promise<unknown> {
         ),
       );
     };
-    // Read by the caller, the worker's memory is seen even while its executor never
-    // yields (Node ≥ 22.16); the worker also checks itself between tasks (Node 20).
-    const watch = heapStatisticsOf
-      ? setInterval(() => {
-          heapStatisticsOf(worker).then(
-            (stats) => overMemoryLimit(stats.external_memory ?? 0),
-            () => {},
-          );
-        }, MEMORY_WATCH_MS)
-      : undefined;
-    watch?.unref();
+    const watch = watchMemory(worker, overMemoryLimit);
     const onAbort = (): void => {
       const reason: unknown = signal.reason;
-      try {
-        worker.postMessage({
-          type: 'abort',
-          name: errorName(reason) ?? 'AbortError',
-          message: errorMessage(reason),
-        } satisfies ToWorker);
-      } catch {
-        // The worker is gone: nothing to tell.
-      }
+      tellAborted(worker, reason);
       clearTimeout(timer);
       // Nobody waits for the worker any more: it must not keep the process alive.
       worker.unref();
@@ -206,6 +177,59 @@ function callInWorker(call: IsolatedCall, worker: Worker): Promise<unknown> {
       );
     }
   });
+}
+
+/** Settles a call with the worker's last message: the value, the executor's error, or its suspension. */
+function finish(
+  call: IsolatedCall,
+  message: Extract<ToCaller, { type: 'done' | 'invalid' | 'error' | 'suspend' }>,
+  resolve: (value: unknown) => void,
+  reject: (error: unknown) => void,
+): void {
+  if (message.type === 'done') resolve(message.value);
+  else if (message.type === 'invalid') reject(new InvalidResultError(call.name, message.reason));
+  else if (message.type === 'error') reject(rebuildError(message.name, message.message));
+  else {
+    try {
+      call.context.suspend(message.reason, message.payload);
+    } catch (error) {
+      reject(error);
+    }
+  }
+}
+
+/**
+ * Reads the worker's memory outside its heap every {@link MEMORY_WATCH_MS}: seen even
+ * while its executor never yields (Node ≥ 22.16); the worker also checks itself between
+ * tasks (Node 20, where this watch is absent).
+ */
+function watchMemory(
+  worker: Worker,
+  onBytes: (bytes: number) => void,
+): ReturnType<typeof setInterval> | undefined {
+  if (!heapStatisticsOf) return undefined;
+  const read = heapStatisticsOf;
+  const watch = setInterval(() => {
+    read(worker).then(
+      (stats) => onBytes(stats.external_memory ?? 0),
+      () => {},
+    );
+  }, MEMORY_WATCH_MS);
+  watch.unref();
+  return watch;
+}
+
+/** Tells the worker its caller aborted, so the executor sees `ctx.signal` abort. */
+function tellAborted(worker: Worker, reason: unknown): void {
+  try {
+    worker.postMessage({
+      type: 'abort',
+      name: errorName(reason) ?? 'AbortError',
+      message: errorMessage(reason),
+    } satisfies ToWorker);
+  } catch {
+    // The worker is gone: nothing to tell.
+  }
 }
 
 /** Output the executor wrote in its worker, to the caller's writer of the same mode. */

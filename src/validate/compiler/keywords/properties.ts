@@ -98,6 +98,60 @@ export function compileProperties(scope: NodeScope, checks: Checks): Shape | und
   const requiredCount = required.length;
   const patternCount = patterns.length;
 
+  const general = propertiesValidator({
+    slots,
+    keys,
+    byKey,
+    patterns,
+    required,
+    additional,
+    additionalValidate,
+    unexpected,
+  });
+  if (patternCount > 0) {
+    checks.object.push(general);
+    return undefined;
+  }
+
+  const shape = objectShape(general, {
+    keys,
+    byKey,
+    children,
+    counts: slots.map((slot) => (slot.required ? 1 : 0)),
+    requiredCount,
+    closed: additional === false,
+    additional: additionalValidate === null ? null : ctx.shapeOf(additional, additionalValidate),
+  });
+  checks.object.push((data, st) =>
+    st.issues === null && st.annot === null
+      ? propertiesConform(shape, data as Data, st)
+      : general(data, st),
+  );
+  return shape;
+}
+
+/** What the validator of an object's keys works from, compiled by {@link compileProperties}. */
+interface PropertiesPlan {
+  slots: Slot[];
+  keys: string[];
+  byKey: Map<string, number> | null;
+  patterns: Pattern[];
+  required: string[];
+  additional: unknown;
+  additionalValidate: Validate | null;
+  unexpected(key: string): string;
+}
+
+/**
+ * The general pass over an object's own keys: each key's slot, the patterns it matches,
+ * else `additionalProperties`; then the required keys it did not see. Takes the plan's
+ * parts as locals, so the closure keeps only them (not the compilation).
+ */
+function propertiesValidator(plan: PropertiesPlan): Validate {
+  const { slots, keys, byKey, patterns, required, additional, additionalValidate, unexpected } =
+    plan;
+  const requiredCount = required.length;
+  const patternCount = patterns.length;
   const reportMissing = (data: Data, st: Parameters<Validate>[1]) => {
     for (const key of required) {
       if (!isPresent(data, key))
@@ -105,7 +159,7 @@ export function compileProperties(scope: NodeScope, checks: Checks): Shape | und
     }
   };
 
-  const general: Validate = (data, st) => {
+  return (data, st) => {
     const object = data as Data;
     let seenRequired = 0;
     let ok = true;
@@ -157,24 +211,4 @@ export function compileProperties(scope: NodeScope, checks: Checks): Shape | und
     if (additionalValidate !== null && st.annot !== null) st.annot.allProps = true;
     return ok;
   };
-  if (patternCount > 0) {
-    checks.object.push(general);
-    return undefined;
-  }
-
-  const shape = objectShape(general, {
-    keys,
-    byKey,
-    children,
-    counts: slots.map((slot) => (slot.required ? 1 : 0)),
-    requiredCount,
-    closed: additional === false,
-    additional: additionalValidate === null ? null : ctx.shapeOf(additional, additionalValidate),
-  });
-  checks.object.push((data, st) =>
-    st.issues === null && st.annot === null
-      ? propertiesConform(shape, data as Data, st)
-      : general(data, st),
-  );
-  return shape;
 }
