@@ -3,13 +3,13 @@
  * steps and while a timer waits, a signal consumed once, an agent's completed model calls
  * and tool runs never repeated, 4 workers racing over 500 runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postgresWorkflowStore, sqliteWorkflowStore, workflow } from '../../src/workflow/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../helpers/postgres.ts';
+import { freshSchema } from '../helpers/postgres.ts';
+import { postgresForTests } from '../helpers/postgres-for-tests.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import {
   agentCrashScenario,
   child,
@@ -18,8 +18,7 @@ import {
   readLog,
 } from './crash-scenario.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-workflow-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('workflow-crash');
 /** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
 const TIMEOUT = 240_000;
 /** The same id as the children's workflow: the parent only starts its runs. */
@@ -104,17 +103,12 @@ describe('graceful shutdown', () => {
 });
 
 describe('workflows across processes (PostgreSQL)', () => {
-  let pg: PostgresServer | undefined;
-  beforeAll(async () => {
-    pg = await startPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await pg?.stop();
-  });
+  const postgres = postgresForTests();
 
   it(
     'no completed step runs twice, a timer set before a restart fires after it, a signal is consumed once',
     async ({ skip }) => {
+      const pg = await postgres();
       if (!pg) return skip();
       const schema = await freshSchema(pg.url);
       const store = postgresWorkflowStore(pg.url, { schema });
@@ -130,6 +124,7 @@ describe('workflows across processes (PostgreSQL)', () => {
   it(
     'an agent inside: a completed model call is never made again, a completed tool never runs again',
     async ({ skip }) => {
+      const pg = await postgres();
       if (!pg) return skip();
       const schema = await freshSchema(pg.url);
       const store = postgresWorkflowStore(pg.url, { schema });
@@ -145,6 +140,7 @@ describe('workflows across processes (PostgreSQL)', () => {
   it(
     '4 workers racing over 500 runs finish each exactly once',
     async ({ skip }) => {
+      const pg = await postgres();
       if (!pg) return skip();
       const schema = await freshSchema(pg.url);
       const store = postgresWorkflowStore(pg.url, { schema });
