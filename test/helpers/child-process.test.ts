@@ -1,10 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { nodeChild } from './child-process.ts';
+import { nodeChild, PROCESS_TIMEOUT_MS } from './child-process.ts';
 
 const ECHO = join(import.meta.dirname, 'fixtures', 'echo-child.ts');
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const TIMEOUT = 60_000;
 
 describe('nodeChild', () => {
   it(
@@ -14,7 +12,7 @@ describe('nodeChild', () => {
       expect(await child.done).toEqual({ said: 'hi', env: 'yes' });
       expect(child.process.exitCode).toBe(0);
     },
-    TIMEOUT,
+    PROCESS_TIMEOUT_MS,
   );
 
   it(
@@ -25,7 +23,7 @@ describe('nodeChild', () => {
       child.process.kill('SIGKILL');
       expect(await child.done).toEqual({ killed: 'SIGKILL' });
     },
-    TIMEOUT,
+    PROCESS_TIMEOUT_MS,
   );
 
   it(
@@ -37,6 +35,6 @@ describe('nodeChild', () => {
       );
       expect(child.output().stderr).toContain('nothing to say');
     },
-    TIMEOUT,
+    PROCESS_TIMEOUT_MS,
   );
 });

@@ -15,6 +15,12 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 
+/**
+ * How long a test that starts child processes may take: they start slowly on a loaded
+ * machine, so this is generous, never a race against the clock.
+ */
+export const PROCESS_TIMEOUT_MS = 120_000;
+
 export interface Child {
   process: ChildProcess;
   /** Resolves when the child printed `ready` (only a script with a barrier does). */

@@ -16,14 +16,12 @@ import {
   session,
   sqliteStore,
 } from '../../../src/ai/session/index.ts';
-import { nodeChild } from '../../helpers/child-process.ts';
+import { nodeChild, PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 import { budgetAgent } from './fixtures/budget-agent.ts';
 
 const dir = tempDir('budget');
 
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
 const WORKER = join(import.meta.dirname, 'fixtures', 'budget-worker.ts');
 
 /** Runs the budget worker to its end; its run, or an error when it did not exit 0. */

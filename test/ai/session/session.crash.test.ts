@@ -12,14 +12,12 @@ import {
   session,
   sqliteStore,
 } from '../../../src/ai/session/index.ts';
+import { PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 import { worker } from './child.ts';
 import { readLog, shopAgent } from './fixtures/shop-agent.ts';
 
 const dir = tempDir('crash');
-
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
 
 /** Waits until the dead worker's lease on the run has expired. */
 async function leaseExpired(store: Store, runId: string) {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { postgresStore, type SessionRun, session } from '../../../src/ai/session/index.ts';
+import { PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
 import { freshSchema } from '../../helpers/postgres.ts';
 import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
@@ -14,9 +15,6 @@ import { readLog, shopAgent } from './fixtures/shop-agent.ts';
 
 const dir = tempDir('workers');
 const postgres = postgresForTests();
-
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
 
 const pgIt = (title: string, body: (url: string) => Promise<void>) =>
   it(

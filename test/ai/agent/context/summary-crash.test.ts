@@ -8,15 +8,12 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { session, sqliteStore } from '../../../../src/ai/session/index.ts';
-import { nodeChild } from '../../../helpers/child-process.ts';
+import { nodeChild, PROCESS_TIMEOUT_MS } from '../../../helpers/child-process.ts';
 import { tempDir } from '../../../helpers/temp-dir.ts';
 import { summaryAgent, summaryCalls } from './fixtures/summary-agent.ts';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'summary-worker.ts');
 const dir = tempDir('summary-crash');
-
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
 
 const worker = (command: object, env: Record<string, string> = {}) =>
   nodeChild(WORKER, command, env).done;
