@@ -12,11 +12,9 @@
  *   ['sqlite', open.sqlite],
  *   ['postgres', open.postgres],
  * ])('the %s store', (_name, openStore) => {
- *   it('keeps a run', async (ctx) => {
- *     const store = await openStore();
- *     if (!store) return ctx.skip();
- *     // … finally store.close()
- *   });
+ *   it('keeps a run', withStore(openStore, async (store) => {
+ *     // … the store is closed after this
+ *   }));
  * });
  * ```
  */
@@ -43,3 +41,19 @@ export function sessionStores(name: string): Record<'memory' | 'sqlite' | 'postg
     },
   };
 }
+
+/**
+ * A test body on a new store from `open`, closed after the body however it ends; the
+ * test skips when `open` gives no store (no PostgreSQL here).
+ */
+export const withStore =
+  (open: OpenStore, body: (store: Store) => Promise<void>) =>
+  async (ctx: { skip(): void }): Promise<void> => {
+    const store = await open();
+    if (!store) return ctx.skip();
+    try {
+      await body(store);
+    } finally {
+      await store.close();
+    }
+  };

@@ -11,7 +11,7 @@ import { scriptedModel } from '../../src/ai/model/index.ts';
 import { type SessionRun, session } from '../../src/ai/session/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
-import { type OpenStore, sessionStores } from '../helpers/session-stores.ts';
+import { type OpenStore, sessionStores, withStore } from '../helpers/session-stores.ts';
 
 /**
  * Colours, a window-title OSC, a clear-screen, a bell, NUL, DEL, CR LF, an astral
@@ -45,10 +45,9 @@ const stores: Array<[string, OpenStore]> = [
 ];
 
 describe.each(stores)('the %s store', (_name, open) => {
-  it('keeps control characters in the final text, audit notes and names; refuses them in thread ids', async (ctx) => {
-    const store = await open();
-    if (!store) return ctx.skip();
-    try {
+  it(
+    'keeps control characters in the final text, audit notes and names; refuses them in thread ids',
+    withStore(open, async (store) => {
       const runs = session({
         store,
         agent: runner([
@@ -75,15 +74,12 @@ describe.each(stores)('the %s store', (_name, open) => {
       expect(JSON.stringify(thread?.messages.map((m) => m.message))).toContain(
         JSON.stringify(HOSTILE).slice(1, -1),
       );
-    } finally {
-      await store.close();
-    }
-  });
+    }),
+  );
 
-  it('keeps them in a rejection reason, a cancel note and an error', async (ctx) => {
-    const store = await open();
-    if (!store) return ctx.skip();
-    try {
+  it(
+    'keeps them in a rejection reason, a cancel note and an error',
+    withStore(open, async (store) => {
       const runs = session({
         store,
         agent: runner([
@@ -100,10 +96,8 @@ describe.each(stores)('the %s store', (_name, open) => {
         expect.objectContaining({ action: 'reject', note: HOSTILE }),
         expect.objectContaining({ action: 'cancel', by: HOSTILE, note: HOSTILE }),
       ]);
-    } finally {
-      await store.close();
-    }
-  });
+    }),
+  );
 
   it("keeps them in a running tool's progress message", async (ctx) => {
     const store = await open();
