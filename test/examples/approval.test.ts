@@ -1,14 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'fino-approval-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('approval');
 
 /** Runs one of the example's scripts in its own Node.js process, as a user would. */
 const script = (name: string, ...args: string[]) =>

@@ -5,18 +5,17 @@
  * `npm run build` first (`npm test` does it).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresServer, startPostgres } from '../helpers/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import { postgresForTests } from '../helpers/postgres-for-tests.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const exec = promisify(execFile);
 /** The environment without FINO_DATABASE_URL, so the SQLite default applies unless `--db` says otherwise. */
 const { FINO_DATABASE_URL: _unset, ...env } = process.env;
 const root = join(import.meta.dirname, '..', '..');
-const dir = mkdtempSync(join(tmpdir(), 'fino-session-example-'));
+const dir = tempDir('session-example');
 const TIMEOUT_MS = 120_000; // four processes on a loaded machine
 
 /** Runs an example script with tsx, from `dir`, resolving `fino:` through the project's tsconfig. */
@@ -42,14 +41,7 @@ const fino = (...args: string[]) =>
     env,
   });
 
-let server: PostgresServer | undefined;
-beforeAll(async () => {
-  server = await startPostgres();
-});
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const postgres = postgresForTests();
 
 /** The example's three steps; `inspect` adds the CLI's list and show (checked once, on SQLite, to keep the test fast). */
 async function approvalFlow(db: string[], inspect: boolean) {
@@ -103,8 +95,9 @@ describe.concurrent('examples/session', () => {
   it(
     'does the same on PostgreSQL given by URL',
     async (ctx) => {
-      if (!server) ctx.skip();
-      await approvalFlow(['--db', server!.url], false);
+      const server = await postgres();
+      if (!server) return ctx.skip();
+      await approvalFlow(['--db', server.url], false);
     },
     TIMEOUT_MS,
   );

@@ -5,19 +5,11 @@
  * with the package installed. Needs `npm run build` first (`npm test` does it).
  */
 import { execFile } from 'node:child_process';
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '../..');
@@ -102,8 +94,7 @@ describe.concurrent('specification examples, run verbatim', { timeout: 120_000 }
 });
 
 describe('specification examples, type-checked as a user project', () => {
-  const project = mkdtempSync(join(tmpdir(), 'fino-spec-'));
-  afterAll(() => rmSync(project, { recursive: true, force: true }));
+  const project = tempDir('spec');
 
   it('type-check under strict with "types": ["fino/modules"]', async () => {
     mkdirSync(join(project, 'node_modules/@types'), { recursive: true });

@@ -2,44 +2,31 @@ import { spawn } from 'node:child_process';
 import {
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceTools } from '../../examples/workspace/tools.ts';
-import type { Tool } from '../../src/ai/tool/index.ts';
+import { describe, expect, it } from 'vitest';
 import { connectClient } from '../ai/mcp/fixtures/clients.ts';
+import { workspaceFixture } from './workspace-fixture.ts';
 
-let outside: string;
-let root: string;
-let tools: Record<string, Tool<any>>;
-beforeAll(async () => {
-  outside = realpathSync(mkdtempSync(join(tmpdir(), 'fino-ws-')));
-  root = join(outside, 'workspace');
+const ws = workspaceFixture('ws', (root, outside) => {
   mkdirSync(join(root, 'notes'), { recursive: true });
   writeFileSync(join(root, 'notes/todo.md'), '- buy milk\n- call Ada\n');
   writeFileSync(join(root, 'README.md'), '# Notes\nTODO: tidy up\n');
-  writeFileSync(join(outside, 'secret.txt'), 'top secret');
   symlinkSync(outside, join(root, 'escape'));
   symlinkSync(join(outside, 'nowhere.txt'), join(root, 'dangling'));
   symlinkSync(join(root, 'notes'), join(root, 'notes-link'));
-  tools = Object.fromEntries((await workspaceTools(root)).map((t) => [t.name, t]));
 });
-afterAll(() => rmSync(outside, { recursive: true, force: true }));
-
-const call = (name: string, args: unknown) => tools[name].invoke(args);
+const { outside, root, call } = ws;
 
 describe('the workspace tools', () => {
   it('declare read-only, side-effecting and destructive behaviour', () => {
-    expect(Object.keys(tools)).toEqual([
+    expect(Object.keys(ws.tools)).toEqual([
       'list_files',
       'read_file',
       'search_text',
@@ -47,9 +34,9 @@ describe('the workspace tools', () => {
       'remove_file',
     ]);
     for (const name of ['list_files', 'read_file', 'search_text'])
-      expect(tools[name].sideEffects).toBe(false);
-    expect(tools.write_file).toMatchObject({ sideEffects: true, requiresApproval: false });
-    expect(tools.remove_file).toMatchObject({
+      expect(ws.tools[name].sideEffects).toBe(false);
+    expect(ws.tools.write_file).toMatchObject({ sideEffects: true, requiresApproval: false });
+    expect(ws.tools.remove_file).toMatchObject({
       sideEffects: true,
       risk: 'destructive',
       requiresApproval: true,

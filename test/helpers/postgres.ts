@@ -7,7 +7,9 @@
  * to run as root); `stop()` shuts it down and removes the folder. Without binaries the
  * server is `undefined` and a visible message says why — except when `CI=true`, where
  * that is an error. Each test gets its own schema from {@link freshSchema}, so tests
- * sharing one server never see each other's tables.
+ * sharing one server never see each other's tables. A test file takes its server from
+ * `postgresForTests()` (postgres-for-tests.ts), which also stops it after the file's tests;
+ * this file stays free of vitest, for the benchmarks.
  *
  * @example
  * ```ts

@@ -5,17 +5,15 @@
  * corrupted. Each gets a `SessionError` naming what was wrong and what was expected, and
  * nothing is lost: no run is created, no row changes, other threads go on working.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import { SessionError, session, sqliteStore } from '../../src/ai/session/index.ts';
 import { openSqlite } from '../helpers/sqlite.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-hostile-threads-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('hostile-threads');
 let files = 0;
 
 /** A session over a fresh SQLite file, its model, and the file's path. */

@@ -5,23 +5,13 @@
  * stripped, cut at the NUL, or corrupted. (Escaping them for a terminal is the CLI's job.)
  * Thread ids are keys, not text: control characters in them are refused (decision 147).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
-import {
-  memoryStore,
-  postgresStore,
-  type SessionRun,
-  type Store,
-  session,
-  sqliteStore,
-} from '../../src/ai/session/index.ts';
+import { type SessionRun, session } from '../../src/ai/session/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../helpers/postgres.ts';
+import { type OpenStore, sessionStores, withStore } from '../helpers/session-stores.ts';
 
 /**
  * Colours, a window-title OSC, a clear-screen, a bell, NUL, DEL, CR LF, an astral
@@ -30,14 +20,7 @@ import { freshSchema, type PostgresServer, startPostgres } from '../helpers/post
 const HOSTILE =
   'a\u001b[31mred\u001b[0m\u001b]0;owned\u0007\u001b[2J\u0000after-nul\u007f\r\n😀 \uffff0\uffff1\uffff end';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-hostile-session-'));
-let server: PostgresServer | undefined;
-const started = startPostgres().then((s) => (server = s));
-afterAll(async () => {
-  await started.catch(() => {});
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const engines = sessionStores('hostile-session');
 
 const remove = tool({
   name: 'remove_file',
@@ -55,23 +38,16 @@ function suspended(run: SessionRun) {
   return run;
 }
 
-const stores: Array<[string, () => Promise<Store | undefined>]> = [
-  ['memory', async () => memoryStore()],
-  ['sqlite', async () => sqliteStore(join(dir, `${Math.random()}.db`))],
-  [
-    'postgres',
-    async () => {
-      await started;
-      return server && postgresStore(server.url, { schema: await freshSchema(server.url) });
-    },
-  ],
+const stores: Array<[string, OpenStore]> = [
+  ['memory', engines.memory],
+  ['sqlite', engines.sqlite],
+  ['postgres', engines.postgres],
 ];
 
 describe.each(stores)('the %s store', (_name, open) => {
-  it('keeps control characters in the final text, audit notes and names; refuses them in thread ids', async (ctx) => {
-    const store = await open();
-    if (!store) return ctx.skip();
-    try {
+  it(
+    'keeps control characters in the final text, audit notes and names; refuses them in thread ids',
+    withStore(open, async (store) => {
       const runs = session({
         store,
         agent: runner([
@@ -98,15 +74,12 @@ describe.each(stores)('the %s store', (_name, open) => {
       expect(JSON.stringify(thread?.messages.map((m) => m.message))).toContain(
         JSON.stringify(HOSTILE).slice(1, -1),
       );
-    } finally {
-      await store.close();
-    }
-  });
+    }),
+  );
 
-  it('keeps them in a rejection reason, a cancel note and an error', async (ctx) => {
-    const store = await open();
-    if (!store) return ctx.skip();
-    try {
+  it(
+    'keeps them in a rejection reason, a cancel note and an error',
+    withStore(open, async (store) => {
       const runs = session({
         store,
         agent: runner([
@@ -123,10 +96,8 @@ describe.each(stores)('the %s store', (_name, open) => {
         expect.objectContaining({ action: 'reject', note: HOSTILE }),
         expect.objectContaining({ action: 'cancel', by: HOSTILE, note: HOSTILE }),
       ]);
-    } finally {
-      await store.close();
-    }
-  });
+    }),
+  );
 
   it("keeps them in a running tool's progress message", async (ctx) => {
     const store = await open();

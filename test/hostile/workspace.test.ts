@@ -7,37 +7,22 @@ import { execFileSync } from 'node:child_process';
 import {
   linkSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
-  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { workspaceTools } from '../../examples/workspace/tools.ts';
-import type { Tool } from '../../src/ai/tool/index.ts';
+import { describe, expect, it } from 'vitest';
+import { workspaceFixture } from '../examples/workspace-fixture.ts';
 
-let outside: string;
-let root: string;
-let tools: Record<string, Tool<any>>;
-beforeAll(async () => {
-  outside = realpathSync(mkdtempSync(join(tmpdir(), 'fino-ws-hostile-')));
-  root = join(outside, 'workspace');
+const { outside, root, call } = workspaceFixture('ws-hostile', (root, outside) => {
   mkdirSync(join(root, 'deep'), { recursive: true });
-  writeFileSync(join(outside, 'secret.txt'), 'top secret');
   linkSync(join(outside, 'secret.txt'), join(root, 'linked.txt'));
   symlinkSync(outside, join(root, 'up'));
   symlinkSync(join(root, 'up'), join(root, 'deep', 'via-link'));
   execFileSync('mkfifo', [join(root, 'pipe')]);
-  tools = Object.fromEntries((await workspaceTools(root)).map((t) => [t.name, t]));
 });
-afterAll(() => rmSync(outside, { recursive: true, force: true }));
-
-const call = (name: string, args: unknown) => tools[name].invoke(args);
 const secretIntact = () =>
   expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
 

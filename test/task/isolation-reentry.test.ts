@@ -7,14 +7,16 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = join(import.meta.dirname, '../..');
 const register = pathToFileURL(join(root, 'dist/register/index.js')).href;
+/** The runs' folders, removed after the file's tests. */
+const runs = tempDir('reentry');
 
 /** The first ```ts block under "## Hard cancellation" in docs/tool.md. */
 function hardCancellationExample(): string {
@@ -27,7 +29,7 @@ function hardCancellationExample(): string {
 
 /** Runs `source` as one file in a fresh folder; a run that never ends is killed at 60 s. */
 async function runAsOneFile(source: string): Promise<{ stdout: string; stderr: string }> {
-  const dir = mkdtempSync(join(tmpdir(), 'fino-reentry-'));
+  const dir = mkdtempSync(join(runs, 'run-'));
   writeFileSync(join(dir, 'solve.ts'), source);
   return promisify(execFile)(process.execPath, ['--import', register, 'solve.ts'], {
     cwd: dir,

@@ -4,18 +4,9 @@
  * the one error wording (`<flag>: expected …, received …`).
  */
 import { describe, expect, it } from 'vitest';
-import { task, UsageError } from '../../src/task/index.ts';
+import { task } from '../../src/task/index.ts';
 import { v } from '../../src/validate/index.ts';
-
-const usageError = (fn: () => unknown): UsageError => {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-};
+import { usageError } from './usage-error.ts';
 
 const serve = task({
   name: 'serve',

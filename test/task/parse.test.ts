@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { task, UsageError } from '../../src/task/index.ts';
+import { task } from '../../src/task/index.ts';
 import { v } from '../../src/validate/index.ts';
+import { usageError } from './usage-error.ts';
 
 const search = task({
   name: 'search',
@@ -16,16 +17,6 @@ const search = task({
   }),
   run: (input) => JSON.stringify(input),
 });
-
-const usageError = (fn: () => unknown): UsageError => {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return error as UsageError;
-  }
-  throw new Error('expected a UsageError');
-};
 
 describe('Task.parse with options derived from the schema', () => {
   it('parses strings, numbers, integers, booleans, choices and repeatable arrays', () => {

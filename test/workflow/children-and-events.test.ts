@@ -3,22 +3,15 @@
  * replays, its end wakes the parent, its failure reaches the parent; emitted events are
  * saved once and readable while the run goes on.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  memoryWorkflowStore,
-  type WorkflowStore,
-  worker,
-  workflow,
-} from '../../src/workflow/index.ts';
+import { describe, expect, it } from 'vitest';
+import { worker, workflow } from '../../src/workflow/index.ts';
+import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
-let store: WorkflowStore;
-afterEach(async () => {
-  await store?.close();
-});
+const fresh = memoryStorePerTest();
 
 describe('ctx.child', () => {
   it('starts a child once, waits for it, and returns its output', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     let childRuns = 0;
     const pack = workflow({
       id: 'pack',
@@ -49,7 +42,7 @@ describe('ctx.child', () => {
   });
 
   it("throws a child's failure in the parent as STEP_FAILED", async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const broken = workflow({
       id: 'broken',
       run: () => {
@@ -76,7 +69,7 @@ describe('ctx.child', () => {
 
 describe('ctx.emit', () => {
   it('emits events once, readable while the run waits', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({
       id: 'progress',
       async run(ctx) {

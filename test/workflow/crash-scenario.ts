@@ -3,12 +3,12 @@
  * SIGKILLed inside and between steps, while a timer waits and around an agent's model
  * turns and tool calls, and four workers racing over 500 runs.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { WorkflowStore } from '../../src/workflow/index.ts';
+import { type Child, nodeChild } from '../helpers/child-process.ts';
 import { turnCountingServer } from './turn-counting-server.ts';
 
 const CHILD = join(import.meta.dirname, 'fixtures', 'crash-worker.ts');
@@ -20,45 +20,9 @@ export interface Place {
   log: string;
 }
 
-interface Child {
-  process: ChildProcess;
-  ready: Promise<void>;
-  done: Promise<Record<string, unknown>>;
-}
-
 /** Starts the crash worker with a command; `env` adds variables. */
-export function child(command: Record<string, unknown>, env: Record<string, string> = {}): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(command)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let markReady: () => void;
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
-  proc.stdout!.on('data', (chunk) => {
-    out += chunk;
-    if (out.split('\n').includes('ready')) markReady();
-  });
-  proc.stderr!.on('data', (chunk) => {
-    err += chunk;
-  });
-  const done = new Promise<Record<string, unknown>>((resolve, reject) => {
-    proc.on('error', reject);
-    proc.on('close', (code, signal) => {
-      if (signal) return resolve({ killed: signal });
-      const line = out
-        .split('\n')
-        .reverse()
-        .find((l) => l.startsWith('{'));
-      if (!line) return reject(new Error(`worker exited ${code} without an answer: ${err || out}`));
-      resolve(JSON.parse(line));
-    });
-  });
-  return { process: proc, ready, done };
-}
+export const child = (command: Record<string, unknown>, env: Record<string, string> = {}): Child =>
+  nodeChild(CHILD, command, env);
 
 /** The side effects the children logged, in order. */
 export const readLog = (log: string): Array<Record<string, unknown>> =>

@@ -3,70 +3,68 @@
  * steps and while a timer waits, a signal consumed once, an agent's completed model calls
  * and tool runs never repeated, 4 workers racing over 500 runs.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresWorkflowStore, sqliteWorkflowStore, workflow } from '../../src/workflow/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../helpers/postgres.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  postgresWorkflowStore,
+  sqliteWorkflowStore,
+  type WorkflowStore,
+  workflow,
+} from '../../src/workflow/index.ts';
+import { freshSchema } from '../helpers/postgres.ts';
+import { postgresForTests } from '../helpers/postgres-for-tests.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import {
   agentCrashScenario,
   child,
   crashScenario,
+  type Place,
   raceScenario,
   readLog,
 } from './crash-scenario.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-workflow-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('workflow-crash');
 /** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
 const TIMEOUT = 240_000;
 /** The same id as the children's workflow: the parent only starts its runs. */
 const count = workflow({ id: 'count', run: () => undefined });
 
-describe('workflows across processes (SQLite)', () => {
-  it(
+/** The scenarios each engine runs, on a fresh store: title, file name, scenario. */
+const scenarios: Array<[string, string, (store: WorkflowStore, place: Place) => Promise<void>]> = [
+  [
     'no completed step runs twice, a timer set before a restart fires after it, a signal is consumed once',
-    async () => {
-      const db = join(dir, 'crash.db');
-      const store = sqliteWorkflowStore(db);
-      try {
-        await crashScenario(store, { db, log: join(dir, 'crash.jsonl') });
-      } finally {
-        await store.close();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
+    'crash',
+    crashScenario,
+  ],
+  [
     'an agent inside: a completed model call is never made again, a completed tool never runs again',
-    async () => {
-      const db = join(dir, 'agent.db');
-      const store = sqliteWorkflowStore(db);
-      try {
-        await agentCrashScenario(store, { db, log: join(dir, 'agent.jsonl') });
-      } finally {
-        await store.close();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
+    'agent',
+    agentCrashScenario,
+  ],
+  [
     '4 workers racing over 500 runs finish each exactly once',
-    async () => {
-      const db = join(dir, 'race.db');
-      const store = sqliteWorkflowStore(db);
-      try {
-        await raceScenario(store, { db, log: join(dir, 'race.jsonl') }, count);
-      } finally {
-        await store.close();
-      }
-    },
-    TIMEOUT,
-  );
+    'race',
+    (store, place) => raceScenario(store, place, count),
+  ],
+];
+
+describe('workflows across processes (SQLite)', () => {
+  for (const [title, name, scenario] of scenarios) {
+    it(
+      title,
+      async () => {
+        const db = join(dir, `${name}.db`);
+        const store = sqliteWorkflowStore(db);
+        try {
+          await scenario(store, { db, log: join(dir, `${name}.jsonl`) });
+        } finally {
+          await store.close();
+        }
+      },
+      TIMEOUT,
+    );
+  }
 });
 
 describe('graceful shutdown', () => {
@@ -104,56 +102,23 @@ describe('graceful shutdown', () => {
 });
 
 describe('workflows across processes (PostgreSQL)', () => {
-  let pg: PostgresServer | undefined;
-  beforeAll(async () => {
-    pg = await startPostgres();
-  }, 120_000);
-  afterAll(async () => {
-    await pg?.stop();
-  });
+  const postgres = postgresForTests();
 
-  it(
-    'no completed step runs twice, a timer set before a restart fires after it, a signal is consumed once',
-    async ({ skip }) => {
-      if (!pg) return skip();
-      const schema = await freshSchema(pg.url);
-      const store = postgresWorkflowStore(pg.url, { schema });
-      try {
-        await crashScenario(store, { db: pg.url, schema, log: join(dir, 'pg-crash.jsonl') });
-      } finally {
-        await store.close();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    'an agent inside: a completed model call is never made again, a completed tool never runs again',
-    async ({ skip }) => {
-      if (!pg) return skip();
-      const schema = await freshSchema(pg.url);
-      const store = postgresWorkflowStore(pg.url, { schema });
-      try {
-        await agentCrashScenario(store, { db: pg.url, schema, log: join(dir, 'pg-agent.jsonl') });
-      } finally {
-        await store.close();
-      }
-    },
-    TIMEOUT,
-  );
-
-  it(
-    '4 workers racing over 500 runs finish each exactly once',
-    async ({ skip }) => {
-      if (!pg) return skip();
-      const schema = await freshSchema(pg.url);
-      const store = postgresWorkflowStore(pg.url, { schema });
-      try {
-        await raceScenario(store, { db: pg.url, schema, log: join(dir, 'pg-race.jsonl') }, count);
-      } finally {
-        await store.close();
-      }
-    },
-    TIMEOUT,
-  );
+  for (const [title, name, scenario] of scenarios) {
+    it(
+      title,
+      async ({ skip }) => {
+        const pg = await postgres();
+        if (!pg) return skip();
+        const schema = await freshSchema(pg.url);
+        const store = postgresWorkflowStore(pg.url, { schema });
+        try {
+          await scenario(store, { db: pg.url, schema, log: join(dir, `pg-${name}.jsonl`) });
+        } finally {
+          await store.close();
+        }
+      },
+      TIMEOUT,
+    );
+  }
 });

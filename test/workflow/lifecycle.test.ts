@@ -2,23 +2,16 @@
  * The lifecycle API on the memory store: idempotent start, signals queued and consumed
  * once, cancellation with finally blocks, timers, get/list/result, and bad input.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { v } from '../../src/validate/index.ts';
-import {
-  memoryWorkflowStore,
-  type WorkflowStore,
-  worker,
-  workflow,
-} from '../../src/workflow/index.ts';
+import { worker, workflow } from '../../src/workflow/index.ts';
+import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
-let store: WorkflowStore;
-afterEach(async () => {
-  await store?.close();
-});
+const fresh = memoryStorePerTest();
 
 describe('start', () => {
   it('is idempotent by key, and refuses the key with another input', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({ id: 'keyed', input: v.object({ n: v.number() }), run: () => 'ok' });
     const first = await flow.start({ n: 1 }, { store, key: 'k-1' });
     const again = await flow.start({ n: 1 }, { store, key: 'k-1' });
@@ -34,7 +27,7 @@ describe('start', () => {
 
 describe('signals', () => {
   it('queues a signal sent before the wait and consumes each signal once', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({
       id: 'inbox',
       async run(ctx) {
@@ -55,7 +48,7 @@ describe('signals', () => {
   });
 
   it('returns undefined when a signal wait times out, and keeps that after replay', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({
       id: 'timeout',
       async run(ctx) {
@@ -79,7 +72,7 @@ describe('signals', () => {
   });
 
   it('refuses unknown signal names, bad payloads, and signals to finished runs — clearly', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({
       id: 'declared',
       signals: { scan: v.object({ ok: v.boolean() }) },
@@ -114,7 +107,7 @@ describe('signals', () => {
   });
 
   it('holds at most maxQueuedSignals unconsumed signals per run', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({
       id: 'full',
       maxQueuedSignals: 3,
@@ -130,7 +123,7 @@ describe('signals', () => {
 
 describe('cancel', () => {
   it('runs finally blocks (with their cleanup steps) on cancel; a merely waiting run is never unwound', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const events: string[] = [];
     const flow = workflow({
       id: 'cleanup',
@@ -162,7 +155,7 @@ describe('cancel', () => {
 
 describe('timers, get and list', () => {
   it('shows what a run waits on, fires its timer, and lists runs by status', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({
       id: 'nap',
       async run(ctx) {
@@ -184,7 +177,7 @@ describe('timers, get and list', () => {
   });
 
   it('result times out with TIMEOUT while the run waits', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({ id: 'slow', run: (ctx) => ctx.waitForSignal('never') });
     const { runId } = await flow.start(undefined, { store });
     await expect(flow.result(runId, { store, timeoutMs: 30 })).rejects.toMatchObject({
@@ -193,7 +186,7 @@ describe('timers, get and list', () => {
   });
 
   it('leaves runs of unknown workflows untouched and reports them', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const known = workflow({ id: 'known', run: () => 1 });
     const other = workflow({ id: 'other', run: () => 2 });
     const { runId } = await other.start(undefined, { store });
@@ -213,7 +206,7 @@ describe('timers, get and list', () => {
 
 describe('history limit', () => {
   it('fails a run that loops past maxHistoryEntries with TOO_LARGE instead of growing without bound', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const endless = workflow({
       id: 'endless',
       maxHistoryEntries: 5,

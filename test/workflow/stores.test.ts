@@ -2,10 +2,8 @@
  * The workflow stores' own rules: the default file, a database from a newer fino, and a
  * corrupt row left untouched.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_WORKFLOW_DB,
   sqliteWorkflowStore,
@@ -13,9 +11,9 @@ import {
   workflow,
 } from '../../src/workflow/index.ts';
 import { openSqlite } from '../helpers/sqlite.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-workflow-stores-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('workflow-stores');
 
 describe('SQLite workflow store', () => {
   it('defaults to .fino/workflows.db', () => {

@@ -8,22 +8,15 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-  memoryWorkflowStore,
-  type WorkflowStore,
-  worker,
-  workflow,
-} from '../../src/workflow/index.ts';
+import { describe, expect, it } from 'vitest';
+import { worker, workflow } from '../../src/workflow/index.ts';
+import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
-let store: WorkflowStore;
-afterEach(async () => {
-  await store?.close();
-});
+const fresh = memoryStorePerTest();
 
 describe('workflow spans', () => {
   it('spans each execution and each live step; replayed steps get none', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const exporter = new InMemorySpanExporter();
     const provider = new BasicTracerProvider({
       spanProcessors: [new SimpleSpanProcessor(exporter)],

@@ -3,24 +3,20 @@
  * idempotency keys, pending decisions with single-use tokens decided exactly once, a
  * suspension's answer reaching the tool as ctx.resumeValue, and an agent as a durable child.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
 import {
-  memoryWorkflowStore,
   type PendingDecision,
   type WorkflowError,
-  type WorkflowStore,
   worker,
   workflow,
 } from '../../src/workflow/index.ts';
+import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
-let store: WorkflowStore;
-afterEach(async () => {
-  await store?.close();
-});
+const fresh = memoryStorePerTest();
 
 const executions: Array<{ orderId: string; key?: string; resumeValue?: unknown }> = [];
 const refund = tool({
@@ -56,7 +52,7 @@ const askSize = tool({
 
 describe('ctx.call', () => {
   it('calls a tool once with the tool_result contract and a stable idempotency key', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     executions.length = 0;
     const flow = workflow({
       id: 'lookup',
@@ -80,7 +76,7 @@ describe('ctx.call', () => {
   });
 
   it('retries a call that throws by its policy, then keeps the failure with its attempts', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     let tries = 0;
     const flaky = {
       name: 'flaky',
@@ -109,7 +105,7 @@ describe('ctx.call', () => {
   });
 
   it('parks on an approval with a single-use token; the decision is taken once and the tool runs once', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     executions.length = 0;
     const handedOut: PendingDecision[] = [];
     const flow = workflow({
@@ -160,7 +156,7 @@ describe('ctx.call', () => {
   });
 
   it('makes a rejection the call result, and refuses decisions of the wrong kind', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     executions.length = 0;
     const flow = workflow({ id: 'rejected', run: (ctx) => ctx.call(refund, { orderId: 'o-8' }) });
     const w = worker({ store, workflows: [flow] });
@@ -183,7 +179,7 @@ describe('ctx.call', () => {
   });
 
   it("parks on a tool's suspension; the answer reaches the tool as ctx.resumeValue", async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     executions.length = 0;
     const flow = workflow({ id: 'size', run: (ctx) => ctx.call(askSize, {}) });
     const w = worker({ store, workflows: [flow] });
@@ -200,7 +196,7 @@ describe('ctx.call', () => {
   });
 
   it('refuses a decision once the run has ended', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({ id: 'ended', run: (ctx) => ctx.call(refund, { orderId: 'o-9' }) });
     const w = worker({ store, workflows: [flow] });
     const { runId } = await flow.start(undefined, { store });
@@ -217,7 +213,7 @@ describe('ctx.call', () => {
 
 describe('ctx.agent', () => {
   it("runs an agent as a durable child: its approvals are the run's pending decisions, no model turn is repeated", async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     executions.length = 0;
     const model = scriptedModel([
       { toolCalls: [{ name: 'lookup', args: { orderId: 'o-3' } }] },

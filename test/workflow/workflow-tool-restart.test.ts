@@ -4,22 +4,20 @@
  * SQLite files, takes the task over, and the official SDK client gets the output of the
  * one run — the task's re-run reattaches to it instead of starting another.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import { sqliteWorkflowStore } from '../../src/workflow/index.ts';
 import type { Target } from '../ai/mcp/fixtures/clients.ts';
 import { connectTaskClient, pollTask, type TaskClient } from '../ai/mcp/fixtures/task-clients.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { refund } from './fixtures/mcp-workflow-server.ts';
 
 const fixture = fileURLToPath(new URL('./fixtures/mcp-workflow-server.ts', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'fino-wf-mcp-'));
+const dir = tempDir('wf-mcp');
 const open: TaskClient[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close().catch(() => undefined)));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const target: Target = {

@@ -2,29 +2,21 @@
  * The execution model on the memory store: replay returns saved results, the replay
  * guard, retries, JSON-only results and their limit, timers, signals, versions.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { v } from '../../src/validate/index.ts';
 import {
-  memoryWorkflowStore,
   NonRetryableError,
   type WorkflowError,
-  type WorkflowStore,
   worker,
   workflow,
 } from '../../src/workflow/index.ts';
+import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
-let store: WorkflowStore;
-afterEach(async () => {
-  await store?.close();
-});
-const fresh = () => {
-  store = memoryWorkflowStore();
-  return store;
-};
+const fresh = memoryStorePerTest();
 
 describe('steps and replay', () => {
   it('runs each step once across replays and returns the saved result', async () => {
-    fresh();
+    const store = fresh();
     const calls: string[] = [];
     const order = workflow({
       id: 'order',
@@ -61,7 +53,7 @@ describe('steps and replay', () => {
   });
 
   it('checkpoints parallel steps independently under Promise.all and replays them in any order', async () => {
-    fresh();
+    const store = fresh();
     const runs: string[] = [];
     const fan = workflow({
       id: 'fan',
@@ -89,7 +81,7 @@ describe('steps and replay', () => {
   });
 
   it('saves now, random and uuid so that a replay sees the same values', async () => {
-    fresh();
+    const store = fresh();
     const seen: unknown[][] = [];
     const saved = workflow({
       id: 'saved',
@@ -113,7 +105,7 @@ describe('steps and replay', () => {
 
 describe('the replay guard', () => {
   it('fails a run that uses a step id twice, naming both', async () => {
-    fresh();
+    const store = fresh();
     const twice = workflow({
       id: 'twice',
       async run(ctx) {
@@ -130,7 +122,7 @@ describe('the replay guard', () => {
   });
 
   it('fails a replay that meets a different step than the history holds, naming both', async () => {
-    fresh();
+    const store = fresh();
     let changed = false;
     const flow = workflow({
       id: 'flow',
@@ -154,7 +146,7 @@ describe('the replay guard', () => {
   });
 
   it('fails a replay whose step became a sleep under the same id', async () => {
-    fresh();
+    const store = fresh();
     let changed = false;
     const flow = workflow({
       id: 'kinds',
@@ -176,7 +168,7 @@ describe('the replay guard', () => {
   });
 
   it('lets ctx.version change code safely: old runs keep the old path, new runs take the new one', async () => {
-    fresh();
+    const store = fresh();
     let deployed = false;
     const paths: string[] = [];
     const flow = workflow({
@@ -206,7 +198,7 @@ describe('the replay guard', () => {
   });
 
   it('fails a run whose saved version the code no longer supports', async () => {
-    fresh();
+    const store = fresh();
     let min = 1;
     const flow = workflow({
       id: 'dropped',
@@ -231,7 +223,7 @@ describe('the replay guard', () => {
 
 describe('retries and results', () => {
   it('retries with backoff and stops at a NonRetryableError; the failure is saved and replayed', async () => {
-    fresh();
+    const store = fresh();
     let attempts = 0;
     let permanent = 0;
     const flow = workflow({
@@ -275,7 +267,7 @@ describe('retries and results', () => {
   });
 
   it('refuses a result that is not JSON, naming the step and the path', async () => {
-    fresh();
+    const store = fresh();
     const flow = workflow({
       id: 'dates',
       run: (ctx) => ctx.step('load', () => ({ order: { at: new Date(0) } })),
@@ -290,7 +282,7 @@ describe('retries and results', () => {
   });
 
   it('refuses a 50 MB step result with a clear limit', async () => {
-    fresh();
+    const store = fresh();
     const flow = workflow({
       id: 'big',
       run: (ctx) => ctx.step('dump', () => 'x'.repeat(50 * 1024 * 1024)),
@@ -305,7 +297,7 @@ describe('retries and results', () => {
   });
 
   it('validates input at start and output at the end', async () => {
-    fresh();
+    const store = fresh();
     const flow = workflow({
       id: 'typed',
       input: v.object({ n: v.number() }),
@@ -324,7 +316,7 @@ describe('retries and results', () => {
   });
 
   it('records a hostile thrown value as a readable error', async () => {
-    fresh();
+    const store = fresh();
     const hostile = new Proxy(
       {},
       {

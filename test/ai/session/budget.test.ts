@@ -4,11 +4,9 @@
  * process continues it with a higher budget to the end, running no tool call twice, and
  * its cost is exactly the sum of its steps and that of an uninterrupted run.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunState } from '../../../src/ai/agent/index.ts';
 import { addCosts } from '../../../src/ai/model/index.ts';
 import {
@@ -18,35 +16,21 @@ import {
   session,
   sqliteStore,
 } from '../../../src/ai/session/index.ts';
+import { nodeChild, PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { budgetAgent } from './fixtures/budget-agent.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-budget-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('budget');
 
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
 const WORKER = join(import.meta.dirname, 'fixtures', 'budget-worker.ts');
 
-function child(command: Record<string, unknown>): Promise<SessionRun> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(command)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  proc.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  proc.stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    proc.on('error', reject);
-    proc.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (code !== 0 || !line) reject(new Error(`budget worker exited ${code}: ${err || out}`));
-      else resolve(JSON.parse(line) as SessionRun);
-    });
-  });
+/** Runs the budget worker to its end; its run, or an error when it did not exit 0. */
+async function child(command: Record<string, unknown>): Promise<SessionRun> {
+  const worker = nodeChild(WORKER, command);
+  const answer = await worker.done;
+  const code = worker.process.exitCode;
+  if (code !== 0) throw new Error(`budget worker exited ${code}: ${worker.output().stderr}`);
+  return answer as unknown as SessionRun;
 }
 
 const executions = (log: string) =>

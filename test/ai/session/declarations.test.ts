@@ -4,14 +4,13 @@
  * imports them. Emits the declarations as the build does and reads them.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
 const repo = join(import.meta.dirname, '..', '..', '..');
-const out = mkdtempSync(join(tmpdir(), 'fino-dts-'));
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+const out = tempDir('dts');
 
 it('no declaration of fino:ai/session imports a driver package', () => {
   execFileSync(

@@ -2,39 +2,21 @@
  * `mcpTaskStore()`: MCP task records next to their runs, on SQLite (memory and file)
  * and PostgreSQL — the same contract on each, so several servers can share the tasks.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type McpTaskStore,
   mcpTaskStore,
-  memoryStore,
-  postgresStore,
   type Store,
   session,
-  sqliteStore,
 } from '../../../src/ai/session/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { type OpenStore, sessionStores } from '../../helpers/session-stores.ts';
 
-let pg: PostgresServer | undefined;
-const started = startPostgres().then((server) => (pg = server));
-const scratch = mkdtempSync(join(tmpdir(), 'fino-mcp-task-store-'));
-afterAll(async () => {
-  await pg?.stop();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const engines = sessionStores('mcp-task-store');
 
-const STORES: [string, () => Promise<Store | undefined>][] = [
-  ['memory', async () => memoryStore()],
-  ['sqlite file', async () => sqliteStore(join(scratch, `${Math.random()}.db`))],
-  [
-    'postgres',
-    async () => {
-      await started;
-      return pg && postgresStore(pg.url, { schema: await freshSchema(pg.url) });
-    },
-  ],
+const STORES: [string, OpenStore][] = [
+  ['memory', engines.memory],
+  ['sqlite file', engines.sqlite],
+  ['postgres', engines.postgres],
 ];
 
 const task = (taskId: string, ownerKey = 'anonymous', extra: object = {}) => ({

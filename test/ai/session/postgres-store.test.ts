@@ -1,18 +1,14 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { postgresStore } from '../../../src/ai/session/index.ts';
 import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
 import { postgresDriver } from '../../../src/internal/sql/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { freshSchema } from '../../helpers/postgres.ts';
+import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
 import { checkTokenMigration, storeConformance, suspended } from './store-conformance.ts';
 
-let server: PostgresServer | undefined;
-const started = startPostgres().then((s) => (server = s));
-afterAll(async () => {
-  await started.catch(() => {});
-  await server?.stop();
-});
+const postgres = postgresForTests();
 
 /** A client whose unqualified `fino_*` names resolve in `schema`. */
 async function rawClient(url: string, schema: string) {
@@ -24,7 +20,7 @@ async function rawClient(url: string, schema: string) {
 storeConformance(
   'postgres',
   async () => {
-    await started;
+    const server = await postgres();
     if (!server) return undefined;
     const url = server.url;
     const schema = await freshSchema(url);
@@ -42,12 +38,13 @@ storeConformance(
 describe('postgresStore', () => {
   let url: string;
   beforeAll(async () => {
-    await started;
+    await postgres();
   });
   const pgIt = (title: string, body: () => Promise<void>) =>
     it(title, async (ctx) => {
-      if (!server) ctx.skip();
-      url = server!.url;
+      const server = await postgres();
+      if (!server) return ctx.skip();
+      url = server.url;
       await body();
     });
 

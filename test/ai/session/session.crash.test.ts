@@ -2,25 +2,22 @@
  * Crash safety and exactly-once approval across real processes, on the SQLite store:
  * children are killed with SIGKILL in the middle of a step, or race to approve.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type SessionRun,
   type Store,
   session,
   sqliteStore,
 } from '../../../src/ai/session/index.ts';
+import { PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { worker } from './child.ts';
 import { readLog, shopAgent } from './fixtures/shop-agent.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
+const dir = tempDir('crash');
 
 /** Waits until the dead worker's lease on the run has expired. */
 async function leaseExpired(store: Store, runId: string) {

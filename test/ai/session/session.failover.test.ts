@@ -4,12 +4,11 @@
  * server down for a while. Issue 24, F1 and F2: no process dies, nothing is lost, a run
  * goes on once the database is back.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import {
@@ -22,21 +21,16 @@ import {
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { isTransientPostgres, postgresDriver } from '../../../src/internal/sql/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { freshSchema, type PostgresServer } from '../../helpers/postgres.ts';
+import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { worker } from './child.ts';
 import { readLog, shopAgent } from './fixtures/shop-agent.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-failover-'));
-let server: PostgresServer | undefined;
-beforeAll(async () => {
-  // This file's own server, durable (the tests' default gives up commits for speed, and a
-  // crash then loses them): its tests crash and restart it.
-  server = await startPostgres({ durable: true });
-});
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = tempDir('failover');
+// This file's own server, durable (the tests' default gives up commits for speed, and a
+// crash then loses them): its tests crash and restart it.
+const postgres = postgresForTests({ durable: true });
 
 /** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
 const PROCESS_TIMEOUT_MS = 180_000;
@@ -46,8 +40,9 @@ const pgIt = (title: string, body: (url: string, faults: Faults) => Promise<void
   it(
     title,
     async (ctx) => {
-      if (!server?.faults) ctx.skip(); // no server, or one this test may not restart
-      await body(server!.url, server!.faults!);
+      const server = await postgres();
+      if (!server?.faults) return ctx.skip(); // no server, or one this test may not restart
+      await body(server.url, server.faults);
     },
     PROCESS_TIMEOUT_MS,
   );

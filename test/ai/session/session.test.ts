@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import {
@@ -15,6 +13,7 @@ import {
 import { tool } from '../../../src/ai/tool/index.ts';
 import { v } from '../../../src/validate/index.ts';
 import { openSqlite } from '../../helpers/sqlite.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { type Plan, readLog, shopAgent } from './fixtures/shop-agent.ts';
 
 /** An agent whose one tool call waits until the test lets it finish. */
@@ -54,8 +53,7 @@ function gatedAgent() {
   return { agent: agent({ model, tools: [slow] }), open, started };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-session-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('session');
 let n = 0;
 
 function setup(plan: Plan, store: Store = memoryStore()) {

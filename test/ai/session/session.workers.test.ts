@@ -2,35 +2,27 @@
  * Several workers on PostgreSQL: approvals racing on two connections, and worker
  * processes draining approved runs with leases, one of them killed mid-run.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postgresStore, type SessionRun, session } from '../../../src/ai/session/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
+import { freshSchema } from '../../helpers/postgres.ts';
+import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { worker } from './child.ts';
 import { readLog, shopAgent } from './fixtures/shop-agent.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-workers-'));
-let server: PostgresServer | undefined;
-beforeAll(async () => {
-  server = await startPostgres();
-});
-afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
+const dir = tempDir('workers');
+const postgres = postgresForTests();
 
 const pgIt = (title: string, body: (url: string) => Promise<void>) =>
   it(
     title,
     async (ctx) => {
-      if (!server) ctx.skip();
-      await body(server!.url);
+      const server = await postgres();
+      if (!server) return ctx.skip();
+      await body(server.url);
     },
     PROCESS_TIMEOUT_MS,
   );

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryStore, SessionError, sqliteStore } from '../../../src/ai/session/index.ts';
 import { sqlStore } from '../../../src/ai/session/sql-store.ts';
 import { type Importer, sqliteDriver } from '../../../src/internal/sql/index.ts';
 import { builtinSqlite, openSqlite } from '../../helpers/sqlite.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { checkTokenMigration, storeConformance } from './store-conformance.ts';
 
 /** The session's SQLite driver with its module loading replaced (as `sqliteStore()` makes it otherwise). */
@@ -18,8 +18,7 @@ const driverWith = (path: string, importer: Importer) =>
     importer,
   });
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-sqlite-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('sqlite');
 
 storeConformance('memory', async () => ({ store: memoryStore() }), { rawAccess: false });
 

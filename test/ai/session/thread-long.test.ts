@@ -6,10 +6,8 @@
  * model received fits and pairs every tool call with its result; the thread keeps every
  * message in full and sums the runs' usage; a late start reads a bounded window.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent, clearToolResults, summarize, trimOldest } from '../../../src/ai/agent/index.ts';
 import {
   addCosts,
@@ -27,8 +25,10 @@ import { tool } from '../../../src/ai/tool/index.ts';
 import { postgresDriver, type SqlDriver, sqliteDriver } from '../../../src/internal/sql/index.ts';
 import { v } from '../../../src/validate/index.ts';
 import { countingDriver } from '../../helpers/counting-driver.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { freshSchema } from '../../helpers/postgres.ts';
+import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
 import { openSqlite } from '../../helpers/sqlite.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { expectPaired } from '../agent/context/requests.ts';
 
 const RUNS = 100;
@@ -42,14 +42,8 @@ const THREAD = 'customer-300';
 // An offline stand-in for openai:gpt-4.1-mini (its limits and prices), billing what it is sent.
 const MODEL_ID = 'openai:gpt-4.1-mini';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-thread-long-'));
-let server: PostgresServer | undefined;
-const started = startPostgres().then((s) => (server = s));
-afterAll(async () => {
-  await started.catch(() => {});
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = tempDir('thread-long');
+const postgres = postgresForTests();
 
 const question = (run: number) => `Question ${run}: where do records ${run * 10} and on stand?`;
 const answer = (run: number) =>
@@ -123,7 +117,7 @@ const engines: Engine[] = [
   {
     name: 'postgres',
     async open() {
-      await started;
+      const server = await postgres();
       if (!server) return undefined;
       const schema = await freshSchema(server.url);
       const driver = postgresDriver(server.url, {

@@ -1,17 +1,15 @@
 /** Migration 6 on a database of an earlier version: unfinished runs of a thread hold it. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import { session, sqliteStore } from '../../../src/ai/session/index.ts';
 import { MIGRATIONS, SESSION_SCHEMA } from '../../../src/ai/session/migrations.ts';
 import { migrate, sqliteDriver } from '../../../src/internal/sql/index.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { stateOf } from './store-conformance.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-thread-migration-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('thread-migration');
 
 describe('migration 6', () => {
   it('makes a run left unfinished by version 5 hold its thread; the thread starts empty and fills when it is done', async () => {

@@ -3,18 +3,16 @@
  * other run of the thread starts, and when another process finishes it its messages are
  * appended exactly once (SQLite, real processes).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import { session, sqliteStore } from '../../../src/ai/session/index.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 import { worker } from './child.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-thread-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('thread-crash');
 
 describe('a thread across a crash (SQLite)', () => {
   it('keeps the thread held by the killed run, and appends its messages once when another process finishes it', async () => {

@@ -1,6 +1,4 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
@@ -14,16 +12,13 @@ import {
 } from '../../../src/ai/session/index.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { v } from '../../../src/validate/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { nodeChild } from '../../helpers/child-process.ts';
+import { freshSchema } from '../../helpers/postgres.ts';
+import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-threads-'));
-let server: PostgresServer | undefined;
-const started = startPostgres().then((s) => (server = s));
-afterAll(async () => {
-  await started.catch(() => {});
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const dir = tempDir('threads');
+const postgres = postgresForTests();
 
 /** A fresh database of one engine: a store factory, and where a child process finds it. */
 interface Database {
@@ -44,7 +39,7 @@ const engines: Engine[] = [
   {
     name: 'postgres',
     async open() {
-      await started;
+      const server = await postgres();
       if (!server) return undefined;
       const url = server.url;
       const schema = await freshSchema(url);
@@ -86,34 +81,9 @@ const text = (message: ModelMessage | undefined) =>
         .map((p) => (p.type === 'text' ? p.text : JSON.stringify(p)))
         .join('');
 
+const RACER = join(import.meta.dirname, 'fixtures', 'thread-racer.ts');
 /** Spawns fixtures/thread-racer.ts: resolves `ready` once it is waiting at the gate, `done` with its answer. */
-function spawnRacer(command: Record<string, unknown>) {
-  const script = join(import.meta.dirname, 'fixtures', 'thread-racer.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(command)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  let markReady = () => {};
-  const ready = new Promise<void>((resolve) => {
-    markReady = resolve;
-  });
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    if (out.split('\n').includes('ready')) markReady();
-  });
-  child.stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  const done = new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.on('close', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) reject(new Error(`racer exited ${code} without an answer: ${err || out}`));
-      else resolve(JSON.parse(line));
-    });
-  });
-  return { ready, done };
-}
+const spawnRacer = (command: Record<string, unknown>) => nodeChild(RACER, command);
 
 for (const engine of engines) {
   describe(`threads (${engine.name})`, () => {

@@ -4,45 +4,19 @@
  * checkpoint; a new process continues the run from the store without asking for a
  * summary again.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { session, sqliteStore } from '../../../../src/ai/session/index.ts';
+import { nodeChild, PROCESS_TIMEOUT_MS } from '../../../helpers/child-process.ts';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 import { summaryAgent, summaryCalls } from './fixtures/summary-agent.ts';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'summary-worker.ts');
-const dir = mkdtempSync(join(tmpdir(), 'fino-summary-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('summary-crash');
 
-/** Child processes start slowly on a loaded machine: generous, never a race against the clock. */
-const PROCESS_TIMEOUT_MS = 120_000;
-
-function worker(command: object, env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify(command)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  return new Promise<Record<string, unknown>>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (signal) return resolve({ killed: signal });
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (!line) return reject(new Error(`worker exited ${code} without an answer: ${err || out}`));
-      resolve(JSON.parse(line));
-    });
-  });
-}
+const worker = (command: object, env: Record<string, string> = {}) =>
+  nodeChild(WORKER, command, env).done;
 
 describe('summarize across a crash (SQLite session)', () => {
   it(
