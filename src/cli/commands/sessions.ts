@@ -247,6 +247,10 @@ interface DecisionInput {
 
 const DECISION_POSITIONALS = ['ref', 'toolCallId'];
 
+/** A decision subcommand's flags: the pending call, then `extra`, then where, with what, who and why. */
+const decisionInput = <Extra extends Parameters<typeof v.object>[0]>(extra: Extra) =>
+  v.object({ ref, toolCallId, ...extra, db, agent, by, note });
+
 /** Decides the pending call `given` names with `decide` and prints the run. */
 const decideCall = (
   io: CommandIo,
@@ -271,21 +275,15 @@ const decideCommands = (io: CommandIo): CommandTask[] => [
   subcommand(io, {
     name: 'approve',
     description: 'Approve a pending call',
-    inputSchema: v.object({ ref, toolCallId, db, agent, by, note }),
+    inputSchema: decisionInput({}),
     positionals: DECISION_POSITIONALS,
     run: (given, out) => decideCall(io, given, out, (runs, at, who) => runs.approve(at, who)),
   }),
   subcommand(io, {
     name: 'reject',
     description: 'Reject a pending call; the model reads the reason',
-    inputSchema: v.object({
-      ref,
-      toolCallId,
+    inputSchema: decisionInput({
       reason: v.string().min(1).describe('why, for the model to read'),
-      db,
-      agent,
-      by,
-      note,
     }),
     positionals: DECISION_POSITIONALS,
     run: (given, out) =>
@@ -294,14 +292,8 @@ const decideCommands = (io: CommandIo): CommandTask[] => [
   subcommand(io, {
     name: 'resume',
     description: 'Answer a suspended call with a value',
-    inputSchema: v.object({
-      ref,
-      toolCallId,
+    inputSchema: decisionInput({
       value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
-      db,
-      agent,
-      by,
-      note,
     }),
     positionals: DECISION_POSITIONALS,
     run: (given, out) =>

@@ -253,6 +253,10 @@ interface DecisionInput {
 
 const DECISION_POSITIONALS = ['ref', 'decisionId'];
 
+/** A decision subcommand's flags: the pending decision, then `extra`, then where, who and why. */
+const decisionInput = <Extra extends Parameters<typeof v.object>[0]>(extra: Extra) =>
+  v.object({ ref, decisionId, ...extra, db, by, note });
+
 /**
  * Records `decision` on the pending decision `given` names and prints `what` happened;
  * the run waits for a worker.
@@ -281,7 +285,7 @@ const decideCommands = (io: CommandIo): CommandTask[] => [
   subcommand(io, {
     name: 'approve',
     description: 'Approve a pending tool call',
-    inputSchema: v.object({ ref, decisionId, db, by, note }),
+    inputSchema: decisionInput({}),
     positionals: DECISION_POSITIONALS,
     run: (given, out) => recordDecision(io, given, out, { approve: true }, 'approved'),
   }),
@@ -289,27 +293,15 @@ const decideCommands = (io: CommandIo): CommandTask[] => [
     name: 'reject',
     description:
       'Reject a pending tool call or suspension; the call returns the reason as an error',
-    inputSchema: v.object({
-      ref,
-      decisionId,
-      reason: v.string().min(1).describe('why'),
-      db,
-      by,
-      note,
-    }),
+    inputSchema: decisionInput({ reason: v.string().min(1).describe('why') }),
     positionals: DECISION_POSITIONALS,
     run: (given, out) => recordDecision(io, given, out, { reject: given.reason }, 'rejected'),
   }),
   subcommand(io, {
     name: 'resume',
     description: 'Answer a suspended tool call with a value',
-    inputSchema: v.object({
-      ref,
-      decisionId,
+    inputSchema: decisionInput({
       value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
-      db,
-      by,
-      note,
     }),
     positionals: DECISION_POSITIONALS,
     run: (given, out) => recordDecision(io, given, out, { resume: given.value }, 'answered'),

@@ -4,7 +4,9 @@
  */
 import type { Session } from '../session.ts';
 import type { InboxAccess } from './access.ts';
+import type { Notice } from './decision-form.ts';
 import type { StoreWatcher } from './events.ts';
+import type { PageContext } from './pages.ts';
 import type { InboxWorkflows } from './workflows.ts';
 
 /** One inbox's parts, built once by `inbox()` and shared by its routes. */
@@ -16,3 +18,11 @@ export interface InboxContext {
   access: InboxAccess;
   watcher: StoreWatcher;
 }
+
+/** A run's page (a session run's or a workflow run's), with a notice of what just happened. */
+export type RunView = (
+  inbox: InboxContext,
+  ctx: PageContext,
+  runId: string,
+  notice?: Notice,
+) => Promise<Response>;

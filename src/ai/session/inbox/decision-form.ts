@@ -33,6 +33,9 @@ export function postedDecision(form: URLSearchParams, by: string | undefined): P
 /** A notice at the top of a page: what just happened, or (`warn`) what did not. */
 export type Notice = { text: string; warn?: boolean };
 
+/** The status of a page with `notice`: 409 when it tells of a refused decision. */
+export const statusOf = (notice: Notice | undefined) => (notice?.warn ? 409 : 200);
+
 /** What was done, for the notice on the page that follows a decision. */
 export const DONE: Readonly<Record<PostedDecision['action'], string>> = {
   approve: 'Approved',

@@ -6,30 +6,25 @@
 import { SessionError } from '../errors.ts';
 import { runThread } from '../run-thread.ts';
 import type { SessionRun } from '../types.ts';
-import type { InboxContext } from './context.ts';
-import { alreadyDecided, DONE, type Notice, parseAnswer, postedDecision } from './decision-form.ts';
+import type { InboxContext, RunView } from './context.ts';
+import { alreadyDecided, DONE, parseAnswer, postedDecision, statusOf } from './decision-form.ts';
 import { HttpError, respond } from './http.ts';
 import type { Login } from './logins.ts';
-import { type PageContext, runPage } from './pages.ts';
+import { runPage } from './pages.ts';
 
 /** How many of a thread's newest messages a run's page shows. */
 const THREAD_MESSAGES = 50;
 
 /** A run's page: status, pending calls, transcript, thread, audit trail and steps. */
-export async function runView(
-  inbox: InboxContext,
-  ctx: PageContext,
-  runId: string,
-  notice?: Notice,
-  status = 200,
-): Promise<Response> {
+export const runView: RunView = async (inbox, ctx, runId, notice) => {
+  const status = statusOf(notice);
   const run = await inbox.session.get(runId);
   if (!run) throw new HttpError(404, `No run with id "${runId}".`);
   return respond(
     runPage(ctx, run, notice, await runThread(inbox.session, run, { limit: THREAD_MESSAGES })),
     { status },
   );
-}
+};
 
 /** Approves, rejects or answers a session run's pending call, once. */
 export async function decideRun(
@@ -59,7 +54,7 @@ export async function decideRun(
     if (error.code === 'INVALID_ARGUMENT') throw new HttpError(400, error.message);
     const text = await refusal(inbox, error, ref);
     if (text === undefined) throw error;
-    return runView(inbox, ctx, ref.runId, { text, warn: true }, 409);
+    return runView(inbox, ctx, ref.runId, { text, warn: true });
   }
   // The run as stored now, with its audit trail (the decision's result lacks it).
   const now = (await session.get(run.runId)) ?? run;

@@ -3,21 +3,22 @@
  * timeline, audit trail) and POST /workflows/:runId/decisions/:decisionId (a pending
  * decision approved, rejected or answered, once).
  */
-import type { InboxContext } from './context.ts';
-import { alreadyDecided, DONE, type Notice, parseAnswer, postedDecision } from './decision-form.ts';
+import type { InboxContext, RunView } from './context.ts';
+import {
+  alreadyDecided,
+  DONE,
+  type Notice,
+  parseAnswer,
+  postedDecision,
+  statusOf,
+} from './decision-form.ts';
 import { HttpError, respond } from './http.ts';
 import type { Login } from './logins.ts';
-import type { PageContext } from './pages.ts';
 import { workflowRunPage } from './workflows.ts';
 
 /** A workflow run's page: status, pending decisions, timeline, audit trail. */
-export async function workflowView(
-  inbox: InboxContext,
-  ctx: PageContext,
-  runId: string,
-  notice?: Notice,
-  status = 200,
-): Promise<Response> {
+export const workflowView: RunView = async (inbox, ctx, runId, notice) => {
+  const status = statusOf(notice);
   const { workflows } = inbox;
   if (!workflows) throw new HttpError(404, 'This inbox shows no workflow runs.');
   try {
@@ -30,7 +31,7 @@ export async function workflowView(
     }
     throw error;
   }
-}
+};
 
 /** Approves, rejects or answers a workflow run's pending decision, once. */
 export async function decideWorkflow(
@@ -59,7 +60,7 @@ export async function decideWorkflow(
     }
   } catch (error) {
     const notice = await workflowRefusal(inbox, error, ref);
-    return workflowView(inbox, ctx, ref.runId, notice, 409);
+    return workflowView(inbox, ctx, ref.runId, notice);
   }
   return workflowView(inbox, ctx, ref.runId, {
     text: `${DONE[action]}. A worker continues the run.`,
