@@ -1,17 +1,21 @@
 /**
  * The approval inbox of `fino:ai/session`: a web page over a session's store (and,
- * through the small `InboxWorkflows` interface, over workflow runs). The room holds the
- * handler (`handler.ts`: options checked in `options.ts`, logins and tokens in
- * `access.ts`, `logins.ts` and `security.ts`), its routes (`router.ts` dispatches to
- * `run-list.ts`, `run-routes.ts`, `workflow-routes.ts`, the decision forms of
- * `decision-form.ts`, and the event stream of `events.ts`), the pages they render
- * (`pages.ts`, `workflows.ts`, `steps.ts`, escaped through `html.ts`, with `assets.ts`),
- * HTTP plumbing (`http.ts`) and the Node adapter (`serve.ts`).
+ * through the small `InboxWorkflows` interface, over workflow runs). The room holds:
  *
- * It may import the rest of `ai/session`, `ai/agent` and `ai/model` through their
- * `index.ts`, `fino:validate`, and `src/internal/`; never `fino:workflow`, which sits
- * above it (workflow runs come in through `InboxWorkflows`). The rest of `ai/session`
- * imports the inbox only through this file.
+ * - the handler, `handler.ts`, built from its options (`options.ts`) and access rules
+ *   (`access.ts`: tokens, logins in `logins.ts`, cookies and CSRF in `security.ts`);
+ * - its routes: `router.ts` dispatches to `run-list.ts` (the list), `run-routes.ts` (a
+ *   session run), `workflow-routes.ts` (a workflow run) and `events.ts` (the event
+ *   stream); both decide forms read `decision-form.ts`; `http.ts` is the plumbing;
+ * - the pages they render: `pages.ts` (layout, list, shared blocks), `run-page.ts`,
+ *   `workflows.ts`, `steps.ts`, all escaped through `html.ts`, styled by `assets.ts`;
+ * - the Node adapter, `serve.ts`.
+ *
+ * It may import the rest of `ai/session` (its files, not this folder's parent index),
+ * other modules through their `index.ts` (`ai/agent`, `ai/model`, `fino:task`,
+ * `fino:validate`) and `src/internal/`; never `fino:workflow`, which sits above it
+ * (workflow runs come in through `InboxWorkflows`). The rest of `ai/session` imports the
+ * inbox only through this file.
  *
  * @module
  */

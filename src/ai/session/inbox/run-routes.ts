@@ -10,7 +10,7 @@ import type { InboxContext, RunView } from './context.ts';
 import { alreadyDecided, DONE, parseAnswer, postedDecision, statusOf } from './decision-form.ts';
 import { HttpError, respond } from './http.ts';
 import type { Login } from './logins.ts';
-import { runPage } from './pages.ts';
+import { runPage } from './run-page.ts';
 
 /** How many of a thread's newest messages a run's page shows. */
 const THREAD_MESSAGES = 50;
