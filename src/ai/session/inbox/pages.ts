@@ -102,11 +102,11 @@ export function messageList(messages: readonly ModelMessage[]): Html {
   })}</ol>`;
 }
 
+/** An address in the inbox: `segments` (ids among them) percent-encoded under its base. */
+export const inboxUrl = (ctx: Pick<PageContext, 'base'>, ...segments: string[]) =>
+  `${ctx.base}/${segments.map(encodeURIComponent).join('/')}`;
 /** The address of a session run's page. */
-export const runUrl = (ctx: PageContext, runId: string) =>
-  `${ctx.base}/runs/${encodeURIComponent(runId)}`;
-const callUrl = (ctx: PageContext, runId: string, toolCallId: string) =>
-  `${runUrl(ctx, runId)}/calls/${encodeURIComponent(toolCallId)}`;
+export const runUrl = (ctx: PageContext, runId: string) => inboxUrl(ctx, 'runs', runId);
 
 /**
  * The decision form of one pending call: Approve/Reject, or an answer for a suspension;
@@ -116,7 +116,7 @@ export function decideForm(
   ctx: PageContext,
   runId: string,
   call: PendingCall,
-  action = callUrl(ctx, runId, call.toolCallId),
+  action = inboxUrl(ctx, 'runs', runId, 'calls', call.toolCallId),
 ): Html {
   // Unique per call whatever characters the ids hold, so every label names its own field.
   const id = `c${sha256Hex(action).slice(0, 16)}`;

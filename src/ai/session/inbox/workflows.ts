@@ -10,6 +10,7 @@ import {
   argsBlock,
   callSummary,
   decideForm,
+  inboxUrl,
   jsonBlock,
   type PageContext,
   page,
@@ -88,10 +89,10 @@ export interface InboxWorkflows {
 /** How many workflow runs the inbox lists at most. */
 export const WORKFLOW_LIST_LIMIT = 200;
 
-export const workflowUrl = (ctx: PageContext, runId: string) =>
-  `${ctx.base}/workflows/${encodeURIComponent(runId)}`;
+/** The address of a workflow run's page. */
+export const workflowUrl = (ctx: PageContext, runId: string) => inboxUrl(ctx, 'workflows', runId);
 const decisionUrl = (ctx: PageContext, runId: string, decisionId: string) =>
-  `${workflowUrl(ctx, runId)}/decisions/${encodeURIComponent(decisionId)}`;
+  inboxUrl(ctx, 'workflows', runId, 'decisions', decisionId);
 
 /** One pending decision of a workflow run, with its form. */
 export function workflowPendingCard(
