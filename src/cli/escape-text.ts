@@ -3,13 +3,10 @@
  * become visible escapes, so text cannot move the cursor, clear the screen, retitle the
  * window or reorder what the operator reads.
  */
+import { TERMINAL_CONTROLS } from '../internal/terminal-controls.ts';
 
-/**
- * C0 controls, DEL, C1 controls, and the bidirectional overrides and isolates
- * (U+202A–U+202E, U+2066–U+2069) that reorder how a line reads.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+/** C0 controls, DEL, C1 controls, and the bidi overrides and isolates, every one. */
+const UNSAFE = new RegExp(TERMINAL_CONTROLS.source, 'g');
 
 /** Characters JSON leaves raw that a terminal acts on: DEL, C1 and the bidi controls. */
 const UNSAFE_IN_JSON = /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;

@@ -1,12 +1,13 @@
 /**
  * The plumbing the `fino sessions` and `fino workflows` subcommands share: each is a
- * child task with its own schema that prints text, or JSON with `--json`.
+ * child task with its own schema that prints text, or JSON with `--json`, under a
+ * parent command that names them.
  */
-import { type SchemaInput, type TaskRunContext, task } from '../task/index.ts';
-import { type CommandIo, writeLine } from './command.ts';
+import { type SchemaInput, type TaskRunContext, task, UsageError } from '../task/index.ts';
+import { type Command, type CommandIo, writeLine } from './command.ts';
 import { escapeText, safeJson } from './escape-text.ts';
 import { EXIT } from './exit-codes.ts';
-import type { CommandTask } from './task-command.ts';
+import { type CommandTask, taskCommand } from './task-command.ts';
 
 /** Where a subcommand reads and writes: its streams, and whether `--json` was given. */
 export interface Output {
@@ -60,5 +61,45 @@ export function subcommand<Input>(
     cli: { positionals: options.positionals },
     run: (input, ctx: TaskRunContext) =>
       options.run(input, { io, json: ctx.writer.mode === 'json' }),
+  });
+}
+
+/**
+ * A command made of subcommands: `fino <name> <subcommand> …` runs one of
+ * `subcommands(io)`; `fino <name>` alone is a usage error that names them.
+ *
+ * @example
+ * ```ts
+ * import { v } from 'fino:validate';
+ * import { parentCommand, print, subcommand } from './subcommand.ts';
+ *
+ * export const greet = parentCommand('greet', 'Greets.', (io) => [
+ *   subcommand(io, {
+ *     name: 'hello',
+ *     description: 'Says hello',
+ *     inputSchema: v.object({}),
+ *     positionals: [],
+ *     run: async (_given, out) => print(out, 'hello', () => ['hello']),
+ *   }),
+ * ]);
+ * ```
+ */
+export function parentCommand(
+  name: string,
+  description: string,
+  subcommands: (io: CommandIo) => CommandTask[],
+): Command {
+  return taskCommand(name, (io) => {
+    const children = subcommands(io);
+    return task({
+      name,
+      description,
+      children,
+      run: () => {
+        throw new UsageError(
+          `missing subcommand; expected one of ${children.map((c) => c.name).join(', ')}`,
+        );
+      },
+    });
   });
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { scriptedModel } from '../../src/ai/model/index.ts';
 import { type SessionRun, session, sqliteStore } from '../../src/ai/session/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
 import { sessions } from '../../src/cli/commands/sessions.ts';
+import { TERMINAL_CONTROLS } from '../../src/internal/terminal-controls.ts';
 import { budgetAgent } from '../ai/session/fixtures/budget-agent.ts';
 import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
 
@@ -94,6 +95,21 @@ describe('fino sessions', () => {
     const run = await session({ store: check }).get("run 'q'");
     await check.close();
     expect(run?.audit?.at(-1)).toMatchObject({ action: 'resume', toolCallId: 'ask_1' });
+  });
+
+  it('prints decide lines a shell passes on intact, for run ids with $, quotes and control characters', async () => {
+    const runId = `$run "it's" \x1b[2J\u202e\tend`;
+    await suspendedRun('odd ids.db', runId);
+    const { out } = await cli(['list', '--db', 'odd ids.db']);
+    const printed = /^ {4}decide: (.*)$/m.exec(out)?.[1] ?? '';
+    expect(printed).not.toMatch(TERMINAL_CONTROLS);
+    // The printed command through a real shell, "fino" replaced by a printer of its argv.
+    const argv = execFileSync('sh', ['-c', printed.replace(/^fino /, "printf '%s\\0' ")])
+      .toString('utf8')
+      .split('\0')
+      .slice(0, -1);
+    expect(argv).toEqual(['sessions', 'approve', runId, 'ship_1', '--db', 'odd ids.db']);
+    expect((await cli(argv.slice(1))).code).toBe(0);
   });
 
   it('approves by token and continues the run in its own process with --agent', async () => {

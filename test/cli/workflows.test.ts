@@ -2,14 +2,18 @@
  * `fino workflows`: start a run from a module, signal it, see what it waits on, approve
  * its pending call, cancel — the command over the store a worker drives.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { tool } from '../../src/ai/tool/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
 import { workflows } from '../../src/cli/commands/workflows.ts';
-import { sqliteWorkflowStore, worker } from '../../src/workflow/index.ts';
+import { TERMINAL_CONTROLS } from '../../src/internal/terminal-controls.ts';
+import { v } from '../../src/validate/index.ts';
+import { sqliteWorkflowStore, worker, workflow, workflowRuns } from '../../src/workflow/index.ts';
 import { order } from '../workflow/fixtures/cli-workflows.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'fino-cli-workflows-'));
@@ -81,7 +85,7 @@ describe('fino workflows', () => {
     shown = await cli(['show', runId, '--db', 'w.db']);
     expect(shown.out).toContain('pending approval $call:ship  tool=ship  risk=high');
     expect(shown.out).toContain('args={"order":"A1"}');
-    expect(shown.out).toContain(`decide: fino workflows approve ${runId} $call:ship`);
+    expect(shown.out).toContain(`decide: fino workflows approve ${runId} '$call:ship'`);
 
     const approved = await cli(['approve', runId, '$call:ship', '--by', 'ana', '--db', 'w.db']);
     expect(approved.code).toBe(0);
@@ -122,5 +126,44 @@ describe('fino workflows', () => {
     const missing = await cli(['list', '--db', 'missing.db']);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('no workflow database at');
+  });
+
+  it('prints a decide line that a shell passes on intact, whatever the decision id holds', async () => {
+    const pay = tool({
+      name: 'pay',
+      description: 'Pay an expense.',
+      parameters: v.object({}),
+      requiresApproval: true,
+      execute: () => 'paid',
+    });
+    // The default id of a call ($call:<tool>), then ids a workflow's author chose.
+    const ids = ['$call:pay', `two "words" it's $HOME`, 'esc\x1b[2J tab\t nl\n bidi\u202e end'];
+    const odd = workflow({
+      id: 'odd',
+      input: v.object({}),
+      async run(ctx) {
+        await ctx.call(pay, {});
+        for (const id of ids.slice(1)) await ctx.call(pay, {}, { id });
+        return 'done';
+      },
+    });
+    const store = sqliteWorkflowStore(join(dir, 'odd.db'));
+    const { runId } = await odd.start({}, { store });
+    for (const id of ids) {
+      await worker({ store, workflows: [odd] }).drain();
+      const shown = await cli(['show', runId, '--db', 'odd.db']);
+      const line = /^ {4}decide: (.*)$/m.exec(shown.out)?.[1] ?? '';
+      expect(line).not.toMatch(TERMINAL_CONTROLS);
+      // The printed command through a real shell, "fino" replaced by a printer of its argv.
+      const argv = execFileSync('sh', ['-c', line.replace(/^fino /, "printf '%s\\0' ")])
+        .toString('utf8')
+        .split('\0')
+        .slice(0, -1);
+      expect(argv).toEqual(['workflows', 'approve', runId, id]);
+      expect((await cli(['approve', ...argv.slice(2), '--db', 'odd.db'])).code).toBe(0);
+    }
+    await worker({ store, workflows: [odd] }).drain();
+    expect((await workflowRuns(store).get(runId)).status).toBe('done');
+    await store.close();
   });
 });

@@ -4,7 +4,6 @@
  * own schema; `fino sessions <subcommand> --help` prints its help.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
 import { describeUsage } from '../../ai/model/index.ts';
 import {
   DEFAULT_SQLITE_PATH,
@@ -21,14 +20,16 @@ import {
   session,
   sqliteStore,
 } from '../../ai/session/index.ts';
-import { task, UsageError } from '../../task/index.ts';
+import { shellQuote } from '../../internal/shell-quote.ts';
+import { UsageError } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
 import { type CommandIo, writeLine } from '../command.ts';
+import { databaseOption, databaseTarget } from '../database-option.ts';
 import { EXIT } from '../exit-codes.ts';
 import { importUserModule } from '../load-module.ts';
 import { reportProblem } from '../report-error.ts';
-import { type Output, print, subcommand } from '../subcommand.ts';
-import { type CommandTask, taskCommand } from '../task-command.ts';
+import { type Output, parentCommand, print, subcommand } from '../subcommand.ts';
+import type { CommandTask } from '../task-command.ts';
 import { serveTask } from './sessions-serve.ts';
 import { SHOWN_THREAD_MESSAGES, threadLines } from './thread-lines.ts';
 
@@ -38,9 +39,9 @@ import { SHOWN_THREAD_MESSAGES, threadLines } from './thread-lines.ts';
  * waits for runs to come: decision 128), which creates it and says so on stderr.
  */
 function openStore(db: string | undefined, io: CommandIo, create = false): Store {
-  const target = db ?? (io.env.FINO_DATABASE_URL || DEFAULT_SQLITE_PATH);
-  if (/^postgres(ql)?:\/\//.test(target)) return postgresStore(target);
-  const path = isAbsolute(target) ? target : resolve(io.cwd, target);
+  const target = databaseTarget(db, io, DEFAULT_SQLITE_PATH);
+  if ('url' in target) return postgresStore(target.url);
+  const { path } = target;
   if (existsSync(path)) return sqliteStore(path);
   if (!create) {
     throw new UsageError(
@@ -51,7 +52,7 @@ function openStore(db: string | undefined, io: CommandIo, create = false): Store
   const store = sqliteStore(path);
   writeLine(
     io.stderr,
-    `fino sessions serve: created an empty session database at ${path}; runs appear when a session({ store: sqliteStore(${JSON.stringify(target)}) }) records them`,
+    `fino sessions serve: created an empty session database at ${path}; runs appear when a session({ store: sqliteStore(${JSON.stringify(target.given)}) }) records them`,
   );
   return store;
 }
@@ -71,18 +72,14 @@ async function loadAgent(file: string, io: CommandIo): Promise<SessionAgent> {
   return found;
 }
 
-/** `text` as one POSIX shell word: as it is when plain, else single-quoted. */
-const shellWord = (text: string) =>
-  /^[\w.,:@%+=/-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
-
 /**
  * The command that decides a pending call, runnable as printed (with `--db` when the
  * listing named one): `approve` for an approval, `resume` with an answer for a suspension
  * (`<JSON>` stands for the answer, e.g. '"M"').
  */
 function decideCommand(run: SessionRun, call: SessionPendingCall, db: string | undefined) {
-  const where = db === undefined ? '' : ` --db ${shellWord(db)}`;
-  const ids = `${shellWord(run.runId)} ${shellWord(call.toolCallId)}`;
+  const where = db === undefined ? '' : ` --db ${shellQuote(db)}`;
+  const ids = `${shellQuote(run.runId)} ${shellQuote(call.toolCallId)}`;
   return call.kind === 'suspend'
     ? `fino sessions resume ${ids} --value <JSON>${where}`
     : `fino sessions approve ${ids}${where}`;
@@ -140,12 +137,7 @@ const showRun = (
   ...(thread ? threadLines(thread) : []),
 ];
 
-const db = v
-  .string()
-  .optional()
-  .describe(
-    `a SQLite file or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_SQLITE_PATH})`,
-  );
+const db = databaseOption(DEFAULT_SQLITE_PATH);
 const agent = v
   .string()
   .optional()
@@ -184,9 +176,6 @@ async function withSession(
 /** `--by` and `--note`: who decided, and why, for the audit trail. */
 const actor = (given: { by?: string; note?: string }) => ({ by: given.by, note: given.note });
 
-const pendingRef = (given: { ref: string; toolCallId?: string }): PendingRef =>
-  given.toolCallId === undefined ? given.ref : { runId: given.ref, toolCallId: given.toolCallId };
-
 /** A decided run; without an agent it waits, ready, for a worker. */
 const decided = (out: Output, run: SessionRun, hasAgent: boolean): number => {
   const waiting =
@@ -196,127 +185,145 @@ const decided = (out: Output, run: SessionRun, hasAgent: boolean): number => {
   return print(out, withoutState(run), () => [...describeRun(run), ...waiting]);
 };
 
-/** The subcommands of `fino sessions`, over `io`. */
-function subcommands(io: CommandIo): CommandTask[] {
-  return [
-    subcommand(io, {
-      name: 'list',
-      description: 'Runs, oldest first, with their pending calls',
-      inputSchema: v.object({
-        db,
-        status: v.enum(statuses).optional().describe('only runs with this status'),
-        thread: v.string().optional().describe('only runs of this thread'),
+/** `fino sessions list`: runs, with their pending calls and how to decide them. */
+const listCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'list',
+    description: 'Runs, oldest first, with their pending calls',
+    inputSchema: v.object({
+      db,
+      status: v.enum(statuses).optional().describe('only runs with this status'),
+      thread: v.string().optional().describe('only runs of this thread'),
+    }),
+    positionals: [],
+    run: (given, out) =>
+      withSession(given, io, async (runs) => {
+        const list = await runs.list({ status: given.status, threadId: given.thread });
+        const views = list.map((r) => (r.status === 'corrupt' ? r : withoutState(r)));
+        return print(out, views, () =>
+          list.length === 0
+            ? ['no runs']
+            : list.flatMap((r) =>
+                r.status === 'corrupt'
+                  ? [`${r.runId}  corrupt`, `  error: ${r.error}`]
+                  : describeRun(r, given.db),
+              ),
+        );
       }),
-      positionals: [],
-      run: (given, out) =>
-        withSession(given, io, async (runs) => {
-          const list = await runs.list({ status: given.status, threadId: given.thread });
-          const views = list.map((r) => (r.status === 'corrupt' ? r : withoutState(r)));
-          return print(out, views, () =>
-            list.length === 0
-              ? ['no runs']
-              : list.flatMap((r) =>
-                  r.status === 'corrupt'
-                    ? [`${r.runId}  corrupt`, `  error: ${r.error}`]
-                    : describeRun(r, given.db),
-                ),
+  });
+
+/** `fino sessions show`: one run, its usage, audit trail and thread. */
+const showCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'show',
+    description: 'One run: status, pending calls, audit trail',
+    inputSchema: v.object({ runId, db }),
+    positionals: ['runId'],
+    run: (given, out) =>
+      withSession(given, io, async (runs) => {
+        const run = await runs.get(given.runId);
+        if (!run) {
+          return reportProblem(
+            io,
+            `no run with id "${given.runId}"`,
+            'Run "fino sessions list" for the run ids.',
+            EXIT.failure,
           );
-        }),
-    }),
-    subcommand(io, {
-      name: 'show',
-      description: 'One run: status, pending calls, audit trail',
-      inputSchema: v.object({ runId, db }),
-      positionals: ['runId'],
-      run: (given, out) =>
-        withSession(given, io, async (runs) => {
-          const run = await runs.get(given.runId);
-          if (!run) {
-            return reportProblem(
-              io,
-              `no run with id "${given.runId}"`,
-              'Run "fino sessions list" for the run ids.',
-              EXIT.failure,
-            );
-          }
-          const thread = await runThread(runs, run, { limit: SHOWN_THREAD_MESSAGES });
-          return print(out, thread ? { ...run, thread } : run, () =>
-            showRun(run, given.db, thread),
-          );
-        }),
-    }),
-    subcommand(io, {
-      name: 'approve',
-      description: 'Approve a pending call',
-      inputSchema: v.object({ ref, toolCallId, db, agent, by, note }),
-      positionals: ['ref', 'toolCallId'],
-      run: (given, out) =>
-        withSession(given, io, async (runs, hasAgent) =>
-          decided(out, await runs.approve(pendingRef(given), actor(given)), hasAgent),
-        ),
-    }),
-    subcommand(io, {
-      name: 'reject',
-      description: 'Reject a pending call; the model reads the reason',
-      inputSchema: v.object({
-        ref,
-        toolCallId,
-        reason: v.string().min(1).describe('why, for the model to read'),
-        db,
-        agent,
-        by,
-        note,
+        }
+        const thread = await runThread(runs, run, { limit: SHOWN_THREAD_MESSAGES });
+        return print(out, thread ? { ...run, thread } : run, () => showRun(run, given.db, thread));
       }),
-      positionals: ['ref', 'toolCallId'],
-      run: (given, out) =>
-        withSession(given, io, async (runs, hasAgent) =>
-          decided(out, await runs.reject(pendingRef(given), given.reason, actor(given)), hasAgent),
-        ),
-    }),
-    subcommand(io, {
-      name: 'resume',
-      description: 'Answer a suspended call with a value',
-      inputSchema: v.object({
-        ref,
-        toolCallId,
-        value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
-        db,
-        agent,
-        by,
-        note,
-      }),
-      positionals: ['ref', 'toolCallId'],
-      run: (given, out) =>
-        withSession(given, io, async (runs, hasAgent) =>
-          decided(out, await runs.resume(pendingRef(given), given.value, actor(given)), hasAgent),
-        ),
-    }),
-    subcommand(io, {
-      name: 'cancel',
-      description: 'Cancel an unfinished run',
-      inputSchema: v.object({ runId, db, by, note }),
-      positionals: ['runId'],
-      run: (given, out) =>
-        withSession(given, io, async (runs) => {
-          const run = await runs.cancel(given.runId, actor(given));
-          return print(out, withoutState(run), () => describeRun(run));
-        }),
-    }),
-    serveTask(io, { openStore, loadAgent }),
-  ];
+  });
+
+/** What every decision subcommand is given: the pending call, where, with what, who and why. */
+interface DecisionInput {
+  ref: string;
+  toolCallId?: string;
+  db?: string;
+  agent?: string;
+  by?: string;
+  note?: string;
 }
 
-/** `fino sessions`: lists durable runs and approves, rejects or resumes their pending calls. */
-export const sessions = taskCommand('sessions', (io) => {
-  const children = subcommands(io);
-  return task({
-    name: 'sessions',
-    description: 'Inspects durable runs (fino/ai/session) and decides their pending calls.',
-    children,
-    run: () => {
-      throw new UsageError(
-        `missing subcommand; expected one of ${children.map((c) => c.name).join(', ')}`,
-      );
-    },
+const DECISION_POSITIONALS = ['ref', 'toolCallId'];
+
+/** A decision subcommand's flags: the pending call, then `extra`, then where, with what, who and why. */
+const decisionInput = <Extra extends Parameters<typeof v.object>[0]>(extra: Extra) =>
+  v.object({ ref, toolCallId, ...extra, db, agent, by, note });
+
+/** Decides the pending call `given` names with `decide` and prints the run. */
+const decideCall = (
+  io: CommandIo,
+  given: DecisionInput,
+  out: Output,
+  decide: (
+    runs: Session,
+    ref: PendingRef,
+    actor: { by?: string; note?: string },
+  ) => Promise<SessionRun>,
+) =>
+  withSession(given, io, async (runs, hasAgent) => {
+    const ref: PendingRef =
+      given.toolCallId === undefined
+        ? given.ref
+        : { runId: given.ref, toolCallId: given.toolCallId };
+    return decided(out, await decide(runs, ref, actor(given)), hasAgent);
   });
-});
+
+/** `fino sessions approve|reject|resume`: a pending call decided, once. */
+const decideCommands = (io: CommandIo): CommandTask[] => [
+  subcommand(io, {
+    name: 'approve',
+    description: 'Approve a pending call',
+    inputSchema: decisionInput({}),
+    positionals: DECISION_POSITIONALS,
+    run: (given, out) => decideCall(io, given, out, (runs, at, who) => runs.approve(at, who)),
+  }),
+  subcommand(io, {
+    name: 'reject',
+    description: 'Reject a pending call; the model reads the reason',
+    inputSchema: decisionInput({
+      reason: v.string().min(1).describe('why, for the model to read'),
+    }),
+    positionals: DECISION_POSITIONALS,
+    run: (given, out) =>
+      decideCall(io, given, out, (runs, at, who) => runs.reject(at, given.reason, who)),
+  }),
+  subcommand(io, {
+    name: 'resume',
+    description: 'Answer a suspended call with a value',
+    inputSchema: decisionInput({
+      value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
+    }),
+    positionals: DECISION_POSITIONALS,
+    run: (given, out) =>
+      decideCall(io, given, out, (runs, at, who) => runs.resume(at, given.value, who)),
+  }),
+];
+
+/** `fino sessions cancel`: an unfinished run cancelled. */
+const cancelCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'cancel',
+    description: 'Cancel an unfinished run',
+    inputSchema: v.object({ runId, db, by, note }),
+    positionals: ['runId'],
+    run: (given, out) =>
+      withSession(given, io, async (runs) => {
+        const run = await runs.cancel(given.runId, actor(given));
+        return print(out, withoutState(run), () => describeRun(run));
+      }),
+  });
+
+/** `fino sessions`: lists durable runs and approves, rejects or resumes their pending calls. */
+export const sessions = parentCommand(
+  'sessions',
+  'Inspects durable runs (fino/ai/session) and decides their pending calls.',
+  (io) => [
+    listCommand(io),
+    showCommand(io),
+    ...decideCommands(io),
+    cancelCommand(io),
+    serveTask(io, { openStore, loadAgent }),
+  ],
+);

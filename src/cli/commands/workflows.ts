@@ -5,8 +5,9 @@
  * the workflows' code (`--module`); the others work on the store alone.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import { task, UsageError } from '../../task/index.ts';
+import type { Decision } from '../../ai/agent/index.ts';
+import { shellQuote } from '../../internal/shell-quote.ts';
+import { UsageError } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
 import {
   type AnyWorkflow,
@@ -20,9 +21,10 @@ import {
   workflowRuns,
 } from '../../workflow/index.ts';
 import type { CommandIo } from '../command.ts';
+import { databaseOption, databaseTarget } from '../database-option.ts';
 import { importUserModule } from '../load-module.ts';
-import { type Output, print, subcommand } from '../subcommand.ts';
-import { type CommandTask, taskCommand } from '../task-command.ts';
+import { type Output, parentCommand, print, subcommand } from '../subcommand.ts';
+import type { CommandTask } from '../task-command.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 export function openWorkflowStore(
@@ -30,13 +32,15 @@ export function openWorkflowStore(
   io: CommandIo,
   create = false,
 ): WorkflowStore {
-  const target = db ?? (io.env.FINO_DATABASE_URL || DEFAULT_WORKFLOW_DB);
-  if (/^postgres(ql)?:\/\//.test(target)) return postgresWorkflowStore(target);
-  const path = isAbsolute(target) ? target : resolve(io.cwd, target);
-  if (!create && !existsSync(path)) {
-    throw new UsageError(`no workflow database at ${path}`, 'Pass --db <file or postgres:// URL>.');
+  const target = databaseTarget(db, io, DEFAULT_WORKFLOW_DB);
+  if ('url' in target) return postgresWorkflowStore(target.url);
+  if (!create && !existsSync(target.path)) {
+    throw new UsageError(
+      `no workflow database at ${target.path}`,
+      'Pass --db <file or postgres:// URL>.',
+    );
   }
-  return sqliteWorkflowStore(path);
+  return sqliteWorkflowStore(target.path);
 }
 
 /** The workflow `id` among a module's exports. */
@@ -77,7 +81,9 @@ const describeRun = (run: WorkflowRun): string[] => {
       `  pending ${p.call.kind} ${p.decisionId}  tool=${p.call.toolName}${p.call.risk ? `  risk=${p.call.risk}` : ''}${reason}`,
     );
     lines.push(`    args=${JSON.stringify(p.call.args)}`);
-    lines.push(`    decide: fino workflows approve ${run.runId} ${p.decisionId}`);
+    lines.push(
+      `    decide: fino workflows approve ${shellQuote(run.runId)} ${shellQuote(p.decisionId)}`,
+    );
   }
   for (const a of run.audit ?? []) {
     lines.push(
@@ -87,12 +93,7 @@ const describeRun = (run: WorkflowRun): string[] => {
   return lines;
 };
 
-const db = v
-  .string()
-  .optional()
-  .describe(
-    `a SQLite file or a postgres:// URL (default: $FINO_DATABASE_URL, else ${DEFAULT_WORKFLOW_DB})`,
-  );
+const db = databaseOption(DEFAULT_WORKFLOW_DB);
 const runId = v.string().describe('the run id (as "list" prints it)');
 const by = v.string().optional().describe('who acts, for the audit trail');
 const note = v.string().optional().describe('a note for the audit trail');
@@ -126,198 +127,197 @@ async function withStore<T>(
   }
 }
 
-const decisionRef = (given: { ref: string; decisionId?: string }): DecisionRef =>
-  given.decisionId === undefined ? given.ref : { runId: given.ref, decisionId: given.decisionId };
-
-/** A decision recorded; the run waits for a worker. */
-const decidedLine = (out: Output, recorded: unknown, what: string) =>
-  print(out, recorded, () => [`${what}; a worker continues the run`]);
-
-function subcommands(io: CommandIo): CommandTask[] {
-  return [
-    subcommand(io, {
-      name: 'list',
-      description: 'Runs of every workflow, oldest first',
-      inputSchema: v.object({
-        db,
-        status: v.enum(statuses).optional().describe('only runs with this status'),
-        workflow: v.string().optional().describe('only runs of this workflow id'),
-      }),
-      positionals: [],
-      run: (given, out) =>
-        withStore(given, io, async (store) => {
-          const runs = await workflowRuns(store).list({
-            ...(given.status ? { status: given.status } : {}),
-            ...(given.workflow ? { workflowId: given.workflow } : {}),
-          });
-          return print(out, runs, () =>
-            runs.length === 0 ? ['no runs'] : runs.flatMap(describeRun),
-          );
-        }),
+/** `fino workflows list`: runs of every workflow, or of one, or with one status. */
+const listCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'list',
+    description: 'Runs of every workflow, oldest first',
+    inputSchema: v.object({
+      db,
+      status: v.enum(statuses).optional().describe('only runs with this status'),
+      workflow: v.string().optional().describe('only runs of this workflow id'),
     }),
-    subcommand(io, {
-      name: 'show',
-      description: 'One run: status, what it waits on, pending decisions, audit trail and history',
-      inputSchema: v.object({ runId, db }),
-      positionals: ['runId'],
-      run: (given, out) =>
-        withStore(given, io, async (store) => {
-          const runs = workflowRuns(store);
-          const run = await runs.get(given.runId);
-          const history = await runs.history(given.runId);
-          return print(out, { ...run, history }, () => [
-            ...describeRun(run),
-            ...history.map(
-              (e) =>
-                `  ${e.startedAt} ${e.kind} ${e.id} ${e.state}${e.endedAt ? ` (${Date.parse(e.endedAt) - Date.parse(e.startedAt)} ms)` : ''}${e.error ? `  error: ${e.error.message}` : ''}`,
-            ),
-          ]);
-        }),
-    }),
-    subcommand(io, {
-      name: 'start',
-      description: 'Start a run of a workflow a module exports (a worker drives it)',
-      inputSchema: v.object({
-        module: v.string().describe('the module exporting the workflow'),
-        workflow: v.string().describe('the workflow id'),
-        input: v.any().optional().describe('the input, as JSON'),
-        key: v.string().optional().describe('an idempotency key: the same key starts one run'),
-        db,
-      }),
-      positionals: ['module', 'workflow'],
-      run: async (given, out) => {
-        const definition = await loadWorkflow(given.module, given.workflow, io);
-        return withStore(
-          given,
-          io,
-          async (store) => {
-            const started = await definition.start(given.input, {
-              store,
-              ...(given.key ? { key: given.key } : {}),
-            });
-            return print(out, started, () => [
-              `${started.runId}  ${started.created ? 'started' : 'already started (same key)'}`,
-            ]);
-          },
-          true,
+    positionals: [],
+    run: (given, out) =>
+      withStore(given, io, async (store) => {
+        const runs = await workflowRuns(store).list({
+          ...(given.status ? { status: given.status } : {}),
+          ...(given.workflow ? { workflowId: given.workflow } : {}),
+        });
+        return print(out, runs, () =>
+          runs.length === 0 ? ['no runs'] : runs.flatMap(describeRun),
         );
-      },
-    }),
-    subcommand(io, {
-      name: 'signal',
-      description: 'Send a signal to a run',
-      inputSchema: v.object({
-        runId,
-        name: v.string().describe('the signal name'),
-        payload: v.any().optional().describe('the payload, as JSON'),
-        db,
       }),
-      positionals: ['runId', 'name'],
-      run: (given, out) =>
-        withStore(given, io, async (store) => {
-          await workflowRuns(store).signal(given.runId, given.name, given.payload);
-          return print(out, { runId: given.runId, signal: given.name }, () => [
-            `signal "${given.name}" queued for ${given.runId}`,
-          ]);
-        }),
-    }),
-    subcommand(io, {
-      name: 'cancel',
-      description: 'Cancel a run: it unwinds through its finally blocks',
-      inputSchema: v.object({ runId, db, by, note }),
-      positionals: ['runId'],
-      run: (given, out) =>
-        withStore(given, io, async (store) => {
-          const run = await workflowRuns(store).cancel(given.runId, {
-            by: given.by,
-            note: given.note,
-          });
-          return print(out, run, () => describeRun(run));
-        }),
-    }),
-    subcommand(io, {
-      name: 'approve',
-      description: 'Approve a pending tool call',
-      inputSchema: v.object({ ref, decisionId, db, by, note }),
-      positionals: ['ref', 'decisionId'],
-      run: (given, out) =>
-        withStore(given, io, async (store) =>
-          decidedLine(
-            out,
-            await workflowRuns(store).decide(
-              decisionRef(given),
-              { approve: true },
-              { by: given.by, note: given.note },
-            ),
-            'approved',
-          ),
-        ),
-    }),
-    subcommand(io, {
-      name: 'reject',
-      description:
-        'Reject a pending tool call or suspension; the call returns the reason as an error',
-      inputSchema: v.object({
-        ref,
-        decisionId,
-        reason: v.string().min(1).describe('why'),
-        db,
-        by,
-        note,
-      }),
-      positionals: ['ref', 'decisionId'],
-      run: (given, out) =>
-        withStore(given, io, async (store) =>
-          decidedLine(
-            out,
-            await workflowRuns(store).decide(
-              decisionRef(given),
-              { reject: given.reason },
-              { by: given.by, note: given.note },
-            ),
-            'rejected',
-          ),
-        ),
-    }),
-    subcommand(io, {
-      name: 'resume',
-      description: 'Answer a suspended tool call with a value',
-      inputSchema: v.object({
-        ref,
-        decisionId,
-        value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
-        db,
-        by,
-        note,
-      }),
-      positionals: ['ref', 'decisionId'],
-      run: (given, out) =>
-        withStore(given, io, async (store) =>
-          decidedLine(
-            out,
-            await workflowRuns(store).decide(
-              decisionRef(given),
-              { resume: given.value },
-              { by: given.by, note: given.note },
-            ),
-            'answered',
-          ),
-        ),
-    }),
-  ];
-}
+  });
 
-/** `fino workflows`: inspects durable workflow runs and acts on them. */
-export const workflows = taskCommand('workflows', (io) => {
-  const children = subcommands(io);
-  return task({
-    name: 'workflows',
-    description: 'Inspects durable workflow runs (fino/workflow): start, signal, cancel, decide.',
-    children,
-    run: () => {
-      throw new UsageError(
-        `missing subcommand; expected one of ${children.map((c) => c.name).join(', ')}`,
+/** `fino workflows show`: one run, then its history one checkpoint a line. */
+const showCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'show',
+    description: 'One run: status, what it waits on, pending decisions, audit trail and history',
+    inputSchema: v.object({ runId, db }),
+    positionals: ['runId'],
+    run: (given, out) =>
+      withStore(given, io, async (store) => {
+        const runs = workflowRuns(store);
+        const run = await runs.get(given.runId);
+        const history = await runs.history(given.runId);
+        return print(out, { ...run, history }, () => [
+          ...describeRun(run),
+          ...history.map(
+            (e) =>
+              `  ${e.startedAt} ${e.kind} ${e.id} ${e.state}${e.endedAt ? ` (${Date.parse(e.endedAt) - Date.parse(e.startedAt)} ms)` : ''}${e.error ? `  error: ${e.error.message}` : ''}`,
+          ),
+        ]);
+      }),
+  });
+
+/** `fino workflows start`: a run of a workflow a module exports, in a store made when missing. */
+const startCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'start',
+    description: 'Start a run of a workflow a module exports (a worker drives it)',
+    inputSchema: v.object({
+      module: v.string().describe('the module exporting the workflow'),
+      workflow: v.string().describe('the workflow id'),
+      input: v.any().optional().describe('the input, as JSON'),
+      key: v.string().optional().describe('an idempotency key: the same key starts one run'),
+      db,
+    }),
+    positionals: ['module', 'workflow'],
+    run: async (given, out) => {
+      const definition = await loadWorkflow(given.module, given.workflow, io);
+      return withStore(
+        given,
+        io,
+        async (store) => {
+          const started = await definition.start(given.input, {
+            store,
+            ...(given.key ? { key: given.key } : {}),
+          });
+          return print(out, started, () => [
+            `${started.runId}  ${started.created ? 'started' : 'already started (same key)'}`,
+          ]);
+        },
+        true,
       );
     },
   });
-});
+
+/** `fino workflows signal`: a signal queued for a run. */
+const signalCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'signal',
+    description: 'Send a signal to a run',
+    inputSchema: v.object({
+      runId,
+      name: v.string().describe('the signal name'),
+      payload: v.any().optional().describe('the payload, as JSON'),
+      db,
+    }),
+    positionals: ['runId', 'name'],
+    run: (given, out) =>
+      withStore(given, io, async (store) => {
+        await workflowRuns(store).signal(given.runId, given.name, given.payload);
+        return print(out, { runId: given.runId, signal: given.name }, () => [
+          `signal "${given.name}" queued for ${given.runId}`,
+        ]);
+      }),
+  });
+
+/** `fino workflows cancel`: the run unwinds through its finally blocks. */
+const cancelCommand = (io: CommandIo) =>
+  subcommand(io, {
+    name: 'cancel',
+    description: 'Cancel a run: it unwinds through its finally blocks',
+    inputSchema: v.object({ runId, db, by, note }),
+    positionals: ['runId'],
+    run: (given, out) =>
+      withStore(given, io, async (store) => {
+        const run = await workflowRuns(store).cancel(given.runId, {
+          by: given.by,
+          note: given.note,
+        });
+        return print(out, run, () => describeRun(run));
+      }),
+  });
+
+/** What every decision subcommand is given: the decision, where, who and why. */
+interface DecisionInput {
+  ref: string;
+  decisionId?: string;
+  db?: string;
+  by?: string;
+  note?: string;
+}
+
+const DECISION_POSITIONALS = ['ref', 'decisionId'];
+
+/** A decision subcommand's flags: the pending decision, then `extra`, then where, who and why. */
+const decisionInput = <Extra extends Parameters<typeof v.object>[0]>(extra: Extra) =>
+  v.object({ ref, decisionId, ...extra, db, by, note });
+
+/**
+ * Records `decision` on the pending decision `given` names and prints `what` happened;
+ * the run waits for a worker.
+ */
+const recordDecision = (
+  io: CommandIo,
+  given: DecisionInput,
+  out: Output,
+  decision: Decision,
+  what: string,
+) =>
+  withStore(given, io, async (store) => {
+    const ref: DecisionRef =
+      given.decisionId === undefined
+        ? given.ref
+        : { runId: given.ref, decisionId: given.decisionId };
+    const recorded = await workflowRuns(store).decide(ref, decision, {
+      by: given.by,
+      note: given.note,
+    });
+    return print(out, recorded, () => [`${what}; a worker continues the run`]);
+  });
+
+/** `fino workflows approve|reject|resume`: a pending decision decided, once. */
+const decideCommands = (io: CommandIo): CommandTask[] => [
+  subcommand(io, {
+    name: 'approve',
+    description: 'Approve a pending tool call',
+    inputSchema: decisionInput({}),
+    positionals: DECISION_POSITIONALS,
+    run: (given, out) => recordDecision(io, given, out, { approve: true }, 'approved'),
+  }),
+  subcommand(io, {
+    name: 'reject',
+    description:
+      'Reject a pending tool call or suspension; the call returns the reason as an error',
+    inputSchema: decisionInput({ reason: v.string().min(1).describe('why') }),
+    positionals: DECISION_POSITIONALS,
+    run: (given, out) => recordDecision(io, given, out, { reject: given.reason }, 'rejected'),
+  }),
+  subcommand(io, {
+    name: 'resume',
+    description: 'Answer a suspended tool call with a value',
+    inputSchema: decisionInput({
+      value: v.any().describe('the answer, as JSON (quote strings: \'"M"\')'),
+    }),
+    positionals: DECISION_POSITIONALS,
+    run: (given, out) => recordDecision(io, given, out, { resume: given.value }, 'answered'),
+  }),
+];
+
+/** `fino workflows`: inspects durable workflow runs and acts on them. */
+export const workflows = parentCommand(
+  'workflows',
+  'Inspects durable workflow runs (fino/workflow): start, signal, cancel, decide.',
+  (io) => [
+    listCommand(io),
+    showCommand(io),
+    startCommand(io),
+    signalCommand(io),
+    cancelCommand(io),
+    ...decideCommands(io),
+  ],
+);

@@ -1,9 +1,10 @@
 /**
- * Server-sent events for the inbox: one poller per handler reads the store about once
+ * Server-sent events for the inbox (GET /events): one poller per handler reads the store about once
  * a second while somebody listens, and tells every listener "changed" when the list of
  * runs (ids, statuses, update times) differs from the last look.
  */
 import type { Session } from '../session.ts';
+import { HttpError, respond } from './http.ts';
 import type { InboxWorkflows } from './workflows.ts';
 
 /** The most event streams open at once; more get 503 (each holds a connection). */
@@ -12,6 +13,9 @@ export const MAX_LISTENERS = 100;
 const KEEPALIVE_POLLS = 15;
 
 type Listener = (chunk: string) => void;
+
+/** What watches a store for the inbox's event streams; see {@link storeWatcher}. */
+export type StoreWatcher = ReturnType<typeof storeWatcher>;
 
 /** Watches `session` (and workflow runs, when given) for changes while listeners are attached. */
 export function storeWatcher(session: Session, pollMs: number, workflows?: InboxWorkflows) {
@@ -71,7 +75,7 @@ export function storeWatcher(session: Session, pollMs: number, workflows?: Inbox
 
 /** An event-stream body fed by `watcher` until the client goes away. */
 export function eventStream(
-  watcher: ReturnType<typeof storeWatcher>,
+  watcher: StoreWatcher,
   signal: AbortSignal,
 ): ReadableStream<Uint8Array> | undefined {
   const encoder = new TextEncoder();
@@ -105,4 +109,11 @@ export function eventStream(
   if (signal.aborted) stop();
   else signal.addEventListener('abort', stop, { once: true });
   return stream;
+}
+
+/** GET /events: the stream of "changed" events, or a 503 when too many listen. */
+export function eventsResponse(watcher: StoreWatcher, request: Request): Response {
+  const stream = eventStream(watcher, request.signal);
+  if (!stream) throw new HttpError(503, 'Too many live connections; reload later.');
+  return respond(stream, { type: 'text/event-stream; charset=utf-8' });
 }

@@ -5,12 +5,9 @@
 import { sha256Hex } from '../../../internal/sha256.ts';
 import type { ModelMessage } from '../../../task/index.ts';
 import type { PendingCall } from '../../agent/index.ts';
-import { describeUsage } from '../../model/index.ts';
 import { describeMessage, pretty } from '../message-text.ts';
-import type { RunThread } from '../run-thread.ts';
-import type { AuditEntry, CorruptRun, SessionPendingCall, SessionRun } from '../types.ts';
+import type { CorruptRun, SessionPendingCall, SessionRun } from '../types.ts';
 import { type Html, html } from './html.ts';
-import { stepsSection } from './steps.ts';
 
 /** What every page needs to link and post back: the mount point and the form secret. */
 export interface PageContext {
@@ -92,7 +89,8 @@ export function argsBlock(args: unknown): Html {
   )}</dl>`;
 }
 
-function messageList(messages: readonly ModelMessage[]): Html {
+/** Messages as a list, each with its role, long ones folded. */
+export function messageList(messages: readonly ModelMessage[]): Html {
   if (messages.length === 0) return html`<p class="empty">No messages yet.</p>`;
   return html`<ol class="messages">${messages.map((m) => {
     const { role, text } = describeMessage(m);
@@ -104,26 +102,11 @@ function messageList(messages: readonly ModelMessage[]): Html {
   })}</ol>`;
 }
 
-/**
- * The run's thread as stored (its newest messages, newest last, long ones folded), with
- * how many earlier ones there are, its summary and its runs' usage; or why it cannot be read.
- */
-function threadSection(thread: RunThread): Html {
-  if ('error' in thread) {
-    return html`<h2>Thread ${thread.threadId}</h2><p class="notice warn">${thread.error}</p>`;
-  }
-  const earlier = thread.messages[0]?.position ?? thread.length;
-  const { usage, summary } = thread;
-  return html`<h2>Thread ${thread.threadId}</h2>
-<ul class="meta"><li>${thread.length} messages${earlier > 0 ? `, the last ${thread.length - earlier} shown` : ''}</li>
-<li>tokens of its runs ${usage.inputTokens} in, ${usage.outputTokens} out, ${usage.totalTokens} total</li>
-${thread.activeRunId === undefined ? '' : html`<li>active run ${thread.activeRunId}</li>`}</ul>
-${summary ? html`<details><summary>Summary of the first ${summary.through} messages</summary><pre>${summary.text}</pre></details>` : ''}${messageList(thread.messages.map((m) => m.message))}`;
-}
-
-const runUrl = (ctx: PageContext, runId: string) => `${ctx.base}/runs/${encodeURIComponent(runId)}`;
-const callUrl = (ctx: PageContext, runId: string, toolCallId: string) =>
-  `${runUrl(ctx, runId)}/calls/${encodeURIComponent(toolCallId)}`;
+/** An address in the inbox: `segments` (ids among them) percent-encoded under its base. */
+export const inboxUrl = (ctx: Pick<PageContext, 'base'>, ...segments: string[]) =>
+  `${ctx.base}/${segments.map(encodeURIComponent).join('/')}`;
+/** The address of a session run's page. */
+export const runUrl = (ctx: PageContext, runId: string) => inboxUrl(ctx, 'runs', runId);
 
 /**
  * The decision form of one pending call: Approve/Reject, or an answer for a suspension;
@@ -133,7 +116,7 @@ export function decideForm(
   ctx: PageContext,
   runId: string,
   call: PendingCall,
-  action = callUrl(ctx, runId, call.toolCallId),
+  action = inboxUrl(ctx, 'runs', runId, 'calls', call.toolCallId),
 ): Html {
   // Unique per call whatever characters the ids hold, so every label names its own field.
   const id = `c${sha256Hex(action).slice(0, 16)}`;
@@ -181,7 +164,7 @@ export function callSummary(call: PendingCall): { asks: Html; effects: string } 
 }
 
 /** One pending call: what it wants, why, in what context, and the form to decide it. */
-function pendingCard(
+export function pendingCard(
   ctx: PageContext,
   run: SessionRun,
   call: SessionPendingCall,
@@ -325,57 +308,6 @@ export function inboxPage(
     ctx,
     'Approval inbox',
     html`${filters(ctx, tool, status)}<section id="inbox-list" aria-live="polite" data-src="${ctx.base}/fragment" data-events="${ctx.base}/events">${listFragment(ctx, runs, tool, status, workflows)}</section>`,
-  );
-}
-
-const FINAL = new Set(['done', 'error', 'cancelled']);
-
-const auditAction = (a: AuditEntry) =>
-  ({ approve: 'approved', reject: 'rejected', resume: 'answered', cancel: 'cancelled' })[
-    a.action
-  ] ?? a.action;
-
-/**
- * A run: status, usage, pending calls, transcript, its thread (when it has one) and audit
- * trail; `notice` reports a decision.
- */
-export function runPage(
-  ctx: PageContext,
-  run: SessionRun,
-  notice?: { text: string; warn?: boolean },
-  thread?: RunThread,
-): Html {
-  const usage = run.state?.usage;
-  const outcome =
-    run.status === 'done'
-      ? html`<h2>Answer</h2><pre>${run.text}</pre>`
-      : run.status === 'error'
-        ? html`<h2>Error${run.code === undefined ? '' : html` <code>${run.code}</code>`}</h2><pre>${run.error}</pre>`
-        : '';
-  const pending =
-    run.status === 'suspended'
-      ? html`<h2>Pending calls</h2>${run.pending.map((call) => pendingCard(ctx, run, call, false))}`
-      : '';
-  const audit = run.audit ?? [];
-  const auditTable =
-    audit.length === 0
-      ? html`<p class="empty">No decisions yet.</p>`
-      : html`<table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Call</th><th scope="col">Who</th><th scope="col">Note</th></tr></thead><tbody>${audit.map(
-          (a) =>
-            html`<tr><td><time datetime="${a.at}">${a.at}</time></td><td>${auditAction(a)}</td><td>${a.toolName ?? ''} ${a.toolCallId ?? ''}</td><td>${a.by ?? ''}</td><td>${a.note ?? ''}</td></tr>`,
-        )}</tbody></table>`;
-  return page(
-    ctx,
-    `Run ${run.runId}`,
-    html`${notice ? html`<p class="notice${notice.warn ? ' warn' : ''}" role="status">${notice.text}</p>` : ''}
-<div id="run-body" data-src="${runUrl(ctx, run.runId)}" data-events="${ctx.base}/events" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">
-<section class="card"><h2>Run <span id="run-status">${run.status}</span></h2>
-<ul class="meta"><li>id ${run.runId}</li>${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
-<li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
-${usage ? html`<li>usage ${describeUsage(usage)}</li>` : ''}
-${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}
-${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul></section>
-${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}${thread ? threadSection(thread) : ''}<h2>Audit trail</h2>${auditTable}${stepsSection(run)}</div>`,
   );
 }
 

@@ -4,7 +4,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { type InboxOptions, inbox } from './handler.ts';
+import { inbox } from './handler.ts';
+import type { InboxOptions } from './options.ts';
 
 /** Options of {@link serveInbox}: the inbox's, and where to listen. */
 export interface ServeInboxOptions extends InboxOptions {

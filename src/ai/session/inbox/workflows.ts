@@ -10,12 +10,14 @@ import {
   argsBlock,
   callSummary,
   decideForm,
+  inboxUrl,
   jsonBlock,
   type PageContext,
   page,
   type StatusFilter,
   timeAgo,
 } from './pages.ts';
+import { auditTable, FINAL, noticePart } from './run-page.ts';
 
 /** A workflow run as the inbox reads it (`WorkflowRun` of `fino:workflow`). */
 export interface InboxWorkflowRun {
@@ -87,10 +89,10 @@ export interface InboxWorkflows {
 /** How many workflow runs the inbox lists at most. */
 export const WORKFLOW_LIST_LIMIT = 200;
 
-export const workflowUrl = (ctx: PageContext, runId: string) =>
-  `${ctx.base}/workflows/${encodeURIComponent(runId)}`;
+/** The address of a workflow run's page. */
+export const workflowUrl = (ctx: PageContext, runId: string) => inboxUrl(ctx, 'workflows', runId);
 const decisionUrl = (ctx: PageContext, runId: string, decisionId: string) =>
-  `${workflowUrl(ctx, runId)}/decisions/${encodeURIComponent(decisionId)}`;
+  inboxUrl(ctx, 'workflows', runId, 'decisions', decisionId);
 
 /** One pending decision of a workflow run, with its form. */
 export function workflowPendingCard(
@@ -220,8 +222,6 @@ function timelineRow(entry: InboxWorkflowEntry, ctx: PageContext): Html {
   return html`<tr class="entry ${entry.kind} ${entry.state}"><td>${KIND_LABELS[entry.kind] ?? entry.kind}</td><td><code>${entry.id}</code></td><td>${entry.state}${notes.length ? ` (${notes.join(', ')})` : ''}</td><td>${timeAgo(ctx, entry.startedAt)}</td><td class="duration">${took}</td><td>${detail}</td></tr>`;
 }
 
-const FINAL = new Set(['done', 'error', 'cancelled']);
-
 /** A workflow run: status, what it waits on, pending decisions, timeline and audit trail. */
 export function workflowRunPage(
   ctx: PageContext,
@@ -246,23 +246,16 @@ export function workflowRunPage(
       : html`<table class="timeline"><thead><tr><th scope="col">What</th><th scope="col">Id</th><th scope="col">State</th><th scope="col">Started</th><th scope="col">Took</th><th scope="col">Result</th></tr></thead><tbody>${history.map(
           (entry) => timelineRow(entry, ctx),
         )}</tbody></table>`;
-  const audit = run.audit ?? [];
-  const auditTable =
-    audit.length === 0
-      ? html`<p class="empty">No decisions yet.</p>`
-      : html`<table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Decision</th><th scope="col">Who</th><th scope="col">Note</th></tr></thead><tbody>${audit.map(
-          (a) =>
-            html`<tr><td><time datetime="${a.at}">${a.at}</time></td><td>${a.action}</td><td>${a.toolName ?? ''} ${a.decisionId ?? ''}</td><td>${a.by ?? ''}</td><td>${a.note ?? ''}</td></tr>`,
-        )}</tbody></table>`;
+  const audit = (run.audit ?? []).map((a) => ({ ...a, id: a.decisionId }));
   return page(
     ctx,
     `Workflow run ${run.runId}`,
-    html`${notice ? html`<p class="notice${notice.warn ? ' warn' : ''}" role="status">${notice.text}</p>` : ''}
+    html`${noticePart(notice)}
 <div id="run-body" data-src="${workflowUrl(ctx, run.runId)}" data-events="${ctx.base}/events" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">
 <section class="card"><h2>Workflow <span class="workflow-id">${run.workflowId}</span>: <span id="run-status">${run.status}</span></h2>
 <ul class="meta"><li>id ${run.runId}</li><li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
 ${run.waitingOn ? html`<li>waits on ${waitsOn(run)}</li>` : ''}${run.cancelRequested ? html`<li>cancellation requested</li>` : ''}</ul>
 <details><summary>Input</summary>${jsonBlock(run.input, 'Input')}</details></section>
-${outcome}${pendingPart}<h2>Timeline</h2>${timeline}<h2>Audit trail</h2>${auditTable}</div>`,
+${outcome}${pendingPart}<h2>Timeline</h2>${timeline}<h2>Audit trail</h2>${auditTable(audit, 'Decision')}</div>`,
   );
 }

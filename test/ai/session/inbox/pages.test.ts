@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { html } from '../../../../src/ai/session/inbox/html.ts';
-import { ago, listFragment, runPage } from '../../../../src/ai/session/inbox/pages.ts';
+import { ago, listFragment } from '../../../../src/ai/session/inbox/pages.ts';
+import { runPage } from '../../../../src/ai/session/inbox/run-page.ts';
 import type { SessionRun } from '../../../../src/ai/session/index.ts';
 
 const ctx = { base: '', csrf: 'c', askName: true };
