@@ -44,12 +44,8 @@ export {
   resource,
   resourceTemplate,
 } from './resources.ts';
-export {
-  type McpServerOptions,
-  type McpToolServer,
-  mcpServer,
-  type StdioStreams,
-} from './server.ts';
+export { type McpToolServer, mcpServer, type StdioStreams } from './server.ts';
+export type { McpServerOptions } from './server-options.ts';
 export {
   type McpServerTaskOptions,
   type McpTaskCursor,

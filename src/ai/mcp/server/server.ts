@@ -3,24 +3,13 @@
  * built on the official SDK's low-level `Server`.
  */
 import type { Readable, Writable } from 'node:stream';
-import {
-  type CallToolResult,
-  isInputRequiredResult,
-  type Tool as McpTool,
-  ProtocolError,
-  ProtocolErrorCode,
-  type Server,
-  type ServerContext,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import type { Server, Transport } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
-import { describeValue } from '../../../internal/describe-value.ts';
-import { type AnyTask, isTask } from '../../../task/index.ts';
-import type { Store } from '../../session/index.ts';
-import { type OutputValidator, outputValidator } from '../protocol/index.ts';
+import type { AnyTask } from '../../../task/index.ts';
 import { CallStateCodec } from './call-state.ts';
-import { type ApprovalMode, callTool, clientCanElicit } from './call-tool.ts';
+import { clientCanElicit } from './call-tool.ts';
 import { Catalog } from './catalog.ts';
+import { Connections } from './connections.ts';
 import {
   httpHandler,
   listenHttp,
@@ -28,62 +17,25 @@ import {
   type McpHttpServer,
   type McpListenOptions,
   type McpNodeHandler,
-  type McpServerAuth,
-  missingScopes,
   serverAuth,
 } from './http/index.ts';
-import { progressNotifier } from './progress-notifier.ts';
 import type { McpServedPrompt } from './prompts.ts';
-import { type AnyResource, DEFAULT_READ_LIMITS } from './resources.ts';
+import type { AnyResource } from './resources.ts';
+import { ServedTools } from './served-tools.ts';
 import {
-  type McpServerTaskOptions,
-  ownerOf,
+  approvalMode,
+  checkNameAndVersion,
+  type McpServerOptions,
+  maxResourceBytes,
+} from './server-options.ts';
+import {
   serveTasks,
   TASKS_CAPABILITY,
   TaskRunner,
   TaskServer,
   taskSetting,
 } from './tasks/index.ts';
-import { toMcpTool } from './tool-listing.ts';
-
-/** Options of {@link mcpServer}. */
-export interface McpServerOptions {
-  /** The server's name, shown by clients. */
-  name: string;
-  version: string;
-  /** Guidance for the client's model on how to use these tools. */
-  instructions?: string;
-  /** The tools to serve: any fino `Task` or `Tool`. */
-  tools: readonly AnyTask[];
-  /** How calls that need a human decision are served (default `'elicit'`). */
-  approval?: ApprovalMode;
-  /**
-   * Where MCP tasks live (tools declared with `execution`): a fino session store —
-   * `sqliteStore()`, or `postgresStore()` for several servers sharing the tasks.
-   * Default: `sqliteStore('.fino/mcp-tasks.db')`, opened when first needed. Tasks
-   * survive a restart of the server; see docs/mcp.md, "Long work: MCP Tasks".
-   */
-  store?: Store;
-  /** How MCP tasks are kept and run. */
-  tasks?: McpServerTaskOptions;
-  /**
-   * Resources to serve: `resource()` for one URI, `resourceTemplate()` for a family of
-   * URIs. Given (even empty), the server declares the resources capability (with
-   * subscriptions and list changes).
-   */
-  resources?: readonly AnyResource[];
-  /** Prompts to serve, made with `prompt()`. Given (even empty), the server declares prompts. */
-  prompts?: readonly McpServedPrompt[];
-  /** The most bytes one `resources/read` answer may carry (default 16 MiB). */
-  maxResourceBytes?: number;
-  /**
-   * OAuth 2.1 over HTTP: the server publishes protected-resource metadata naming its
-   * authorization servers, checks every request's bearer token with `verify` (401/403
-   * challenges the MCP client logs in from), and refuses a tool whose own `scopes` the
-   * token lacks. Decisions 125, 126.
-   */
-  auth?: McpServerAuth;
-}
+import { answerTools } from './tool-handlers.ts';
 
 /** The streams a stdio server reads requests from and writes responses to. */
 export interface StdioStreams {
@@ -172,61 +124,29 @@ export interface McpToolServer {
  * ```
  */
 export function mcpServer(options: McpServerOptions): McpToolServer {
-  if (
-    typeof options?.name !== 'string' ||
-    options.name === '' ||
-    typeof options.version !== 'string'
-  ) {
-    throw new TypeError(
-      'mcpServer: expected { name, version, tools }, with name and version as non-empty strings',
-    );
-  }
-  const served = new Map<string, ServedTool>();
-  for (const tool of indexTools(options.tools).values()) served.set(tool.name, serveTool(tool));
-  let listing: McpTool[] = [...served.values()].map((t) => t.definition);
-  /** Connections that stay open (stdio, `connect()`, 2025-era HTTP sessions). */
-  const connected = new Set<Server>();
-  /** The modern HTTP handlers, whose `subscriptions/listen` streams hear list changes. */
-  const notifiers = new Set<{ toolsChanged(): void }>();
-  const toolsChanged = () => {
-    listing = [...served.values()].map((t) => t.definition);
-    for (const server of connected) {
-      server.sendToolListChanged().catch(() => connected.delete(server));
-    }
-    for (const notifier of notifiers) notifier.toolsChanged();
-  };
+  checkNameAndVersion(options);
+  const served = new ServedTools(options.tools);
+  const connections = new Connections();
   const catalog = new Catalog({
     resources: options.resources,
     prompts: options.prompts,
     limits: { maxBytes: maxResourceBytes(options.maxResourceBytes) },
   });
-  const listChanged = (send: (server: Server) => Promise<void>) => {
-    for (const server of connected) send(server).catch(() => connected.delete(server));
-  };
   const bearer =
     options.auth === undefined
       ? undefined
-      : serverAuth(options.auth, () => [...served.values()].map(({ tool }) => tool.scopes));
-  const callState = new CallStateCodec();
-  const approval = options.approval ?? 'elicit';
-  if (!['elicit', 'client', 'deny'].includes(approval)) {
-    throw new TypeError(
-      `mcpServer: approval: expected 'elicit', 'client' or 'deny', received ${describeValue(approval)}`,
-    );
-  }
-
-  const tasks = taskSetting(options);
+      : serverAuth(options.auth, () => served.tools().map((tool) => tool.scopes));
+  const approval = approvalMode(options.approval);
   const runner = new TaskRunner({
-    ...tasks,
+    ...taskSetting(options),
     approval,
     tool: (name) => served.get(name),
   });
-  /** Whether this server runs MCP tasks: it was given a store, or serves a tool declaring `execution`. */
-  const runsTasks = () =>
-    options.store !== undefined || [...served.values()].some((t) => t.tool.execution !== undefined);
+  const tools = { served, approval, callState: new CallStateCodec(), runner, bearer };
 
   const createServer = (): Server => {
-    const withTasks = runsTasks();
+    // This server runs MCP tasks: it was given a store, or serves a tool declaring `execution`.
+    const withTasks = options.store !== undefined || served.declaresExecution();
     const server = new TaskServer(
       { name: options.name, version: options.version },
       {
@@ -238,91 +158,25 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         instructions: options.instructions,
       },
     );
-    const canElicit = (ctx: ServerContext) =>
-      clientCanElicit(ctx, { connectionCapabilities: () => server.getClientCapabilities() });
     if (withTasks) {
-      serveTasks(server, runner, canElicit);
+      serveTasks(server, runner, (ctx) =>
+        clientCanElicit(ctx, { connectionCapabilities: () => server.getClientCapabilities() }),
+      );
       runner.activate();
     }
-    catalog.serve(server, () => connected.has(server));
-    server.setRequestHandler('tools/list', () => ({ tools: listing }));
-    server.setRequestHandler('tools/call', async (request, ctx) => {
-      const { name, arguments: args } = request.params;
-      const entry = served.get(name);
-      if (entry === undefined) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Unknown tool "${name}". Available tools: ${[...served.keys()].join(', ')}.`,
-        );
-      }
-      const { tool } = entry;
-      const missing = missingScopes(bearer, tool.scopes, ctx.http?.authInfo);
-      if (missing.length > 0) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidRequest,
-          `Tool "${name}" needs the scope(s) ${missing.join(', ')}, which this access token does not carry; log in again asking for them.`,
-        );
-      }
-      // MCP Tasks are a 2025-11-25 feature; the 2026-07-28 revision moved them to an
-      // extension the SDK does not negotiate, so there every call is answered directly.
-      if (withTasks && isTaskEra(server.getNegotiatedProtocolVersion())) {
-        const taskParam = (request.params as { task?: unknown }).task;
-        if (taskParam !== undefined) {
-          if (tool.execution === undefined) {
-            throw new ProtocolError(
-              ProtocolErrorCode.MethodNotFound,
-              `Tool "${name}" does not run as a task (its execution.taskSupport is "forbidden"); call it without params.task.`,
-            );
-          }
-          // A CreateTaskResult, which TaskServer answers as it is (the SDK types expect a CallToolResult).
-          const created = await runner.create(entry, args ?? {}, taskParam, ownerOf(ctx), {
-            status: (task) => {
-              server
-                .notification({ method: 'notifications/tasks/status', params: task })
-                .catch(() => undefined); // the client left: it can still poll
-            },
-            // The task outlives this request: its progress goes out on the connection.
-            progress: progressNotifier(ctx, (n) => server.notification(n)),
-          });
-          return created as unknown as CallToolResult;
-        }
-        if (tool.execution === 'task') {
-          throw new ProtocolError(
-            ProtocolErrorCode.MethodNotFound,
-            `Tool "${name}" runs only as a task (its execution.taskSupport is "required"): call it with params.task, e.g. { "task": { "ttl": 60000 } }.`,
-          );
-        }
-      }
-      const result = await callTool(tool, args ?? {}, ctx, {
-        approval,
-        callState,
-        connectionCapabilities: () => server.getClientCapabilities(),
-        outputValidator: entry.outputValidator,
-      });
-      if (isInputRequiredResult(result)) return result;
-      return server.projectCallToolResult(result, entry.definition.outputSchema);
-    });
+    catalog.serve(server, () => connections.has(server));
+    answerTools(server, tools, withTasks);
     return server;
   };
-  /** A server for a connection that stays open: it hears about tool list changes. */
-  const createConnectedServer = (): Server => {
-    const server = createServer();
-    connected.add(server);
-    const closed = server.onclose;
-    server.onclose = () => {
-      connected.delete(server);
-      catalog.forget(server);
-      closed?.();
-    };
-    return server;
-  };
-
+  /** A server for a connection that stays open: it hears about list changes. */
+  const createConnectedServer = (): Server =>
+    connections.add(createServer(), (server) => catalog.forget(server));
   const handler = (handlerOptions: McpHandlerOptions = {}): McpNodeHandler =>
     httpHandler(
       {
         createServer,
         createConnectedServer,
-        notifiers,
+        notifiers: connections.notifiers,
         close: () => runner.close(),
         ...(bearer ? { auth: bearer } : {}),
       },
@@ -332,25 +186,15 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   return {
     name: options.name,
     get tools() {
-      return [...served.values()].map((t) => t.tool);
+      return served.tools();
     },
     addTool(tool) {
-      if (!isTask(tool)) {
-        throw new TypeError(
-          'mcpServer.addTool: expected a fino Task or Tool (build it with task() or tool())',
-        );
-      }
-      if (served.has(tool.name)) {
-        throw new TypeError(
-          `mcpServer.addTool: a tool named "${tool.name}" is already served; remove it first`,
-        );
-      }
-      served.set(tool.name, serveTool(tool));
-      toolsChanged();
+      served.add(tool);
+      connections.toolsChanged();
     },
     removeTool(name) {
-      if (!served.delete(name)) return false;
-      toolsChanged();
+      if (!served.remove(name)) return false;
+      connections.toolsChanged();
       return true;
     },
     get resources() {
@@ -361,20 +205,20 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     },
     addResource(resource) {
       catalog.addResource(resource);
-      listChanged((server) => server.sendResourceListChanged());
+      connections.send((server) => server.sendResourceListChanged());
     },
     removeResource(uri) {
       if (!catalog.removeResource(uri)) return false;
-      listChanged((server) => server.sendResourceListChanged());
+      connections.send((server) => server.sendResourceListChanged());
       return true;
     },
     addPrompt(prompt) {
       catalog.addPrompt(prompt);
-      listChanged((server) => server.sendPromptListChanged());
+      connections.send((server) => server.sendPromptListChanged());
     },
     removePrompt(name) {
       if (!catalog.removePrompt(name)) return false;
-      listChanged((server) => server.sendPromptListChanged());
+      connections.send((server) => server.sendPromptListChanged());
       return true;
     },
     notifyResourceUpdated: (uri) => catalog.notifyUpdated(uri),
@@ -384,75 +228,30 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       await server.connect(transport);
       return server;
     },
-    serveStdio({ stdin = process.stdin, stdout = process.stdout } = {}) {
-      const closed = new Promise<void>((resolve) => {
-        stdin.once('end', resolve);
-        stdin.once('close', resolve);
-      });
-      const handle = serveStdio(createConnectedServer, {
-        transport: new StdioServerTransport(stdin, stdout),
-      });
-      return {
-        closed,
-        close: () => {
-          runner.close();
-          return handle.close();
-        },
-      };
-    },
+    serveStdio: (streams) => stdioServing(createConnectedServer, runner, streams),
     handler,
     listen: (listenOptions = {}) => listenHttp(listenOptions, handler),
   };
 }
 
-/** `maxResourceBytes` checked: a whole number of bytes > 0 (default 16 MiB). */
-function maxResourceBytes(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_READ_LIMITS.maxBytes;
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new RangeError(
-      `mcpServer: maxResourceBytes: expected a whole number of bytes > 0, received ${describeValue(value)}`,
-    );
-  }
-  return value;
-}
-
-/** Whether a negotiated protocol revision has MCP Tasks in its core (the 2025 ones). */
-const isTaskEra = (version: string | undefined) => version === undefined || version < '2026';
-
-function indexTools(tools: readonly AnyTask[]): Map<string, AnyTask> {
-  if (!Array.isArray(tools)) {
-    throw new TypeError(
-      `mcpServer: tools: expected an array of fino tools, received ${describeValue(tools)}`,
-    );
-  }
-  const byName = new Map<string, AnyTask>();
-  for (const [index, tool] of tools.entries()) {
-    if (!isTask(tool)) {
-      throw new TypeError(
-        `mcpServer: tools[${index}]: expected a fino Task or Tool (build it with task() or tool()), received ${describeValue(tool)}`,
-      );
-    }
-    if (byName.has(tool.name)) {
-      throw new TypeError(
-        `mcpServer: two tools are named "${tool.name}"; tool names must be unique`,
-      );
-    }
-    byName.set(tool.name, tool);
-  }
-  return byName;
-}
-
-/** A tool as served: its listed definition and its compiled output schema. */
-interface ServedTool {
-  tool: AnyTask;
-  definition: McpTool;
-  outputValidator: OutputValidator;
-}
-
-function serveTool(tool: AnyTask): ServedTool {
+/** Serves over stdio: this process's stdin/stdout unless others are given. */
+function stdioServing(
+  createConnectedServer: () => Server,
+  runner: TaskRunner,
+  { stdin = process.stdin, stdout = process.stdout }: StdioStreams = {},
+): { closed: Promise<void>; close(): Promise<void> } {
+  const closed = new Promise<void>((resolve) => {
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
+  });
+  const handle = serveStdio(createConnectedServer, {
+    transport: new StdioServerTransport(stdin, stdout),
+  });
   return {
-    tool,
-    definition: toMcpTool(tool),
-    outputValidator: outputValidator(tool.outputSchema, `mcpServer: tool "${tool.name}"`),
+    closed,
+    close: () => {
+      runner.close();
+      return handle.close();
+    },
   };
 }

@@ -12,4 +12,10 @@
 export type { HttpGuardOptions } from './http-guard.ts';
 export { httpHandler, type McpHandlerOptions, type McpNodeHandler } from './http-handler.ts';
 export { listenHttp, type McpHttpServer, type McpListenOptions } from './listen.ts';
-export { type McpServerAuth, missingScopes, serverAuth, type VerifiedToken } from './oauth.ts';
+export {
+  type McpServerAuth,
+  missingScopes,
+  type ServerAuth,
+  serverAuth,
+  type VerifiedToken,
+} from './oauth.ts';
