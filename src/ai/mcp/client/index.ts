@@ -11,20 +11,18 @@
  * re-exports.
  */
 
-export {
-  type McpClientOptions,
-  type McpClientTaskOptions,
-  type McpClientWarning,
-  type McpToolClient,
-  mcpClient,
-  type ToolsChangedListener,
-} from './client.ts';
+export { type McpToolClient, mcpClient } from './client.ts';
 export type {
   McpCatalogClient,
   RemoteResources,
   SampleHandler,
   ServerLogMessage,
 } from './client-catalog.ts';
+export type {
+  McpClientOptions,
+  McpClientTaskOptions,
+  McpClientWarning,
+} from './client-options.ts';
 export { McpConnectionError, type McpConnectionErrorCode } from './connection-error.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export { type McpOAuth, type OAuthOptions, oauth } from './oauth.ts';
@@ -36,6 +34,7 @@ export {
   type OAuthRecord,
   type TokenStore,
 } from './token-store.ts';
+export type { ToolsChangedListener } from './tool-listings.ts';
 export {
   type HttpTransportOptions,
   httpTransport,
