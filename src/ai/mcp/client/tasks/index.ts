@@ -10,9 +10,9 @@
 export {
   type RemoteTaskInput,
   type RemoteTaskResume,
-  readServerProgress,
   runRemoteTask,
   type TaskRequests,
   type TaskTiming,
 } from './remote-task.ts';
+export { readServerProgress } from './task-answers.ts';
 export { TaskInputs } from './task-inputs.ts';

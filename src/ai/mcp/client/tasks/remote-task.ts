@@ -12,8 +12,15 @@ import {
   type ElicitResult,
   isCallToolResult,
 } from '@modelcontextprotocol/client';
-import { describeValue } from '../../../../internal/describe-value.ts';
 import type { Progress, SuspendRequest } from '../../../../task/index.ts';
+import {
+  ownField,
+  readResult,
+  readResume,
+  readServerProgress,
+  readTask,
+  UnfollowableTask,
+} from './task-answers.ts';
 import type { HeldInput, TaskInputs } from './task-inputs.ts';
 
 /** The task requests, sent through the client's connection. */
@@ -92,24 +99,8 @@ export interface RemoteTaskResume {
   answer: ElicitResult;
 }
 
-const STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
-type Status = (typeof STATUSES)[number];
-
-/** The fields of a task this client uses, checked. */
-interface TaskView {
-  taskId: string;
-  status: Status;
-  statusMessage?: string;
-  pollInterval?: number;
-}
-
 /** The shortest wait between polls, whatever the server suggests (no busy loop). */
 const MIN_POLL_MS = 10;
-const MAX_TASK_ID_CHARS = 1_000;
-
-/** A server answer this client cannot follow; the task is cancelled. */
-class UnfollowableTask extends Error {}
-
 /**
  * Runs `params` as a remote task and answers its `CallToolResult`. A task that ends
  * `failed` or `cancelled`, times out, or is answered with something unusable becomes an
@@ -312,22 +303,6 @@ function taskProgress(ctx: TaskCallContext): TaskProgress {
   };
 }
 
-/**
- * The `Progress` in a server's `notifications/progress` params: `progress` a finite
- * number ≥ 0, `total` kept when a finite number > 0, `message` cut to 500 characters;
- * `undefined` when `progress` is unusable.
- */
-export function readServerProgress(params: unknown): Progress | undefined {
-  const progress = ownField(params, 'progress');
-  const total = ownField(params, 'total');
-  const message = ownField(params, 'message');
-  if (typeof progress !== 'number' || !Number.isFinite(progress) || progress < 0) return;
-  const update: Progress = { progress };
-  if (typeof total === 'number' && Number.isFinite(total) && total > 0) update.total = total;
-  if (typeof message === 'string') update.message = message.slice(0, 500);
-  return update;
-}
-
 /** Suspends the local call with the server's request, which stays held for a resume. */
 function suspendFor(
   input: HeldInput,
@@ -368,66 +343,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     };
     signal.addEventListener('abort', stop, { once: true });
   });
-}
-
-/** A task object from `method`'s answer, checked field by field. */
-function readTask(value: unknown, method: string, expectedId?: string): TaskView {
-  const taskId = ownField(value, 'taskId');
-  const status = ownField(value, 'status');
-  const fail = (what: string): never => {
-    throw new UnfollowableTask(`${method} answered ${what}`);
-  };
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    fail(`${describeValue(value)}; expected a task object { taskId, status, … }`);
-  }
-  if (typeof taskId !== 'string' || taskId === '' || taskId.length > MAX_TASK_ID_CHARS) {
-    fail(
-      `taskId: expected a non-empty string of at most ${MAX_TASK_ID_CHARS} characters, received ${describeValue(taskId)}`,
-    );
-  }
-  if (expectedId !== undefined && taskId !== expectedId) {
-    fail(`another task, ${JSON.stringify(String(taskId).slice(0, 100))}`);
-  }
-  if (!STATUSES.includes(status as Status)) {
-    fail(`status: expected ${STATUSES.join(', ')}, received ${describeValue(status)}`);
-  }
-  const task: TaskView = { taskId: taskId as string, status: status as Status };
-  const message = ownField(value, 'statusMessage');
-  if (typeof message === 'string' && message !== '') task.statusMessage = message.slice(0, 500);
-  const pollInterval = ownField(value, 'pollInterval');
-  if (typeof pollInterval === 'number' && Number.isFinite(pollInterval)) {
-    task.pollInterval = pollInterval;
-  }
-  return task;
-}
-
-function readResult(value: unknown, taskId: string): CallToolResult {
-  if (isCallToolResult(value)) return value;
-  throw new UnfollowableTask(
-    `tasks/result answered ${describeValue(value)} for task ${JSON.stringify(taskId)}; expected a tool result { content: [...] }`,
-  );
-}
-
-function readResume(tool: string, value: unknown): RemoteTaskResume {
-  const taskId = ownField(value, 'taskId');
-  const answer = ownField(value, 'answer');
-  const action = ownField(answer, 'action');
-  if (
-    typeof taskId === 'string' &&
-    taskId !== '' &&
-    (action === 'accept' || action === 'decline' || action === 'cancel')
-  ) {
-    return { taskId, answer: answer as ElicitResult };
-  }
-  throw new TypeError(
-    `resume value for remote task tool "${tool}": expected { taskId: string, answer: { action: 'accept' | 'decline' | 'cancel', content? } } (taskId from the suspension's payload), received ${describeValue(value)}`,
-  );
-}
-
-function ownField(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && Object.hasOwn(value, key)
-    ? (value as Record<string, unknown>)[key]
-    : undefined;
 }
 
 function errorResult(text: string): CallToolResult {

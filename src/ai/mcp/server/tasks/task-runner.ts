@@ -19,7 +19,6 @@ import type { Decision } from '../../../agent/index.ts';
 import { SessionError, type StoredRun } from '../../../session/index.ts';
 import { errorResult } from '../../protocol/index.ts';
 import type { ApprovalMode } from '../call-tool.ts';
-import type { ProgressNotifier } from '../progress-notifier.ts';
 import {
   approvalGate,
   runTaskTool,
@@ -29,13 +28,12 @@ import {
 } from './task-execution.ts';
 import { TaskLeases } from './task-leases.ts';
 import { TaskPoller } from './task-poller.ts';
-import { taskProgress } from './task-progress.ts';
 import { type Asker, decisionFrom, rejectionFrom, taskQuestion } from './task-questions.ts';
 import { StoredTaskQuota } from './task-quota.ts';
 import { QUEUED_MESSAGE, resumption } from './task-resumption.ts';
-import { type QueuedTask, type TaskSlotLimits, TaskSlots } from './task-slots.ts';
+import { type TaskSlotLimits, TaskSlots } from './task-slots.ts';
 import type { McpTaskRecord, McpTaskStore } from './task-store.ts';
-import { TaskWaiters } from './task-waiters.ts';
+import { type TaskChannel, TaskUpdates } from './task-updates.ts';
 import {
   decodeCursor,
   encodeCursor,
@@ -66,12 +64,6 @@ export interface TaskRunnerSetting extends TaskSlotLimits {
   storeName: string;
 }
 
-/** Where a task created here tells its client about itself, while that client is connected. */
-export interface TaskChannel {
-  status(task: Task): void;
-  progress?: ProgressNotifier;
-}
-
 const PAGE_SIZE = 50;
 
 /** Results this runner creates, which `tools/call` may return instead of a `CallToolResult`. */
@@ -87,11 +79,9 @@ export class TaskRunner {
   readonly #setting: TaskRunnerSetting;
   readonly #slots: TaskSlots;
   readonly #leases: TaskLeases;
-  readonly #waiters: TaskWaiters;
+  readonly #updates: TaskUpdates;
   /** Tasks queued or executing in this process, by id: aborting one stops it. */
   readonly #running = new Map<string, AbortController>();
-  /** How to reach the clients that created tasks here, until the task ends. */
-  readonly #channels = new Map<string, TaskChannel>();
   /** Tasks whose question is being put to a client right now. */
   readonly #asking = new Set<string>();
   readonly #quota: StoredTaskQuota;
@@ -101,7 +91,7 @@ export class TaskRunner {
     this.#setting = setting;
     this.#slots = new TaskSlots(setting);
     this.#leases = new TaskLeases(() => setting.records().runs, this.worker, setting.leaseMs);
-    this.#waiters = new TaskWaiters(setting.pollIntervalMs);
+    this.#updates = new TaskUpdates(setting.records, setting.pollIntervalMs);
     this.#quota = new StoredTaskQuota(setting.maxStoredPerOwner);
     this.#poller = new TaskPoller({
       ...setting,
@@ -157,7 +147,7 @@ export class TaskRunner {
         }),
     );
     this.activate();
-    this.#channels.set(taskId, channel);
+    this.#updates.open(taskId, channel);
     const record = await records.get(taskId);
     if (!record) throw new Error(`task ${taskId} vanished right after it was created`);
     // A store failure while recording the outcome leaves the task leased: the poller takes
@@ -207,7 +197,7 @@ export class TaskRunner {
       throw error;
     }
     this.#running.get(taskId)?.abort();
-    return this.#changed(taskId);
+    return this.#updates.changed(taskId);
   }
 
   /**
@@ -240,7 +230,7 @@ export class TaskRunner {
         await this.#ask(record, ask);
         continue;
       }
-      await this.#waiters.wait(taskId, signal);
+      await this.#updates.wait(taskId, signal);
     }
   }
 
@@ -354,12 +344,19 @@ export class TaskRunner {
     this.#running.set(taskId, controller);
     const stopHolding = this.#leases.hold(taskId, () => controller.abort()); // cancelled, or taken over
     try {
-      if (!(await this.#slot(record, controller.signal))) return; // cancelled while queued
+      const { maxRunningPerOwner, maxRunning } = this.#setting;
+      const started = await this.#slots.waitFor(
+        ownerKey,
+        controller.signal,
+        `${QUEUED_MESSAGE} (at most ${maxRunningPerOwner} running tasks per client, ${maxRunning} in all).`,
+        (message) => this.#updates.setStatus(taskId, message),
+      );
+      if (!started) return; // cancelled while queued
       try {
         const outcome = await runTaskTool(served, taskId, record.arguments, {
           resume: how.resume,
           signal: controller.signal,
-          progress: this.#progress(record),
+          progress: this.#updates.progress(record),
         });
         if (outcome) await this.#finish(record, outcome);
       } finally {
@@ -371,53 +368,6 @@ export class TaskRunner {
     }
   }
 
-  /**
-   * Waits for a running slot for the task: `true` once it holds one, `false` when `signal`
-   * aborts first. A task that waits says so in its status message.
-   */
-  #slot(record: McpTaskRecord, signal: AbortSignal): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      let queued: QueuedTask | undefined;
-      let marked: Promise<unknown> = Promise.resolve();
-      const aborted = () => {
-        queued?.withdraw();
-        resolve(false);
-      };
-      queued = this.#slots.acquire(record.ownerKey, () => {
-        signal.removeEventListener('abort', aborted);
-        if (!queued) {
-          resolve(true);
-          return;
-        }
-        // Started after waiting: the queued message goes (after its own write lands).
-        marked.then(() => this.#setStatus(record.taskId, undefined)).finally(() => resolve(true));
-      });
-      if (!queued) return;
-      signal.addEventListener('abort', aborted, { once: true });
-      const { maxRunningPerOwner, maxRunning } = this.#setting;
-      marked = this.#setStatus(
-        record.taskId,
-        `${QUEUED_MESSAGE} (at most ${maxRunningPerOwner} running tasks per client, ${maxRunning} in all).`,
-      );
-    });
-  }
-
-  /** Stores the task's status message and tells who waits; a failed write is dropped. */
-  #setStatus(taskId: string, message: string | undefined): Promise<unknown> {
-    return this.#setting
-      .records()
-      .setStatusMessage(taskId, message)
-      .then(() => this.#changed(taskId))
-      .catch(() => undefined);
-  }
-
-  /** `ctx.progress()` of a task's tool: its status message, and progress to its client. */
-  #progress(record: McpTaskRecord): ProgressNotifier {
-    return taskProgress(this.#channels.get(record.taskId)?.progress, (message) =>
-      this.#setStatus(record.taskId, message),
-    );
-  }
-
   /** Ends the task with `outcome` (when this worker still holds it) and tells who waits. */
   async #finish(record: McpTaskRecord, outcome: TaskOutcome): Promise<void> {
     const records = this.#setting.records();
@@ -425,19 +375,7 @@ export class TaskRunner {
       await records.setStatusMessage(record.taskId, outcome.message);
     }
     await records.finish(record.taskId, this.worker, outcome);
-    await this.#changed(record.taskId).catch(() => undefined);
-  }
-
-  /** Wakes the task's waiters and tells its client its status; returns the task. */
-  async #changed(taskId: string): Promise<Task> {
-    this.#waiters.wake(taskId);
-    const record = await this.#setting.records().get(taskId);
-    if (!record) throw unknownTask(taskId);
-    const task = toTask(record, this.#setting.pollIntervalMs);
-    const channel = this.#channels.get(taskId);
-    channel?.status(task);
-    if (TERMINAL.includes(task.status)) this.#channels.delete(taskId);
-    return task;
+    await this.#updates.changed(record.taskId).catch(() => undefined);
   }
 }
 

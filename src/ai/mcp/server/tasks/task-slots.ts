@@ -64,6 +64,39 @@ export class TaskSlots {
     };
   }
 
+  /**
+   * Waits for a running slot for `owner`: `true` once it holds one, `false` when `signal`
+   * aborts first. A task that has to wait says so: `mark(queuedMessage)` when it is
+   * queued, `mark(undefined)` when it starts after waiting (after the first write lands).
+   */
+  waitFor(
+    owner: string,
+    signal: AbortSignal,
+    queuedMessage: string,
+    mark: (message: string | undefined) => Promise<unknown>,
+  ): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      let queued: QueuedTask | undefined;
+      let marked: Promise<unknown> = Promise.resolve();
+      const aborted = () => {
+        queued?.withdraw();
+        resolve(false);
+      };
+      queued = this.acquire(owner, () => {
+        signal.removeEventListener('abort', aborted);
+        if (!queued) {
+          resolve(true);
+          return;
+        }
+        // Started after waiting: the queued message goes (after its own write lands).
+        marked.then(() => mark(undefined)).finally(() => resolve(true));
+      });
+      if (!queued) return;
+      signal.addEventListener('abort', aborted, { once: true });
+      marked = mark(queuedMessage);
+    });
+  }
+
   /** Frees `owner`'s slot and starts the next queued tasks that may run. */
   release(owner: string): void {
     this.#running--;

@@ -5,7 +5,7 @@
  * arguments, how long it is kept, and its latest status message. Decision 096.
  */
 
-import { storeSqlOf } from '../../../../internal/sql/index.ts';
+import { type StoreSql, storeSqlOf } from '../../../../internal/sql/index.ts';
 import { newToken } from '../../../../internal/tokens.ts';
 import { type PendingCall, type RunState, STATE_VERSION } from '../../../agent/index.ts';
 import { SessionError, type Store, type StoredRun } from '../../../session/index.ts';
@@ -133,24 +133,10 @@ export function mcpTaskStore(store: Store): McpTaskStore {
   const t = driver.table;
   const now = driver.nowMs;
 
-  const decode = (row: TaskRow, run: StoredRun): McpTaskRecord => {
-    const record: McpTaskRecord = {
-      taskId: row.task_id,
-      ownerKey: row.owner_key,
-      toolName: row.tool_name,
-      arguments: JSON.parse(row.arguments),
-      ttlMs: Number(row.ttl_ms),
-      createdAt: Number(row.created_at),
-      run,
-    };
-    if (row.session_id !== null) record.sessionId = row.session_id;
-    if (row.status_message !== null) record.statusMessage = row.status_message;
-    return record;
-  };
   const withRun = async (row: TaskRow | undefined) => {
     if (!row) return undefined;
     const run = await store.get(row.task_id);
-    return run && decode(row, run);
+    return run && decodeTask(row, run);
   };
 
   return {
@@ -159,21 +145,7 @@ export function mcpTaskStore(store: Store): McpTaskStore {
     async create(task) {
       await sql.migrated();
       const args = JSON.stringify(task.arguments ?? {});
-      // The record first: a crash before the run leaves a record without a run, which
-      // reads as no task at all; the other order would leave a run nobody serves.
-      await driver.query(
-        `INSERT INTO ${t('mcp_tasks')} (task_id, owner_key, session_id, tool_name, arguments, ttl_ms, expires_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ${now} + ?, ${now})`,
-        [
-          task.taskId,
-          task.ownerKey,
-          task.sessionId ?? null,
-          task.toolName,
-          args,
-          task.ttlMs,
-          task.ttlMs,
-        ],
-      );
+      await insertTask(sql, task, args);
       await store.create({
         runId: task.taskId,
         input: `MCP task: tools/call "${task.toolName}" with ${args}`,
@@ -193,22 +165,7 @@ export function mcpTaskStore(store: Store): McpTaskStore {
 
     async list(ownerKey, { sessionId, after, limit }) {
       await sql.migrated();
-      const rows = await driver.query<TaskRow>(
-        `SELECT * FROM ${t('mcp_tasks')}
-         WHERE owner_key = ? AND (CAST(? AS TEXT) IS NULL OR session_id = ?)
-           AND (CAST(? AS BIGINT) IS NULL OR created_at > ? OR (created_at = ? AND task_id > ?))
-         ORDER BY created_at, task_id LIMIT ?`,
-        [
-          ownerKey,
-          sessionId ?? null,
-          sessionId ?? null,
-          after?.createdAt ?? null,
-          after?.createdAt ?? null,
-          after?.createdAt ?? null,
-          after?.taskId ?? null,
-          limit,
-        ],
-      );
+      const rows = await ownerRows(sql, ownerKey, { sessionId, after, limit });
       const records: McpTaskRecord[] = [];
       for (const row of rows) {
         const record = await withRun(row);
@@ -235,30 +192,7 @@ export function mcpTaskStore(store: Store): McpTaskStore {
     },
 
     async finish(taskId, worker, outcome) {
-      // A task's run is one tool call, not a conversation: its state is the empty one.
-      const state: RunState = {
-        version: STATE_VERSION,
-        runId: taskId,
-        messages: [],
-        steps: [],
-        usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
-      };
-      const finished =
-        outcome.status === 'completed'
-          ? await store.finish(taskId, worker, {
-              status: 'done',
-              state,
-              text: JSON.stringify(outcome.result),
-            })
-          : outcome.status === 'input_required'
-            ? await store.finish(taskId, worker, {
-                status: 'suspended',
-                state,
-                // Deciding goes by task and call id; the token is not handed to anyone.
-                pending: [{ call: outcome.call, token: newToken() }],
-              })
-            : await store.finish(taskId, worker, { status: 'error', error: outcome.error });
-      return finished !== undefined;
+      return (await finishRun(store, taskId, worker, outcome)) !== undefined;
     },
 
     resultOf(record) {
@@ -277,19 +211,122 @@ export function mcpTaskStore(store: Store): McpTaskStore {
 
     async sweep() {
       await sql.migrated();
-      return driver.transaction(async (tx) => {
-        const expired = await tx.query<{ task_id: string }>(
-          `SELECT m.task_id FROM ${t('mcp_tasks')} m LEFT JOIN ${t('runs')} r ON r.run_id = m.task_id
-           WHERE m.expires_at < ${now} AND (r.status IS NULL OR r.status <> 'running') LIMIT 500`,
-        );
-        if (expired.length === 0) return 0;
-        const ids = expired.map((row) => row.task_id);
-        const list = ids.map(() => '?').join(', ');
-        await tx.query(`DELETE FROM ${t('audit')} WHERE run_id IN (${list})`, ids);
-        await tx.query(`DELETE FROM ${t('runs')} WHERE run_id IN (${list})`, ids);
-        await tx.query(`DELETE FROM ${t('mcp_tasks')} WHERE task_id IN (${list})`, ids);
-        return ids.length;
-      });
+      return sweepExpired(sql);
     },
   };
+}
+
+/** Reads a `mcp_tasks` row with its run. */
+function decodeTask(row: TaskRow, run: StoredRun): McpTaskRecord {
+  const record: McpTaskRecord = {
+    taskId: row.task_id,
+    ownerKey: row.owner_key,
+    toolName: row.tool_name,
+    arguments: JSON.parse(row.arguments),
+    ttlMs: Number(row.ttl_ms),
+    createdAt: Number(row.created_at),
+    run,
+  };
+  if (row.session_id !== null) record.sessionId = row.session_id;
+  if (row.status_message !== null) record.statusMessage = row.status_message;
+  return record;
+}
+
+/** Inserts the task's record (`args`: its arguments as JSON). */
+async function insertTask(sql: StoreSql, task: NewMcpTask, args: string): Promise<void> {
+  const { driver } = sql;
+  const t = driver.table;
+  const now = driver.nowMs;
+  // The record first: a crash before the run leaves a record without a run, which
+  // reads as no task at all; the other order would leave a run nobody serves.
+  await driver.query(
+    `INSERT INTO ${t('mcp_tasks')} (task_id, owner_key, session_id, tool_name, arguments, ttl_ms, expires_at, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ${now} + ?, ${now})`,
+    [
+      task.taskId,
+      task.ownerKey,
+      task.sessionId ?? null,
+      task.toolName,
+      args,
+      task.ttlMs,
+      task.ttlMs,
+    ],
+  );
+}
+
+/** `ownerKey`'s task rows (of `sessionId` only, when given), oldest first, after the cursor. */
+async function ownerRows(
+  sql: StoreSql,
+  ownerKey: string,
+  { sessionId, after, limit }: { sessionId?: string; after?: McpTaskCursor; limit: number },
+): Promise<TaskRow[]> {
+  const { driver } = sql;
+  const t = driver.table;
+  return driver.query<TaskRow>(
+    `SELECT * FROM ${t('mcp_tasks')}
+     WHERE owner_key = ? AND (CAST(? AS TEXT) IS NULL OR session_id = ?)
+       AND (CAST(? AS BIGINT) IS NULL OR created_at > ? OR (created_at = ? AND task_id > ?))
+     ORDER BY created_at, task_id LIMIT ?`,
+    [
+      ownerKey,
+      sessionId ?? null,
+      sessionId ?? null,
+      after?.createdAt ?? null,
+      after?.createdAt ?? null,
+      after?.createdAt ?? null,
+      after?.taskId ?? null,
+      limit,
+    ],
+  );
+}
+
+/** Ends the task's run with `outcome`, when `worker` still holds it. */
+async function finishRun(
+  store: Store,
+  taskId: string,
+  worker: string,
+  outcome: Parameters<McpTaskStore['finish']>[2],
+): Promise<StoredRun | undefined> {
+  // A task's run is one tool call, not a conversation: its state is the empty one.
+  const state: RunState = {
+    version: STATE_VERSION,
+    runId: taskId,
+    messages: [],
+    steps: [],
+    usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+  };
+  return outcome.status === 'completed'
+    ? await store.finish(taskId, worker, {
+        status: 'done',
+        state,
+        text: JSON.stringify(outcome.result),
+      })
+    : outcome.status === 'input_required'
+      ? await store.finish(taskId, worker, {
+          status: 'suspended',
+          state,
+          // Deciding goes by task and call id; the token is not handed to anyone.
+          pending: [{ call: outcome.call, token: newToken() }],
+        })
+      : await store.finish(taskId, worker, { status: 'error', error: outcome.error });
+}
+
+/** Deletes up to 500 tasks kept past their time (records, runs, pending calls, audit). */
+function sweepExpired(sql: StoreSql): Promise<number> {
+  const { driver } = sql;
+  const t = driver.table;
+  const now = driver.nowMs;
+  return driver.transaction(async (tx) => {
+    const expired = await tx.query<{ task_id: string }>(
+      `SELECT m.task_id FROM ${t('mcp_tasks')} m LEFT JOIN ${t('runs')} r ON r.run_id = m.task_id
+       WHERE m.expires_at < ${now} AND (r.status IS NULL OR r.status <> 'running') LIMIT 500`,
+    );
+    if (expired.length === 0) return 0;
+    const ids = expired.map((row) => row.task_id);
+    const list = ids.map(() => '?').join(', ');
+    await tx.query(`DELETE FROM ${t('audit')} WHERE run_id IN (${list})`, ids);
+    await tx.query(`DELETE FROM ${t('runs')} WHERE run_id IN (${list})`, ids);
+    await tx.query(`DELETE FROM ${t('mcp_tasks')} WHERE task_id IN (${list})`, ids);
+    return ids.length;
+  });
 }
