@@ -2,7 +2,7 @@
  * `fino:ai/mcp`: serve fino tools to any MCP client, and use any MCP server's tools as
  * fino tools — over stdio or Streamable HTTP, built on the official MCP TypeScript SDK.
  *
- * The module has three rooms (docs/architecture.md):
+ * The module has three rooms:
  * - `server/`: `mcpServer()` and what answers a client's requests — `tools/list` and
  *   `tools/call` (`server/tool-handlers.ts`), resources, prompts and completions
  *   (`server/catalog.ts`), questions back to the client (`server/server-requests.ts`),

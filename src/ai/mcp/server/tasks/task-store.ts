@@ -2,7 +2,7 @@
  * MCP tasks kept in a session store: each task is one run of the store (its lease, its
  * pending call and its exactly-once decisions are the run's), plus one `fino_mcp_tasks`
  * row with what MCP adds — which client owns it, which tool it calls with which
- * arguments, how long it is kept, and its latest status message. Decision 096.
+ * arguments, how long it is kept, and its latest status message. Decisions 096, 156.
  */
 
 import { type StoreSql, storeSqlOf } from '../../../../internal/sql/index.ts';
