@@ -15,76 +15,11 @@
  * - `protocol/`: what both sides read and write the same way — content blocks, tool
  *   annotations, the approval `_meta` keys, structured output.
  *
- * `server/` and `client/` import `protocol/`, never each other; this file re-exports
- * the public API from `server/index.ts` and `client/index.ts`.
+ * `server/` and `client/` import `protocol/`, never each other. The public API is what
+ * `server/index.ts` and `client/index.ts` export: this file re-exports both, whole.
  *
  * @module
  */
 
-export {
-  fileTokenStore,
-  type HttpTransportOptions,
-  httpTransport,
-  type McpCatalogClient,
-  type McpClientOptions,
-  type McpClientTaskOptions,
-  type McpClientWarning,
-  McpConnectionError,
-  type McpConnectionErrorCode,
-  type McpOAuth,
-  type McpToolClient,
-  type McpTransportSpec,
-  mcpClient,
-  memoryTokenStore,
-  type OAuthOptions,
-  type OAuthRecord,
-  oauth,
-  type RemoteResources,
-  type RemoteTaskInput,
-  type RemoteTaskResume,
-  type SampleHandler,
-  type ServerLogMessage,
-  type StdioTransportOptions,
-  sampleWith,
-  stdioTransport,
-  type TokenStore,
-  type ToolsChangedListener,
-  type ToolsDiff,
-} from './client/index.ts';
-export {
-  type AnyResource,
-  type ApprovalMode,
-  type CompleteFn,
-  type HttpGuardOptions,
-  type McpHandlerOptions,
-  type McpHttpServer,
-  type McpListenOptions,
-  type McpNodeHandler,
-  type McpResource,
-  type McpResourceTemplate,
-  type McpServedPrompt,
-  type McpServerAuth,
-  type McpServerOptions,
-  type McpServerTaskOptions,
-  type McpTaskCursor,
-  type McpTaskRecord,
-  type McpTaskStore,
-  type McpToolServer,
-  mcpServer,
-  mcpTaskStore,
-  type NewMcpTask,
-  type PromptContext,
-  type PromptMessageInput,
-  type PromptOptions,
-  prompt,
-  type ResourceContent,
-  type ResourceContext,
-  type ResourceOptions,
-  type ResourceReadResult,
-  type ResourceTemplateOptions,
-  resource,
-  resourceTemplate,
-  type StdioStreams,
-  toMcpTool,
-  type VerifiedToken,
-} from './server/index.ts';
+export * from './client/index.ts';
+export * from './server/index.ts';
