@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { argsHash } from '../../src/ai/agent/args-hash.ts';
-import { fingerprint } from '../../src/ai/mcp/fingerprint.ts';
+import { fingerprint } from '../../src/ai/mcp/client/fingerprint.ts';
 import { canonicalJson } from '../../src/internal/canonical-json.ts';
 import { sha256Hex } from '../../src/internal/sha256.ts';
 

@@ -2,78 +2,24 @@
  * `fino:ai/mcp`: serve fino tools to any MCP client, and use any MCP server's tools as
  * fino tools — over stdio or Streamable HTTP, built on the official MCP TypeScript SDK.
  *
+ * The module has three rooms:
+ * - `server/`: `mcpServer()` and what answers a client's requests — `tools/list` and
+ *   `tools/call` (`server/tool-handlers.ts`), resources, prompts and completions
+ *   (`server/catalog.ts`), questions back to the client (`server/server-requests.ts`),
+ *   Streamable HTTP with its guard and OAuth bearer check (`server/http/`), and durable
+ *   MCP Tasks with their store (`server/tasks/`).
+ * - `client/`: `mcpClient()` and what it builds — remote tools, the server's resources
+ *   and prompts, answers to the server's elicitation and sampling requests, transports,
+ *   OAuth login and token stores, connection errors, and remote MCP tasks it follows
+ *   (`client/tasks/`).
+ * - `protocol/`: what both sides read and write the same way — content blocks, tool
+ *   annotations, the approval `_meta` keys, structured output.
+ *
+ * `server/` and `client/` import `protocol/`, never each other. The public API is what
+ * `server/index.ts` and `client/index.ts` export: this file re-exports both, whole.
+ *
  * @module
  */
 
-export type { ApprovalMode } from './call-tool.ts';
-export {
-  type McpClientOptions,
-  type McpClientTaskOptions,
-  type McpClientWarning,
-  type McpToolClient,
-  mcpClient,
-  type ToolsChangedListener,
-} from './client.ts';
-export type {
-  McpCatalogClient,
-  RemoteResources,
-  SampleHandler,
-  ServerLogMessage,
-} from './client-catalog.ts';
-export {
-  McpConnectionError,
-  type McpConnectionErrorCode,
-} from './connection-error.ts';
-export type { ToolsDiff } from './fingerprint.ts';
-export type { HttpGuardOptions } from './http-guard.ts';
-export type { McpHandlerOptions, McpNodeHandler } from './http-handler.ts';
-export type { McpHttpServer, McpListenOptions } from './listen.ts';
-export {
-  type McpOAuth,
-  type OAuthOptions,
-  oauth,
-} from './oauth/client-auth.ts';
-export type { McpServerAuth, VerifiedToken } from './oauth/server-auth.ts';
-export {
-  fileTokenStore,
-  memoryTokenStore,
-  type OAuthRecord,
-  type TokenStore,
-} from './oauth/token-store.ts';
-export {
-  type McpServedPrompt,
-  type PromptContext,
-  type PromptMessageInput,
-  type PromptOptions,
-  prompt,
-} from './prompts.ts';
-export type { RemoteTaskInput, RemoteTaskResume } from './remote-task.ts';
-export {
-  type AnyResource,
-  type CompleteFn,
-  type McpResource,
-  type McpResourceTemplate,
-  type ResourceContent,
-  type ResourceContext,
-  type ResourceOptions,
-  type ResourceReadResult,
-  type ResourceTemplateOptions,
-  resource,
-  resourceTemplate,
-} from './resources.ts';
-export { sampleWith } from './sample-with.ts';
-export {
-  type McpServerOptions,
-  type McpToolServer,
-  mcpServer,
-  type StdioStreams,
-} from './server.ts';
-export type { McpServerTaskOptions } from './tasks/task-options.ts';
-export { toMcpTool } from './tool-listing.ts';
-export {
-  type HttpTransportOptions,
-  httpTransport,
-  type McpTransportSpec,
-  type StdioTransportOptions,
-  stdioTransport,
-} from './transports.ts';
+export * from './client/index.ts';
+export * from './server/index.ts';

@@ -22,13 +22,6 @@ export {
   type ServeInboxOptions,
   serveInbox,
 } from './inbox/index.ts';
-export {
-  type McpTaskCursor,
-  type McpTaskRecord,
-  type McpTaskStore,
-  mcpTaskStore,
-  type NewMcpTask,
-} from './mcp-task-store.ts';
 export { describeMessage } from './message-text.ts';
 export {
   type PgClientLike,

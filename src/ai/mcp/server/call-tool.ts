@@ -1,0 +1,207 @@
+/**
+ * One MCP `tools/call` answered by a fino tool: the approval gate, the call itself with
+ * an abort signal tied to the request, and suspension continued through elicitation.
+ * See docs/decisions/042.
+ */
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { AnyTask, InvokeContext, ToolResultObject } from '../../../task/index.ts';
+import {
+  approvalMeta,
+  errorResult,
+  type OutputValidator,
+  resultParts,
+  structuredOutput,
+  toCallToolResult,
+  withTextForm,
+} from '../protocol/index.ts';
+import { noElicitationHint } from './approval-hint.ts';
+import type { CallState, CallStateCodec } from './call-state.ts';
+import { progressNotifier } from './progress-notifier.ts';
+import { mcpElicit, mcpLog, mcpSample } from './server-requests.ts';
+
+/**
+ * How a tool that needs a human decision (it `requiresApproval`, or it suspends) is served:
+ * `'elicit'` asks the client's user through elicitation and refuses when the client
+ * cannot ask; `'client'` trusts the client's own confirmation (it sees the annotations)
+ * and runs approval-gated tools directly; `'deny'` refuses every such call.
+ */
+export type ApprovalMode = 'elicit' | 'client' | 'deny';
+
+/** What answering one call needs besides the tool. */
+export interface CallSetting {
+  approval: ApprovalMode;
+  callState: CallStateCodec;
+  /** The client's capabilities as declared at `initialize` (2025-era connections). */
+  connectionCapabilities(): ClientCapabilities | undefined;
+  /** The tool's output schema, compiled once. */
+  outputValidator: OutputValidator;
+}
+
+const APPROVAL_KEY = 'approval';
+/** The field of the form that answers a suspended call's question. */
+export const ANSWER_KEY = 'answer';
+
+/** Answers one `tools/call` for `tool`. Never throws for anything the tool does. */
+export async function callTool(
+  tool: AnyTask,
+  args: unknown,
+  ctx: ServerContext,
+  setting: CallSetting,
+): Promise<CallToolResult | InputRequiredResult> {
+  const state = (await setting.callState.open(
+    ctx.mcpReq.requestState<string>(),
+    tool.name,
+    args,
+  )) ?? { approved: false };
+  const ask = async (
+    message: string,
+    key: string,
+    schema: Record<string, unknown>,
+    next: CallState,
+    meta?: Record<string, unknown>,
+  ) =>
+    inputRequired({
+      inputRequests: {
+        [key]: inputRequired.elicit({
+          message,
+          requestedSchema: schema as never,
+          ...(meta ? { _meta: meta } : {}),
+        }),
+      },
+      requestState: await setting.callState.seal(tool.name, args, next),
+    });
+  const canElicit = clientCanElicit(ctx, setting);
+
+  if (!state.approved && setting.approval !== 'client' && tool.requiresApproval) {
+    if (setting.approval === 'deny') {
+      return errorResult(
+        `Tool "${tool.name}" requires approval, and this server refuses such calls (approval: 'deny'). It was not executed.`,
+      );
+    }
+    const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_KEY);
+    if (answer.kind === 'elicit') {
+      if (answer.action !== 'accept' || answer.content?.approve !== true) {
+        return errorResult(`The user rejected the call to "${tool.name}". It was not executed.`);
+      }
+      state.approved = true;
+    } else if (!canElicit) {
+      return errorResult(
+        `Tool "${tool.name}" requires approval, and this client cannot ask its user (it declares no elicitation capability). It was not executed. ${noElicitationHint(tool)}`,
+      );
+    } else {
+      return ask(
+        approvalQuestion(tool, args),
+        APPROVAL_KEY,
+        APPROVAL_SCHEMA,
+        { approved: false },
+        approvalMeta(tool.name, args),
+      );
+    }
+  }
+
+  const runContext: InvokeContext = {
+    signal: ctx.mcpReq.signal,
+    toolCallId: String(ctx.mcpReq.id),
+    step: 0,
+    runId: ctx.sessionId ?? 'mcp',
+    messages: [],
+    log: mcpLog(ctx),
+    sample: mcpSample(ctx, setting.connectionCapabilities),
+    elicit: mcpElicit(ctx, setting.connectionCapabilities),
+  };
+  const progress = progressNotifier(ctx);
+  if (progress) runContext.progress = progress.report;
+  if (state.question !== undefined) {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, ANSWER_KEY);
+    if (answer.kind !== 'elicit' || answer.action !== 'accept') {
+      return errorResult(`The user did not answer "${state.question}"; "${tool.name}" stopped.`);
+    }
+    runContext.resumeValue = answer.content?.[ANSWER_KEY];
+  }
+
+  try {
+    const result = await tool.invoke(args, runContext);
+    await progress?.flush();
+    return checkedResult(tool.name, result, setting.outputValidator);
+  } catch (error) {
+    await progress?.flush();
+    const name = (error as Error | undefined)?.name;
+    if (name === 'AbortError') return errorResult(`The call to "${tool.name}" was cancelled.`);
+    if (name !== 'SuspendSignal') {
+      return errorResult(
+        `Tool "${tool.name}" failed: ${(error as Error)?.message ?? String(error)}`,
+      );
+    }
+    const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
+    if (setting.approval === 'deny') {
+      return errorResult(
+        `Tool "${tool.name}" paused for input ("${question}"), and this server refuses calls that need a human (approval: 'deny'). It did not finish.`,
+      );
+    }
+    if (!canElicit) {
+      return errorResult(
+        `Tool "${tool.name}" paused for input ("${question}"), and this client cannot answer (it declares no elicitation capability). It did not finish. ${noElicitationHint(tool)}`,
+      );
+    }
+    return ask(question, ANSWER_KEY, ANSWER_SCHEMA, { approved: state.approved, question });
+  }
+}
+
+/** The form asking a human to approve one call. */
+export const APPROVAL_SCHEMA = {
+  type: 'object',
+  properties: {
+    approve: { type: 'boolean', title: 'Approve this call', default: false },
+  },
+  required: ['approve'],
+};
+
+/** The form asking a human to answer a suspended call's question. */
+export const ANSWER_SCHEMA = {
+  type: 'object',
+  properties: { [ANSWER_KEY]: { type: 'string', title: 'Answer' } },
+  required: [ANSWER_KEY],
+};
+
+/** The question put to a human about calling `tool` with `args`. */
+export function approvalQuestion(tool: AnyTask, args: unknown): string {
+  const risk = tool.risk === 'destructive' ? ' (destructive)' : '';
+  return `Allow "${tool.name}"${risk} with ${JSON.stringify(args ?? {})}?`;
+}
+
+/** Whether the client of this request declared it can ask its user (elicitation). */
+export function clientCanElicit(
+  ctx: ServerContext,
+  setting: Pick<CallSetting, 'connectionCapabilities'>,
+): boolean {
+  const perRequest = ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] as
+    | ClientCapabilities
+    | undefined;
+  return (perRequest ?? setting.connectionCapabilities())?.elicitation !== undefined;
+}
+
+/**
+ * The MCP form of a tool's result: a successful one with structured content checked
+ * against the output schema and carried both as `structuredContent` and as text.
+ */
+export function checkedResult(
+  toolName: string,
+  result: ToolResultObject,
+  validator: OutputValidator,
+): CallToolResult {
+  if (result.isError) return toCallToolResult({ content: result.content, isError: true });
+  const { value, problem } = structuredOutput(toolName, result, validator);
+  if (problem !== undefined) return errorResult(problem);
+  if (value === undefined) return toCallToolResult(result);
+  const mapped = toCallToolResult({ content: withTextForm(resultParts(result.content), value) });
+  mapped.structuredContent = value;
+  return mapped;
+}

@@ -1,0 +1,45 @@
+/**
+ * The connections of one `mcpServer()` that stay open (stdio, `connect()`, 2025-era
+ * HTTP sessions) and the 2026-era HTTP handlers' `subscriptions/listen` streams: who
+ * hears that the tool, resource or prompt lists changed.
+ */
+import type { Server } from '@modelcontextprotocol/server';
+
+/** A 2026-era HTTP handler, whose `subscriptions/listen` streams hear list changes. */
+export interface ToolsChangedNotifier {
+  toolsChanged(): void;
+}
+
+/** The open connections and the handlers to tell when a list changes. */
+export class Connections {
+  readonly #servers = new Set<Server>();
+  /** The modern HTTP handlers, whose `subscriptions/listen` streams hear list changes. */
+  readonly notifiers = new Set<ToolsChangedNotifier>();
+
+  /** Keeps `server` until it closes (then `closed` runs for it); returns it. */
+  add(server: Server, closed: (server: Server) => void): Server {
+    this.#servers.add(server);
+    const onclose = server.onclose;
+    server.onclose = () => {
+      this.#servers.delete(server);
+      closed(server);
+      onclose?.();
+    };
+    return server;
+  }
+
+  has(server: Server): boolean {
+    return this.#servers.has(server);
+  }
+
+  /** Sends a list-changed notification on every open connection; drops those that fail. */
+  send(notify: (server: Server) => Promise<void>): void {
+    for (const server of this.#servers) notify(server).catch(() => this.#servers.delete(server));
+  }
+
+  /** Tells every connection and every modern handler that the tool list changed. */
+  toolsChanged(): void {
+    this.send((server) => server.sendToolListChanged());
+    for (const notifier of this.notifiers) notifier.toolsChanged();
+  }
+}

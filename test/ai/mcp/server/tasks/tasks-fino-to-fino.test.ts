@@ -1,0 +1,248 @@
+/**
+ * fino's `mcpClient()` against fino's `mcpServer()` with MCP Tasks (issue 15). Over
+ * stdio the two speak the 2025-11-25 protocol and task tools run as tasks; over
+ * Streamable HTTP they negotiate the 2026-07-28 revision, which has no tasks, and the
+ * same tools are called directly (decision 098).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type AgentEvent, agent } from '../../../../../src/ai/agent/index.ts';
+import {
+  httpTransport,
+  type McpToolClient,
+  mcpClient,
+  mcpServer,
+  type RemoteTaskInput,
+  stdioTransport,
+} from '../../../../../src/ai/mcp/index.ts';
+import { scriptedModel } from '../../../../../src/ai/model/index.ts';
+import { sqliteStore } from '../../../../../src/ai/session/index.ts';
+import type { Tool } from '../../../../../src/ai/tool/index.ts';
+import type { Progress } from '../../../../../src/task/index.ts';
+import { finoTaskTools, runsOf } from '../../fixtures/fino-task-tools.ts';
+
+const root = fileURLToPath(new URL('../../../../..', import.meta.url));
+const fixture = fileURLToPath(new URL('../../fixtures/fino-task-server.ts', import.meta.url));
+const text = (result: { content: unknown }) =>
+  (result.content as { type: string; text?: string }[]).map((p) => p.text ?? '').join('');
+
+let dir: string;
+const clients: McpToolClient[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fino-mcp-f2f-'));
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fino client of a new fino server process over stdio, on the test's task database. */
+const stdioClient = (options: { approveDestructive?: boolean } = {}) => {
+  const client = mcpClient({
+    transport: stdioTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', fixture],
+      cwd: root,
+      env: { ...(process.env as Record<string, string>), FINO_TASKS_DIR: dir },
+      stderr: 'ignore',
+    }),
+    tasks: { pollIntervalMs: 20, timeoutMs: 30_000 },
+    ...options,
+  });
+  clients.push(client);
+  return client;
+};
+
+const toolNamed = (tools: Tool[], name: string) => {
+  const found = tools.find((t) => t.name === name);
+  if (!found) throw new Error(`no tool ${name}`);
+  return found;
+};
+
+const collect = async (events: AsyncIterable<AgentEvent>) => {
+  const all: AgentEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+};
+
+const stages = [1, 2, 3].map((stage) => ({
+  progress: stage,
+  total: 3,
+  message: `stage ${stage} of 3`,
+}));
+
+describe('fino client, fino server, over stdio (tasks)', () => {
+  it('runs an execution: task tool as a task; its progress reaches the local call', async () => {
+    const client = stdioClient();
+    const report = toolNamed(await client.tools(), 'slow_report');
+    const updates: Progress[] = [];
+    const result = await report.invoke(
+      { quarter: 'Q3' },
+      { progress: (update) => updates.push(update) },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(text(result)).toBe('Report for Q3 is ready.');
+    // The server sends at most one notification per 100 ms (decision 094), and status
+    // messages are polled: some stages may be folded, never reordered, the last one kept.
+    expect(updates.length).toBeGreaterThan(0);
+    for (const update of updates) expect(stages).toContainEqual(update);
+    expect(updates.map((u) => u.progress)).toEqual(updates.map((u) => u.progress).sort());
+    expect(updates.at(-1)).toEqual(stages[2]);
+    expect(runsOf(dir, 'slow_report')).toEqual(['Q3']);
+  }, 30_000);
+
+  it("an agent's stream shows the remote task's progress events", async () => {
+    const client = stdioClient();
+    const bot = agent({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'r1', name: 'slow_report', args: { quarter: 'Q4' } }] },
+        'The report is ready.',
+      ]),
+      tools: await client.tools(),
+    });
+    const events = await collect(bot.stream('Build the Q4 report'));
+    const progress = events.flatMap((e) => (e.type === 'progress' ? [e] : []));
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toEqual({
+      type: 'progress',
+      step: 0,
+      toolCallId: 'r1',
+      toolName: 'slow_report',
+      progress: stages[2],
+    });
+    const result = events.find((e) => e.type === 'tool-result');
+    expect(JSON.stringify(result)).toContain('Report for Q4 is ready.');
+    expect(events.at(-1)?.type).toBe('finish');
+  }, 30_000);
+
+  it('an agent suspends on the remote input_required; another client and agent resume it, and the tool runs once', async () => {
+    // approveDestructive: false: no local approval, so the remote task asks.
+    const first = stdioClient({ approveDestructive: false });
+    const bot = agent({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'p1', name: 'publish', args: { site: 'docs' } }] },
+      ]),
+      tools: await first.tools(),
+    });
+    const suspended = await bot.generate('Publish the docs');
+    expect(suspended.status).toBe('suspended');
+    if (suspended.status !== 'suspended') return;
+    const [pending] = suspended.pending;
+    const payload = pending.payload as RemoteTaskInput;
+    expect(payload).toMatchObject({ tool: 'publish', request: { mode: 'form' } });
+    expect(typeof payload.taskId).toBe('string');
+    expect(runsOf(dir, 'publish')).toEqual([]);
+    const saved = JSON.stringify(suspended.state);
+    await first.close();
+
+    const second = stdioClient({ approveDestructive: false });
+    const again = agent({
+      model: scriptedModel(['Published.']),
+      tools: await second.tools(),
+    });
+    const done = await again.resume(JSON.parse(saved), {
+      [pending.toolCallId]: {
+        resume: {
+          taskId: payload.taskId,
+          answer: { action: 'accept', content: { approve: true } },
+        },
+      },
+    });
+    expect(done.status).toBe('done');
+    if (done.status !== 'done') return;
+    expect(done.text).toBe('Published.');
+    expect(JSON.stringify(done.messages)).toContain('Published docs.');
+    expect(runsOf(dir, 'publish')).toEqual(['docs']);
+  }, 60_000);
+
+  it('a requiresApproval task tool asks once: the agent approves, the task does not ask again', async () => {
+    const first = stdioClient();
+    const bot = agent({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'p1', name: 'publish', args: { site: 'blog' } }] },
+      ]),
+      tools: await first.tools(),
+    });
+    const suspended = await bot.generate('Publish the blog');
+    expect(suspended.status).toBe('suspended');
+    if (suspended.status !== 'suspended') return;
+    const saved = JSON.stringify(suspended.state);
+    await first.close();
+    expect(runsOf(dir, 'publish')).toEqual([]);
+
+    const second = stdioClient();
+    const again = agent({ model: scriptedModel(['Done.']), tools: await second.tools() });
+    const done = await again.resume(JSON.parse(saved), {
+      [suspended.pending[0].toolCallId]: { approve: true },
+    });
+    expect(done.status).toBe('done');
+    if (done.status !== 'done') return;
+    expect(JSON.stringify(done.messages)).toContain('Published blog.');
+    expect(runsOf(dir, 'publish')).toEqual(['blog']);
+  }, 60_000);
+});
+
+describe('fino client, fino server, over Streamable HTTP (2026-07-28: direct calls)', () => {
+  const serve = async () => {
+    const store = sqliteStore(join(dir, 'tasks.db'));
+    const http = await mcpServer({
+      name: 'fino-tasks',
+      version: '1.0.0',
+      tools: finoTaskTools(dir),
+      store,
+      tasks: { pollIntervalMs: 20 },
+    }).listen({ host: '127.0.0.1', port: 0 });
+    cleanups.push(async () => {
+      await http.close();
+      await store.close();
+    });
+    const client = mcpClient({
+      transport: httpTransport({ url: http.url }),
+      tasks: { pollIntervalMs: 20, timeoutMs: 30_000 },
+    });
+    clients.push(client);
+    return client;
+  };
+
+  it('calls the execution: task tool directly and answers its result and progress', async () => {
+    const client = await serve();
+    const report = toolNamed(await client.tools(), 'slow_report');
+    const updates: Progress[] = [];
+    const result = await report.invoke(
+      { quarter: 'Q1' },
+      { progress: (update) => updates.push(update) },
+    );
+    expect(text(result)).toBe('Report for Q1 is ready.');
+    // Called directly, its progress still reaches the local call (the last one at least).
+    expect(updates.length).toBeGreaterThan(0);
+    for (const update of updates) expect(stages).toContainEqual(update);
+    expect(updates.at(-1)).toEqual(stages[2]);
+    expect(runsOf(dir, 'slow_report')).toEqual(['Q1']);
+  }, 30_000);
+
+  it('runs the requiresApproval tool once after the agent approves it', async () => {
+    const client = await serve();
+    const bot = agent({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'p1', name: 'publish', args: { site: 'shop' } }] },
+        'Done.',
+      ]),
+      tools: await client.tools(),
+    });
+    const suspended = await bot.generate('Publish the shop');
+    expect(suspended.status).toBe('suspended');
+    if (suspended.status !== 'suspended') return;
+    const done = await bot.resume(JSON.parse(JSON.stringify(suspended.state)), {
+      [suspended.pending[0].toolCallId]: { approve: true },
+    });
+    expect(done.status).toBe('done');
+    if (done.status !== 'done') return;
+    expect(JSON.stringify(done.messages)).toContain('Published shop.');
+    expect(runsOf(dir, 'publish')).toEqual(['shop']);
+  }, 30_000);
+});
