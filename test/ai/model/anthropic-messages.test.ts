@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toAnthropicMessages } from '../../../src/ai/model/anthropic-messages.ts';
+import { toAnthropicMessages } from '../../../src/ai/model/anthropic/messages.ts';
 import type { ModelWarning } from '../../../src/ai/model/index.ts';
 
 describe('toAnthropicMessages', () => {

@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { retryAfterMs } from '../../../src/ai/model/http.ts';
 import { openai } from '../../../src/ai/model/index.ts';
+import { retryAfterMs } from '../../../src/ai/model/wire/http.ts';
 import { type ReplayServer, replayServer } from './replay-server.ts';
 
 let server: ReplayServer | undefined;

@@ -1,0 +1,53 @@
+/**
+ * `ai/model/core`: the contract every model keeps and the pieces every adapter builds a
+ * turn with — the `Model` interface and its request, result, event and usage types,
+ * `ModelError`, the turn builder, tool argument parsing, message part helpers, the
+ * replay of a result as stream events, and the JSON Schema walking the schema dialects
+ * share.
+ *
+ * May import: `src/internal/` and other modules' `index.ts` (for `ai/tool`'s types);
+ * nothing of the other rooms of `ai/model` (each of them imports this one).
+ */
+export { isRecord } from './is-record.ts';
+export {
+  decodeBase64Text,
+  dropped,
+  partsOf,
+  ranByOtherProvider,
+  textOf,
+  warnUnsentProviderTools,
+} from './message-parts.ts';
+export { ModelError, type ModelErrorDetails } from './model-error.ts';
+export { resultEvents } from './result-events.ts';
+export {
+  allowsNull,
+  isObjectSchema,
+  pointer,
+  refTarget,
+  resolveRef,
+  SILENT_KEYWORDS,
+} from './schema-walk.ts';
+export { parseToolArgs } from './tool-args.ts';
+export { TurnBuilder, usageOf } from './turn-builder.ts';
+export type {
+  ContentPart,
+  GenerateRequest,
+  GenerateResult,
+  JsonSchemaObject,
+  Model,
+  ModelLimits,
+  ModelMessage,
+  ModelWarning,
+  OutputSpec,
+  ProviderName,
+  ProviderTool,
+  ReasoningOptions,
+  SchemaConversion,
+  SchemaWarning,
+  StopReason,
+  StreamEvent,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+  Usage,
+} from './types.ts';

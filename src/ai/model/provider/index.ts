@@ -1,0 +1,13 @@
+/**
+ * `ai/model/provider`: what every HTTP provider adapter shares above the wire — the
+ * skeleton `providerModel` (options, limits, transport, generate, stream and token count
+ * wired once), the checks of a provider's options and of a request, the API key lookup
+ * and the merge of `request.providerOptions`. A new provider is a room beside `openai/`
+ * that supplies a `ProviderWiring` to `providerModel`.
+ *
+ * May import: `../core/`, `../wire/`, `../usage/` and `src/internal/`; never a provider room.
+ */
+export { checkRequest, checkRequestFields } from './check-request.ts';
+export { apiKey, checkProviderOptions } from './provider-config.ts';
+export { checkModelOptions, type ProviderWiring, providerModel } from './provider-model.ts';
+export { mergeProviderOptions } from './provider-options.ts';
