@@ -1,14 +1,11 @@
+import { type ContentPart, isRecord, type ModelMessage, type ModelWarning } from '../core/index.ts';
 import {
-  type ContentPart,
   decodeBase64Text,
   dropped,
-  isRecord,
-  type ModelMessage,
-  type ModelWarning,
   partsOf,
   ranByOtherProvider,
   textOf,
-} from '../core/index.ts';
+} from '../provider/index.ts';
 
 type ReasoningPart = Extract<ContentPart, { type: 'reasoning' }>;
 

@@ -2,13 +2,8 @@
  * The body of an Anthropic Messages request: system prompt, messages, tools, extended
  * thinking (checked before anything is sent), structured output and prompt caching.
  */
-import {
-  type GenerateRequest,
-  type ModelWarning,
-  type ToolChoice,
-  warnUnsentProviderTools,
-} from '../core/index.ts';
-import { mergeProviderOptions } from '../provider/index.ts';
+import type { GenerateRequest, ModelWarning, ToolChoice } from '../core/index.ts';
+import { mergeProviderOptions, warnUnsentProviderTools } from '../provider/index.ts';
 import type { AnthropicOptions } from './anthropic.ts';
 import { toAnthropicMessages } from './messages.ts';
 import type { Block } from './paused-turn.ts';

@@ -9,14 +9,6 @@
  * nothing of the other rooms of `ai/model` (each of them imports this one).
  */
 export { isRecord } from './is-record.ts';
-export {
-  decodeBase64Text,
-  dropped,
-  partsOf,
-  ranByOtherProvider,
-  textOf,
-  warnUnsentProviderTools,
-} from './message-parts.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';
 export { resultEvents } from './result-events.ts';
 export {
@@ -29,25 +21,4 @@ export {
 } from './schema-walk.ts';
 export { parseToolArgs } from './tool-args.ts';
 export { TurnBuilder, usageOf } from './turn-builder.ts';
-export type {
-  ContentPart,
-  GenerateRequest,
-  GenerateResult,
-  JsonSchemaObject,
-  Model,
-  ModelLimits,
-  ModelMessage,
-  ModelWarning,
-  OutputSpec,
-  ProviderName,
-  ProviderTool,
-  ReasoningOptions,
-  SchemaConversion,
-  SchemaWarning,
-  StopReason,
-  StreamEvent,
-  ToolCall,
-  ToolChoice,
-  ToolDefinition,
-  Usage,
-} from './types.ts';
+export type * from './types.ts';

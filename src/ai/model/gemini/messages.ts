@@ -1,13 +1,5 @@
-import {
-  type ContentPart,
-  dropped,
-  isRecord,
-  type ModelMessage,
-  type ModelWarning,
-  partsOf,
-  ranByOtherProvider,
-  textOf,
-} from '../core/index.ts';
+import { type ContentPart, isRecord, type ModelMessage, type ModelWarning } from '../core/index.ts';
+import { dropped, partsOf, ranByOtherProvider, textOf } from '../provider/index.ts';
 
 /** One Gemini `Part` as sent. */
 export type GeminiPart = Record<string, unknown>;

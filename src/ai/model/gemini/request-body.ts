@@ -8,8 +8,8 @@ import {
   isRecord,
   type ModelWarning,
   type ToolChoice,
-  warnUnsentProviderTools,
 } from '../core/index.ts';
+import { warnUnsentProviderTools } from '../provider/index.ts';
 import { GEMINI, toGeminiContents } from './messages.ts';
 import { toGeminiSchema, toGeminiWireSchema } from './schema.ts';
 import { toGeminiTool } from './tool.ts';

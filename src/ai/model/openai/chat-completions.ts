@@ -15,9 +15,8 @@ import {
   type ToolChoice,
   type Usage,
   usageOf,
-  warnUnsentProviderTools,
 } from '../core/index.ts';
-import { mergeProviderOptions } from '../provider/index.ts';
+import { mergeProviderOptions, warnUnsentProviderTools } from '../provider/index.ts';
 import { type EventStream, streamError } from '../wire/index.ts';
 import { toOpenAIMessages } from './chat-messages.ts';
 import type { OpenAIOptions } from './openai.ts';

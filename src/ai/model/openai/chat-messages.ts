@@ -1,13 +1,11 @@
+import type { ContentPart, ModelMessage, ModelWarning } from '../core/index.ts';
 import {
-  type ContentPart,
   decodeBase64Text,
   dropped,
-  type ModelMessage,
-  type ModelWarning,
   partsOf,
   ranByOtherProvider,
   textOf,
-} from '../core/index.ts';
+} from '../provider/index.ts';
 
 type WireMessage = Record<string, unknown>;
 type WirePart = Record<string, unknown>;

@@ -4,17 +4,14 @@
  * reasoning items with their `encrypted_content`, messages, function calls and the calls
  * OpenAI's servers ran. Everything else is built from the provider-neutral parts.
  */
+import { type ContentPart, isRecord, type ModelMessage, type ModelWarning } from '../core/index.ts';
 import {
-  type ContentPart,
   decodeBase64Text,
   dropped,
-  isRecord,
-  type ModelMessage,
-  type ModelWarning,
   partsOf,
   ranByOtherProvider,
   textOf,
-} from '../core/index.ts';
+} from '../provider/index.ts';
 import { AUDIO_FORMATS, dataUrl, TOOL_ERROR_PREFIX } from './chat-messages.ts';
 
 type Item = Record<string, unknown>;

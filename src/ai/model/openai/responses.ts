@@ -2,14 +2,8 @@
  * OpenAI's Responses API (`POST /v1/responses`): the request body. What `openai()` speaks
  * by default against api.openai.com (docs/decisions/110); responses-turn.ts reads the answer.
  */
-import {
-  type GenerateRequest,
-  type JsonSchemaObject,
-  type ModelWarning,
-  type ToolChoice,
-  warnUnsentProviderTools,
-} from '../core/index.ts';
-import { mergeProviderOptions } from '../provider/index.ts';
+import type { GenerateRequest, JsonSchemaObject, ModelWarning, ToolChoice } from '../core/index.ts';
+import { mergeProviderOptions, warnUnsentProviderTools } from '../provider/index.ts';
 import type { OpenAIOptions } from './openai.ts';
 import { toResponsesInput } from './responses-input.ts';
 import {

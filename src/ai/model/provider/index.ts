@@ -8,6 +8,14 @@
  * May import: `../core/`, `../wire/`, `../usage/` and `src/internal/`; never a provider room.
  */
 export { checkRequest, checkRequestFields } from './check-request.ts';
+export {
+  decodeBase64Text,
+  dropped,
+  partsOf,
+  ranByOtherProvider,
+  textOf,
+  warnUnsentProviderTools,
+} from './message-parts.ts';
 export { apiKey, checkProviderOptions } from './provider-config.ts';
 export { checkModelOptions, type ProviderWiring, providerModel } from './provider-model.ts';
 export { mergeProviderOptions } from './provider-options.ts';

@@ -2,7 +2,7 @@
  * Reading a message's content parts while translating it to a provider's wire format,
  * and the warning for a part a provider cannot carry.
  */
-import type { ContentPart, GenerateRequest, ModelMessage, ModelWarning } from './types.ts';
+import type { ContentPart, GenerateRequest, ModelMessage, ModelWarning } from '../core/index.ts';
 
 /** A message's parts, a plain string being one text part. */
 export function partsOf(message: ModelMessage): ContentPart[] {
