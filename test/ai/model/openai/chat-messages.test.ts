@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ModelWarning } from '../../../src/ai/model/index.ts';
-import { toOpenAIMessages } from '../../../src/ai/model/openai/chat-messages.ts';
+import type { ModelWarning } from '../../../../src/ai/model/index.ts';
+import { toOpenAIMessages } from '../../../../src/ai/model/openai/chat-messages.ts';
 
 describe('toOpenAIMessages', () => {
   it('sends a tool result’s media in a user message after the tool messages, with a warning', () => {

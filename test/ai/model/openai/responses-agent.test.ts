@@ -3,22 +3,17 @@
  * format: reasoning items across a suspended run resumed from JSON by a fresh model,
  * OpenAI's own tools beside fino tools, and remote MCP approvals through fino's approval path.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AgentEvent, agent, type RunResult } from '../../../src/ai/agent/index.ts';
-import { openai } from '../../../src/ai/model/index.ts';
-import { collect, echoTool } from '../agent/helpers.ts';
-import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+import { describe, expect, it } from 'vitest';
+import { type AgentEvent, agent, type RunResult } from '../../../../src/ai/agent/index.ts';
+import { openai } from '../../../../src/ai/model/index.ts';
+import { type Reply, useFakeProvider } from '../../../helpers/fake-provider.ts';
+import { collect, echoTool } from '../../agent/helpers.ts';
 import { functionCall, message, reasoning, reply } from './responses-wire.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 async function serve(replies: Reply[]) {
-  server = await replayServer(replies);
-  return server;
+  return fake.serve(replies);
 }
 
 const model = (url: string) =>
@@ -91,7 +86,7 @@ for (const stream of [false, true]) {
       });
       expect(second.status === 'done' && second.text).toBe('Removed.');
       expect(echo.calls).toHaveLength(1);
-      const input = server!.requests[1].body.input;
+      const input = fake.server.requests[1].body.input;
       expect(input.map((item: { type?: string; role?: string }) => item.type ?? item.role)).toEqual(
         ['user', 'reasoning', 'function_call', 'function_call_output'],
       );
@@ -110,11 +105,11 @@ for (const stream of [false, true]) {
         reply([message('4 °C, per yr.no.')], stream),
       ]);
       const echo = echoTool();
-      const bot = agent({ model: model(server!.url), tools: [echo, openai.tools.webSearch()] });
+      const bot = agent({ model: model(fake.server.url), tools: [echo, openai.tools.webSearch()] });
       const { result, events } = await runOf(bot, 'Weather in Oslo?', stream);
       if (result.status !== 'done') throw new Error('expected a finished run');
       expect(result.text).toBe('4 °C, per yr.no.');
-      expect(server!.requests[0].body.tools).toEqual([
+      expect(fake.server.requests[0].body.tools).toEqual([
         expect.objectContaining({ type: 'function', name: 'echo' }),
         { type: 'web_search' },
       ]);
@@ -137,7 +132,7 @@ for (const stream of [false, true]) {
       ]);
       expect(echo.calls.map((c) => c.args)).toEqual([{ text: 'Oslo' }]);
       expect(result.steps[0].toolCalls.map((c) => c.name)).toEqual(['echo']);
-      expect(server!.requests[1].body.input.slice(1, 3)).toEqual([
+      expect(fake.server.requests[1].body.input.slice(1, 3)).toEqual([
         webSearchCall,
         expect.objectContaining({ type: 'function_call', call_id: 'call_1' }),
       ]);
@@ -155,7 +150,7 @@ for (const stream of [false, true]) {
         reply([mcpCall, message('fino is a TypeScript library.')], false),
       ]);
       const deepwiki = openai.tools.mcp({ serverUrl: 'https://mcp.deepwiki.com/mcp' });
-      const bot = agent({ model: model(server!.url), tools: [deepwiki] });
+      const bot = agent({ model: model(fake.server.url), tools: [deepwiki] });
       const { result: first } = await runOf(bot, 'What is fino?', stream);
       if (first.status !== 'suspended') throw new Error('expected a suspended run');
       expect(first.pending).toEqual([
@@ -166,7 +161,7 @@ for (const stream of [false, true]) {
           args: { tool: 'ask_question', arguments: { question: 'What is fino?' } },
         }),
       ]);
-      expect(server!.requests[0].body.tools).toEqual([
+      expect(fake.server.requests[0].body.tools).toEqual([
         {
           type: 'mcp',
           server_label: 'deepwiki',
@@ -179,7 +174,7 @@ for (const stream of [false, true]) {
       });
       if (second.status !== 'done') throw new Error('expected a finished run');
       expect(second.text).toBe('fino is a TypeScript library.');
-      expect(server!.requests[1].body.input.slice(1)).toEqual([
+      expect(fake.server.requests[1].body.input.slice(1)).toEqual([
         listTools,
         approvalRequest,
         { type: 'mcp_approval_response', approval_request_id: 'mcpr_1', approve: true },
@@ -201,13 +196,13 @@ describe('provider tools: the rest', () => {
       { json: replyJson([message('OK, not asking.')]) },
     ]);
     const bot = agent({
-      model: model(server!.url),
+      model: model(fake.server.url),
       tools: [openai.tools.mcp({ serverUrl: 'https://mcp.deepwiki.com/mcp', serverLabel: 'wiki' })],
     });
     const first = await bot.generate('What is fino?');
     if (first.status !== 'suspended') throw new Error('expected a suspended run');
     await bot.resume(first.state, { mcpr_1: { reject: 'not now' } });
-    expect(server!.requests[1].body.input.at(-1)).toEqual({
+    expect(fake.server.requests[1].body.input.at(-1)).toEqual({
       type: 'mcp_approval_response',
       approval_request_id: 'mcpr_1',
       approve: false,
@@ -225,7 +220,7 @@ describe('provider tools: the rest', () => {
         },
       },
     ]);
-    const chat = openai({ model: 'llama', baseURL: server!.url });
+    const chat = openai({ model: 'llama', baseURL: fake.server.url });
     const result = await chat.generate({
       messages: [
         { role: 'user', content: 'Weather?' },
@@ -241,12 +236,12 @@ describe('provider tools: the rest', () => {
       ],
       providerTools: [openai.tools.webSearch()],
     });
-    expect(server!.requests[0].body.messages).toEqual([
+    expect(fake.server.requests[0].body.messages).toEqual([
       { role: 'user', content: 'Weather?' },
       { role: 'assistant', content: 'Cold.' },
       { role: 'user', content: 'Thanks' },
     ]);
-    expect(server!.requests[0].body).not.toHaveProperty('tools');
+    expect(fake.server.requests[0].body).not.toHaveProperty('tools');
     expect(result.warnings).toEqual([
       {
         tool: 'web_search',
@@ -258,13 +253,13 @@ describe('provider tools: the rest', () => {
 
   it('refuses a malformed provider tool in a request before sending anything', async () => {
     await serve([]);
-    const gpt = model(server!.url);
+    const gpt = model(fake.server.url);
     await expect(
       gpt.generate({ messages: [], providerTools: [{ name: 'x' }] as never }),
     ).rejects.toThrow(
       'openai: providerTools[0]: expected a provider tool { type: "provider", provider, name, wire }, received object',
     );
-    expect(server!.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('refuses bad provider tool options, naming what was expected', () => {

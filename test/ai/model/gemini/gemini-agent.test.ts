@@ -4,22 +4,23 @@
  * final text ends the run — generated, streamed, and across an approval suspension whose
  * state travels as JSON.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { agent } from '../../../src/ai/agent/index.ts';
-import { gemini } from '../../../src/ai/model/index.ts';
-import { tool } from '../../../src/ai/tool/index.ts';
-import { v } from '../../../src/validate/index.ts';
-import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+import { describe, expect, it } from 'vitest';
+import { agent } from '../../../../src/ai/agent/index.ts';
+import { gemini } from '../../../../src/ai/model/index.ts';
+import { tool } from '../../../../src/ai/tool/index.ts';
+import { v } from '../../../../src/validate/index.ts';
+import { type Reply, useFakeProvider } from '../../../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 async function start(...replies: Reply[]) {
-  server = await replayServer(replies);
-  return gemini({ model: 'gemini-test', apiKey: 'k', baseURL: server.url, initialRetryDelayMs: 1 });
+  await fake.serve(replies);
+  return gemini({
+    model: 'gemini-test',
+    apiKey: 'k',
+    baseURL: fake.server.url,
+    initialRetryDelayMs: 1,
+  });
 }
 
 const answer = (parts: unknown[]) => ({
@@ -75,8 +76,8 @@ describe('gemini: in the agent loop', () => {
     const result = await agent({ model, tools: [weather] }).generate('Weather in Oslo?');
     expect(result.status === 'done' && result.text).toBe('It is 4 °C in Oslo.');
     expect(weather.cities).toEqual(['Oslo']);
-    expect(server!.requests[0].body.tools[0].functionDeclarations[0].name).toBe('weather');
-    expect(server!.requests[1].body.contents.slice(1)).toEqual(callAndResult);
+    expect(fake.server.requests[0].body.tools[0].functionDeclarations[0].name).toBe('weather');
+    expect(fake.server.requests[1].body.contents.slice(1)).toEqual(callAndResult);
   });
 
   it('does the same with streamed turns', async () => {
@@ -88,10 +89,10 @@ describe('gemini: in the agent loop', () => {
     const result = await run.result;
     expect(result.status === 'done' && result.text).toBe('It is 4 °C in Oslo.');
     expect(texts.join('')).toBe('It is 4 °C in Oslo.');
-    expect(server!.requests[1].path).toBe(
+    expect(fake.server.requests[1].path).toBe(
       '/v1beta/models/gemini-test:streamGenerateContent?alt=sse',
     );
-    expect(server!.requests[1].body.contents.slice(1)).toEqual(callAndResult);
+    expect(fake.server.requests[1].body.contents.slice(1)).toEqual(callAndResult);
   });
 
   it('suspends for approval, and after a JSON round trip resumes with the signature intact', async () => {
@@ -109,7 +110,7 @@ describe('gemini: in the agent loop', () => {
     const second = await bot.resume(saved, { fc_1: { approve: true } });
     expect(second.status === 'done' && second.text).toBe('It is 4 °C in Oslo.');
     expect(weather.cities).toEqual(['Oslo']);
-    expect(server!.requests).toHaveLength(2);
-    expect(server!.requests[1].body.contents.slice(1)).toEqual(callAndResult);
+    expect(fake.server.requests).toHaveLength(2);
+    expect(fake.server.requests[1].body.contents.slice(1)).toEqual(callAndResult);
   });
 });

@@ -10,7 +10,7 @@ import {
   ModelError,
   openai,
   scriptedModel,
-} from '../../../src/ai/model/index.ts';
+} from '../../../../src/ai/model/index.ts';
 
 function refusal(run: () => unknown): ModelError {
   try {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropic,
   countTokens,
@@ -9,14 +9,10 @@ import {
   ModelError,
   openai,
   scriptedModel,
-} from '../../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+} from '../../../../src/ai/model/index.ts';
+import { type Reply, useFakeProvider } from '../../../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const tool = {
   name: 'weather',
@@ -33,22 +29,22 @@ const request: GenerateRequest = {
 };
 
 async function claude(...replies: Reply[]) {
-  server = await replayServer(replies);
+  await fake.serve(replies);
   return anthropic({
     model: 'claude-sonnet-4-5',
     apiKey: 'sk-ant-test',
-    baseURL: server.url,
+    baseURL: fake.server.url,
     initialRetryDelayMs: 1,
     maxRetries: 1,
   });
 }
 
 async function google(...replies: Reply[]) {
-  server = await replayServer(replies);
+  await fake.serve(replies);
   return gemini({
     model: 'gemini-2.5-flash',
     apiKey: 'g-test',
-    baseURL: server.url,
+    baseURL: fake.server.url,
     initialRetryDelayMs: 1,
     maxRetries: 1,
   });
@@ -58,7 +54,7 @@ describe('countTokens with Anthropic (POST /v1/messages/count_tokens)', () => {
   it('sends what the model reads, not how it answers, and returns input_tokens', async () => {
     const model = await claude({ json: { input_tokens: 1234 } });
     expect(await countTokens(model, request)).toEqual({ inputTokens: 1234, source: 'provider' });
-    const sent = server!.requests[0];
+    const sent = fake.server.requests[0];
     expect(sent.method).toBe('POST');
     expect(sent.path).toBe('/v1/messages/count_tokens');
     expect(sent.headers['x-api-key']).toBe('sk-ant-test');
@@ -83,7 +79,7 @@ describe('countTokens with Anthropic (POST /v1/messages/count_tokens)', () => {
       { json: { input_tokens: 7 } },
     );
     expect(await countTokens(model, request)).toEqual({ inputTokens: 7, source: 'provider' });
-    expect(server!.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it.each([
@@ -114,7 +110,7 @@ describe('countTokens with Anthropic (POST /v1/messages/count_tokens)', () => {
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ status: 400, retryable: false });
     expect((error as ModelError).message).toMatch(/bad model/);
-    await server!.close();
+    await fake.server.close();
     const failing = await claude(
       { status: 500, json: { error: { message: 'down' } } },
       { status: 500, json: { error: { message: 'down' } } },
@@ -126,11 +122,11 @@ describe('countTokens with Anthropic (POST /v1/messages/count_tokens)', () => {
   });
 
   it('stops reading an answer larger than maxBodyBytes', async () => {
-    server = await replayServer([{ json: { input_tokens: 5, padding: 'x'.repeat(1_000_000) } }]);
+    await fake.serve([{ json: { input_tokens: 5, padding: 'x'.repeat(1_000_000) } }]);
     const model = anthropic({
       model: 'claude-sonnet-4-5',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       maxBodyBytes: 64 * 1024,
     });
     await expect(countTokens(model, request)).rejects.toMatchObject({ code: 'body_too_large' });
@@ -143,12 +139,12 @@ describe('countTokens with Anthropic (POST /v1/messages/count_tokens)', () => {
     await expect(countTokens(model, { ...request, signal: controller.signal })).rejects.toThrow(
       expect.objectContaining({ name: 'AbortError' }),
     );
-    expect(server!.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('refuses a non-JSON answer', async () => {
-    server = await replayServer([{ headers: { 'content-type': 'text/plain' } }]);
-    const model = anthropic({ model: 'claude-sonnet-4-5', apiKey: 'k', baseURL: server.url });
+    await fake.serve([{ headers: { 'content-type': 'text/plain' } }]);
+    const model = anthropic({ model: 'claude-sonnet-4-5', apiKey: 'k', baseURL: fake.server.url });
     await expect(countTokens(model, request)).rejects.toThrow(
       /anthropic: the response was not JSON/,
     );
@@ -159,7 +155,7 @@ describe('countTokens with Gemini (models/{model}:countTokens)', () => {
   it('sends the whole request as generateContentRequest and returns totalTokens', async () => {
     const model = await google({ json: { totalTokens: 321, promptTokensDetails: [] } });
     expect(await countTokens(model, request)).toEqual({ inputTokens: 321, source: 'provider' });
-    const sent = server!.requests[0];
+    const sent = fake.server.requests[0];
     expect(sent.path).toBe('/v1beta/models/gemini-2.5-flash:countTokens');
     expect(sent.headers['x-goog-api-key']).toBe('g-test');
     expect(sent.body.generateContentRequest).toMatchObject({

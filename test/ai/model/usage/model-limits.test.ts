@@ -5,7 +5,7 @@ import {
   ModelError,
   openai,
   scriptedModel,
-} from '../../../src/ai/model/index.ts';
+} from '../../../../src/ai/model/index.ts';
 
 const key = { apiKey: 'test-key' };
 

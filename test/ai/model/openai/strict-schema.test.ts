@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from '../../../src/ai/model/index.ts';
+import { fromOpenAIStrictArgs, toOpenAIStrictSchema } from '../../../../src/ai/model/index.ts';
 
 const order = {
   type: 'object',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addCosts, priceUsage, SHIPPED_PRICES, usageCost } from '../../../src/ai/model/index.ts';
+import { addCosts, priceUsage, SHIPPED_PRICES, usageCost } from '../../../../src/ai/model/index.ts';
 
 const usage = (input: number, output: number, extra = {}) => ({
   inputTokens: input,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toAnthropicMessages } from '../../../src/ai/model/anthropic/messages.ts';
-import type { ModelWarning } from '../../../src/ai/model/index.ts';
+import { toAnthropicMessages } from '../../../../src/ai/model/anthropic/messages.ts';
+import type { ModelWarning } from '../../../../src/ai/model/index.ts';
 
 describe('toAnthropicMessages', () => {
   it('merges consecutive turns of one role and drops empty text', () => {

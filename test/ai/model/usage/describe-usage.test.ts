@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeUsage } from '../../../src/ai/model/index.ts';
+import { describeUsage } from '../../../../src/ai/model/index.ts';
 
 describe('describeUsage', () => {
   it('names the cached, cache-write and reasoning parts, and the cost in plain dollars', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toGeminiSchema } from '../../../src/ai/model/index.ts';
+import { toGeminiSchema } from '../../../../src/ai/model/index.ts';
 
 describe('toGeminiSchema', () => {
   it('inlines references, folds null into nullable, and turns const into enum', () => {

@@ -1,39 +1,25 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropic,
   type GenerateRequest,
   ModelError,
   type StreamEvent,
-} from '../../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+} from '../../../../src/ai/model/index.ts';
+import { collect, type Reply, sseEvent, useFakeProvider } from '../../../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 async function start(...replies: Reply[]) {
-  server = await replayServer(replies);
+  await fake.serve(replies);
   return anthropic({
     model: 'claude-test',
     apiKey: 'sk-ant-test',
-    baseURL: server.url,
+    baseURL: fake.server.url,
     initialRetryDelayMs: 1,
   });
 }
 
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-/** One documented SSE event: `event: <type>` then its JSON data. */
-const sse = (value: { type: string } & Record<string, unknown>) =>
-  `event: ${value.type}\ndata: ${JSON.stringify(value)}`;
-
-const messageStart = sse({
+const messageStart = sseEvent({
   type: 'message_start',
   message: {
     id: 'msg_1',
@@ -47,12 +33,12 @@ const messageStart = sse({
   },
 });
 const stopWith = (reason: string, outputTokens: number) => [
-  sse({
+  sseEvent({
     type: 'message_delta',
     delta: { stop_reason: reason, stop_sequence: null },
     usage: { output_tokens: outputTokens },
   }),
-  sse({ type: 'message_stop' }),
+  sseEvent({ type: 'message_stop' }),
 ];
 
 const weatherTool = {
@@ -119,7 +105,7 @@ describe('anthropic: generate', () => {
       toolChoice: 'required',
       temperature: 0,
     });
-    const sent = server!.requests[0];
+    const sent = fake.server.requests[0];
     expect(sent.path).toBe('/v1/messages');
     expect(sent.headers['x-api-key']).toBe('sk-ant-test');
     expect(sent.headers['anthropic-version']).toBe('2023-06-01');
@@ -223,7 +209,7 @@ describe('anthropic: generate', () => {
       maxTokens: 5,
     });
     expect(first.stopReason).toBe('max_tokens');
-    expect(server!.requests[0].body).toMatchObject({
+    expect(fake.server.requests[0].body).toMatchObject({
       max_tokens: 5,
       tool_choice: { type: 'tool', name: 'weather' },
     });
@@ -236,56 +222,60 @@ describe('anthropic: stream', () => {
     const model = await start({
       sse: [
         messageStart,
-        sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-        sse({ type: 'ping' }),
-        sse({
+        sseEvent({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        }),
+        sseEvent({ type: 'ping' }),
+        sseEvent({
           type: 'content_block_delta',
           index: 0,
           delta: { type: 'text_delta', text: 'Let me ' },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 0,
           delta: { type: 'text_delta', text: 'check.' },
         }),
-        sse({ type: 'content_block_stop', index: 0 }),
-        sse({
+        sseEvent({ type: 'content_block_stop', index: 0 }),
+        sseEvent({
           type: 'content_block_start',
           index: 1,
           content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather', input: {} },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 1,
           delta: { type: 'input_json_delta', partial_json: '' },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 1,
           delta: { type: 'input_json_delta', partial_json: '{"city": "Os' },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 1,
           delta: { type: 'input_json_delta', partial_json: 'lo"}' },
         }),
-        sse({ type: 'content_block_stop', index: 1 }),
-        sse({
+        sseEvent({ type: 'content_block_stop', index: 1 }),
+        sseEvent({
           type: 'content_block_start',
           index: 2,
           content_block: { type: 'tool_use', id: 'toolu_2', name: 'weather', input: {} },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 2,
           delta: { type: 'input_json_delta', partial_json: '{"city": "Rome"}' },
         }),
-        sse({ type: 'content_block_stop', index: 2 }),
+        sseEvent({ type: 'content_block_stop', index: 2 }),
         ...stopWith('tool_use', 89),
       ],
     });
     const events = await collect(model.stream({ ...ask, tools: [weatherTool] }));
-    expect(server!.requests[0].body.stream).toBe(true);
+    expect(fake.server.requests[0].body.stream).toBe(true);
     expect(events.map((e) => e.type)).toEqual([
       'text-delta',
       'text-delta',
@@ -327,7 +317,7 @@ describe('anthropic: stream', () => {
     const model = await start({
       sse: [
         messageStart,
-        sse({
+        sseEvent({
           type: 'content_block_start',
           index: 0,
           content_block: {
@@ -337,7 +327,7 @@ describe('anthropic: stream', () => {
             input: { city: 'Oslo' },
           },
         }),
-        sse({ type: 'content_block_stop', index: 0 }),
+        sseEvent({ type: 'content_block_stop', index: 0 }),
         ...stopWith('tool_use', 9),
       ],
     });
@@ -350,17 +340,17 @@ describe('anthropic: stream', () => {
     const model = await start({
       sse: [
         messageStart,
-        sse({
+        sseEvent({
           type: 'content_block_start',
           index: 0,
           content_block: { type: 'tool_use', id: 'toolu_1', name: 'weather', input: {} },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 0,
           delta: { type: 'input_json_delta', partial_json: '{"city": Oslo' },
         }),
-        sse({ type: 'content_block_stop', index: 0 }),
+        sseEvent({ type: 'content_block_stop', index: 0 }),
         ...stopWith('tool_use', 9),
       ],
     });
@@ -374,7 +364,7 @@ describe('anthropic: stream', () => {
     const model = await start({
       sse: [
         messageStart,
-        sse({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
+        sseEvent({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
       ],
       headers: { 'request-id': 'req_9' },
     });
@@ -392,8 +382,16 @@ describe('anthropic: stream', () => {
     const model = await start({
       sse: [
         messageStart,
-        sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-        sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } }),
+        sseEvent({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '' },
+        }),
+        sseEvent({
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: 'Hi' },
+        }),
       ],
       hang: true,
     });
@@ -427,7 +425,7 @@ describe('anthropic: errors and retries', () => {
       providerMessage: 'messages: roles must alternate',
       requestId: 'req_011',
     });
-    expect(server!.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('retries 529 overloaded and 429 with retry-after as an HTTP date, then succeeds', async () => {
@@ -445,7 +443,7 @@ describe('anthropic: errors and retries', () => {
       { json: message([{ type: 'text', text: 'ok' }], 'end_turn') },
     );
     expect((await model.generate(ask)).text).toBe('ok');
-    expect(server!.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it('honours x-should-retry: false', async () => {
@@ -455,7 +453,7 @@ describe('anthropic: errors and retries', () => {
       json: { type: 'error', error: { type: 'api_error', message: 'Internal' } },
     });
     await expect(model.generate(ask)).rejects.toMatchObject({ status: 500, retryable: false });
-    expect(server!.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('needs a model name', () => {
@@ -471,13 +469,15 @@ describe('anthropic: errors and retries', () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     try {
-      server = await replayServer([{ json: message([], 'end_turn') }]);
-      await expect(anthropic({ model: 'c', baseURL: server.url }).generate(ask)).rejects.toThrow(
+      await fake.serve([{ json: message([], 'end_turn') }]);
+      await expect(
+        anthropic({ model: 'c', baseURL: fake.server.url }).generate(ask),
+      ).rejects.toThrow(
         'anthropic: no API key: pass { apiKey } or set the ANTHROPIC_API_KEY environment variable',
       );
       process.env.ANTHROPIC_API_KEY = 'sk-env';
-      await anthropic({ model: 'c', baseURL: server.url }).generate(ask);
-      expect(server.requests[0].headers['x-api-key']).toBe('sk-env');
+      await anthropic({ model: 'c', baseURL: fake.server.url }).generate(ask);
+      expect(fake.server.requests[0].headers['x-api-key']).toBe('sk-env');
     } finally {
       if (saved === undefined) delete process.env.ANTHROPIC_API_KEY;
       else process.env.ANTHROPIC_API_KEY = saved;
@@ -501,7 +501,7 @@ describe('anthropic: extended thinking', () => {
       reasoning: { budgetTokens: 2000 },
       temperature: 1,
     });
-    expect(server!.requests[0].body).toMatchObject({
+    expect(fake.server.requests[0].body).toMatchObject({
       max_tokens: 4000,
       thinking: { type: 'enabled', budget_tokens: 2000 },
       temperature: 1,
@@ -527,13 +527,13 @@ describe('anthropic: extended thinking', () => {
     await expect(model.generate({ ...ask, temperature: 1.5 })).rejects.toThrow(
       'anthropic: request.temperature: expected a number from 0 to 1, received 1.5',
     );
-    expect(server!.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('omits temperature when none is given', async () => {
     const model = await start({ json: message([{ type: 'text', text: 'ok' }], 'end_turn') });
     await model.generate({ ...ask, reasoning: { budgetTokens: 1024 } });
-    expect(server!.requests[0].body).not.toHaveProperty('temperature');
+    expect(fake.server.requests[0].body).not.toHaveProperty('temperature');
   });
 
   it('keeps thinking and redacted_thinking blocks verbatim and sends them back before the tool_use', async () => {
@@ -577,7 +577,7 @@ describe('anthropic: extended thinking', () => {
         },
       ],
     });
-    expect(server!.requests[1].body.messages[1]).toEqual({
+    expect(fake.server.requests[1].body.messages[1]).toEqual({
       role: 'assistant',
       content: [
         thinking,
@@ -602,7 +602,7 @@ describe('anthropic: extended thinking', () => {
         { role: 'user', content: 'Bye' },
       ],
     });
-    expect(server!.requests[0].body.messages[1]).toEqual({
+    expect(fake.server.requests[0].body.messages[1]).toEqual({
       role: 'assistant',
       content: [{ type: 'text', text: 'Hello' }],
     });
@@ -612,36 +612,40 @@ describe('anthropic: extended thinking', () => {
     const model = await start({
       sse: [
         messageStart,
-        sse({
+        sseEvent({
           type: 'content_block_start',
           index: 0,
           content_block: { type: 'thinking', thinking: '', signature: '' },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 0,
           delta: { type: 'thinking_delta', thinking: 'Oslo, ' },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 0,
           delta: { type: 'thinking_delta', thinking: 'so look it up.' },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 0,
           delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM' },
         }),
-        sse({ type: 'content_block_stop', index: 0 }),
-        sse({ type: 'content_block_start', index: 1, content_block: redacted }),
-        sse({ type: 'content_block_stop', index: 1 }),
-        sse({ type: 'content_block_start', index: 2, content_block: { type: 'text', text: '' } }),
-        sse({
+        sseEvent({ type: 'content_block_stop', index: 0 }),
+        sseEvent({ type: 'content_block_start', index: 1, content_block: redacted }),
+        sseEvent({ type: 'content_block_stop', index: 1 }),
+        sseEvent({
+          type: 'content_block_start',
+          index: 2,
+          content_block: { type: 'text', text: '' },
+        }),
+        sseEvent({
           type: 'content_block_delta',
           index: 2,
           delta: { type: 'text_delta', text: 'Cold.' },
         }),
-        sse({ type: 'content_block_stop', index: 2 }),
+        sseEvent({ type: 'content_block_stop', index: 2 }),
         ...stopWith('end_turn', 30),
       ],
     });
@@ -687,7 +691,7 @@ describe('anthropic: pause_turn, caching and usage', () => {
       { json: message([{ type: 'text', text: 'Found it.' }], 'end_turn') },
     );
     const result = await model.generate(ask);
-    expect(server!.requests[1].body.messages).toEqual([
+    expect(fake.server.requests[1].body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Weather in Oslo?' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Searching. ' }, search, found] },
     ]);
@@ -704,39 +708,47 @@ describe('anthropic: pause_turn, caching and usage', () => {
       {
         sse: [
           messageStart,
-          sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-          sse({
+          sseEvent({
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          }),
+          sseEvent({
             type: 'content_block_delta',
             index: 0,
             delta: { type: 'text_delta', text: 'Searching. ' },
           }),
-          sse({ type: 'content_block_stop', index: 0 }),
-          sse({ type: 'content_block_start', index: 1, content_block: { ...search, input: {} } }),
-          sse({
+          sseEvent({ type: 'content_block_stop', index: 0 }),
+          sseEvent({
+            type: 'content_block_start',
+            index: 1,
+            content_block: { ...search, input: {} },
+          }),
+          sseEvent({
             type: 'content_block_delta',
             index: 1,
             delta: { type: 'input_json_delta', partial_json: '{"query":' },
           }),
-          sse({
+          sseEvent({
             type: 'content_block_delta',
             index: 1,
             delta: { type: 'input_json_delta', partial_json: '"Oslo weather"}' },
           }),
-          sse({ type: 'content_block_stop', index: 1 }),
-          sse({ type: 'content_block_start', index: 2, content_block: found }),
-          sse({ type: 'content_block_stop', index: 2 }),
+          sseEvent({ type: 'content_block_stop', index: 1 }),
+          sseEvent({ type: 'content_block_start', index: 2, content_block: found }),
+          sseEvent({ type: 'content_block_stop', index: 2 }),
           ...stopWith('pause_turn', 3),
         ],
       },
       {
         sse: [
           messageStart,
-          sse({
+          sseEvent({
             type: 'content_block_start',
             index: 0,
             content_block: { type: 'text', text: 'Found.' },
           }),
-          sse({ type: 'content_block_stop', index: 0 }),
+          sseEvent({ type: 'content_block_stop', index: 0 }),
           ...stopWith('end_turn', 2),
         ],
       },
@@ -749,7 +761,7 @@ describe('anthropic: pause_turn, caching and usage', () => {
       stopReason: 'end',
       usage: { inputTokens: 50, outputTokens: 5 },
     });
-    expect(server!.requests[1].body.messages.at(-1)).toEqual({
+    expect(fake.server.requests[1].body.messages.at(-1)).toEqual({
       role: 'assistant',
       content: [{ type: 'text', text: 'Searching. ' }, search, found],
     });
@@ -759,7 +771,7 @@ describe('anthropic: pause_turn, caching and usage', () => {
     const paused = { json: message([{ type: 'text', text: '.' }], 'pause_turn') };
     const model = await start(...Array.from({ length: 9 }, () => paused));
     const result = await model.generate(ask);
-    expect(server!.requests).toHaveLength(9);
+    expect(fake.server.requests).toHaveLength(9);
     expect(result.stopReason).toBe('other');
     expect(result.warnings).toEqual([
       { message: 'the turn was still paused (pause_turn) after 8 continuations' },
@@ -770,14 +782,18 @@ describe('anthropic: pause_turn, caching and usage', () => {
     const paused = {
       sse: [
         messageStart,
-        sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '.' } }),
-        sse({ type: 'content_block_stop', index: 0 }),
+        sseEvent({
+          type: 'content_block_start',
+          index: 0,
+          content_block: { type: 'text', text: '.' },
+        }),
+        sseEvent({ type: 'content_block_stop', index: 0 }),
         ...stopWith('pause_turn', 1),
       ],
     };
     const model = await start(...Array.from({ length: 9 }, () => paused));
     const events = await collect(model.stream(ask));
-    expect(server!.requests).toHaveLength(9);
+    expect(fake.server.requests).toHaveLength(9);
     expect(events.filter((e) => e.type === 'usage' || e.type === 'stop')).toHaveLength(2);
     const stop = events.at(-1);
     expect(stop?.type === 'stop' && stop.result).toMatchObject({
@@ -810,11 +826,11 @@ describe('anthropic: pause_turn, caching and usage', () => {
   });
 
   it('marks the system prompt and the last tool with cache_control when cacheControl is on', async () => {
-    server = await replayServer([{ json: message([{ type: 'text', text: 'ok' }], 'end_turn') }]);
+    await fake.serve([{ json: message([{ type: 'text', text: 'ok' }], 'end_turn') }]);
     const model = anthropic({
       model: 'claude-test',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       cacheControl: true,
     });
     await model.generate({
@@ -822,7 +838,7 @@ describe('anthropic: pause_turn, caching and usage', () => {
       system: 'Be brief.',
       tools: [weatherTool, { ...weatherTool, name: 'forecast' }],
     });
-    const body = server.requests[0].body;
+    const body = fake.server.requests[0].body;
     expect(body.system).toEqual([
       { type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } },
     ]);
@@ -840,7 +856,7 @@ describe('anthropic: pause_turn, caching and usage', () => {
       output: { schema: weatherTool.parameters },
       providerOptions: { anthropic: { stop_sequences: ['END'], max_tokens: 99 } },
     });
-    expect(server!.requests[0].body).toMatchObject({
+    expect(fake.server.requests[0].body).toMatchObject({
       max_tokens: 99,
       stop_sequences: ['END'],
       output_config: {

@@ -19,9 +19,9 @@ import type {
   Tool,
   ToolConfig,
 } from '@google/genai';
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { gemini } from '../../../src/ai/model/index.ts';
-import { type ReplayServer, replayServer } from './replay-server.ts';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { gemini } from '../../../../src/ai/model/index.ts';
+import { useFakeProvider } from '../../../helpers/fake-provider.ts';
 
 /** A type as JSON carries it: enum members become their string values. */
 type Json<T> = T extends string
@@ -42,11 +42,7 @@ interface GenerateContentRequest {
   safetySettings?: Json<SafetySetting>[];
 }
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 /** A documented response candidate, in Google's types. */
 const candidate = {
@@ -64,8 +60,8 @@ const usageMetadata = {
 
 describe('gemini: wire types', () => {
   it('a request body it sent satisfies the REST types of @google/genai', async () => {
-    server = await replayServer([{ json: { candidates: [candidate], usageMetadata } }]);
-    const model = gemini({ model: 'g', apiKey: 'k', baseURL: server.url });
+    await fake.serve([{ json: { candidates: [candidate], usageMetadata } }]);
+    const model = gemini({ model: 'g', apiKey: 'k', baseURL: fake.server.url });
     await model.generate({
       system: 'Be brief.',
       messages: [
@@ -182,7 +178,7 @@ describe('gemini: wire types', () => {
       },
       safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_ONLY_HIGH' }],
     } satisfies GenerateContentRequest;
-    expect(server.requests[0].body).toEqual(expected);
+    expect(fake.server.requests[0].body).toEqual(expected);
   });
 
   it('the JSON mapping keeps enums strict: a misspelt mode or type is not a request', () => {

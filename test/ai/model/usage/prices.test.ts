@@ -5,7 +5,7 @@ import {
   modelFamily,
   PRICES_WRITTEN,
   SHIPPED_PRICES,
-} from '../../../src/ai/model/index.ts';
+} from '../../../../src/ai/model/index.ts';
 
 describe('the shipped price table', () => {
   it('is dated and prices current OpenAI, Anthropic and Gemini models with valid rates', () => {

@@ -1,32 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type GenerateRequest,
   gemini,
   ModelError,
   type StreamEvent,
-} from '../../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+} from '../../../../src/ai/model/index.ts';
+import { collect, type Reply, sseData, useFakeProvider } from '../../../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 async function start(...replies: Reply[]) {
-  server = await replayServer(replies);
+  await fake.serve(replies);
   return gemini({
     model: 'gemini-test',
     apiKey: 'AIza-test',
-    baseURL: server.url,
+    baseURL: fake.server.url,
     initialRetryDelayMs: 1,
   });
-}
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
 }
 
 /** A documented `GenerateContentResponse` with one candidate. */
@@ -42,8 +32,6 @@ const usageMetadata = {
   totalTokenCount: 14,
   promptTokensDetails: [{ modality: 'TEXT', tokenCount: 10 }],
 };
-/** One SSE event of `streamGenerateContent?alt=sse`: a whole GenerateContentResponse. */
-const chunk = (value: object) => `data: ${JSON.stringify(value)}`;
 
 const weatherTool = {
   name: 'weather',
@@ -84,7 +72,7 @@ describe('gemini: generate', () => {
       maxTokens: 100,
       temperature: 0,
     });
-    const sent = server!.requests[0];
+    const sent = fake.server.requests[0];
     expect(sent.path).toBe('/v1beta/models/gemini-test:generateContent');
     expect(sent.headers['x-goog-api-key']).toBe('AIza-test');
     expect(sent.body).toEqual({
@@ -154,7 +142,7 @@ describe('gemini: generate', () => {
         },
       ],
     });
-    expect(server!.requests[0].body.contents[1]).toEqual({
+    expect(fake.server.requests[0].body.contents[1]).toEqual({
       role: 'user',
       parts: [
         { functionResponse: { name: 'shot', response: { output: 'Screenshot:\nnotes' } } },
@@ -266,7 +254,7 @@ describe('gemini: generate', () => {
       ],
       tools: [weatherTool],
     });
-    expect(server!.requests[1].body.contents.slice(1)).toEqual([
+    expect(fake.server.requests[1].body.contents.slice(1)).toEqual([
       {
         role: 'model',
         parts: [
@@ -309,7 +297,7 @@ describe('gemini: generate', () => {
       messages: JSON.parse(JSON.stringify(messages)),
       tools: [weatherTool],
     });
-    expect(server!.requests[1].body.contents.slice(1)).toEqual([
+    expect(fake.server.requests[1].body.contents.slice(1)).toEqual([
       {
         role: 'model',
         parts: [
@@ -335,7 +323,7 @@ describe('gemini: generate', () => {
     expect(second.text).toBe('It is 4 °C.');
     messages.push(second.message, { role: 'user', content: 'Thanks.' });
     await model.generate({ messages });
-    expect(server!.requests[2].body.contents.slice(3)).toEqual([
+    expect(fake.server.requests[2].body.contents.slice(3)).toEqual([
       { role: 'model', parts: [{ text: 'It is 4 °C.', thoughtSignature: 'RklOQUw=' }] },
       { role: 'user', parts: [{ text: 'Thanks.' }] },
     ]);
@@ -365,7 +353,7 @@ describe('gemini: generate', () => {
       ...ask,
       reasoning: { budgetTokens: 1024 },
     });
-    expect(server!.requests[0].body.generationConfig).toEqual({
+    expect(fake.server.requests[0].body.generationConfig).toEqual({
       thinkingConfig: { includeThoughts: true, thinkingBudget: 1024 },
     });
     expect(result.message.content).toEqual([
@@ -393,7 +381,7 @@ describe('gemini: generate', () => {
         { role: 'user', content: 'And?' },
       ],
     });
-    expect(server!.requests[1].body.contents[1]).toEqual({
+    expect(fake.server.requests[1].body.contents[1]).toEqual({
       role: 'model',
       parts: [
         { text: 'The user wants a greeting.', thought: true, thoughtSignature: 'VEhPVUdIVA==' },
@@ -408,7 +396,7 @@ describe('gemini: generate', () => {
       { json: response([{ text: 'b' }]) },
     );
     await model.generate({ ...ask, reasoning: { effort: 'low' } });
-    expect(server!.requests[0].body.generationConfig.thinkingConfig).toEqual({
+    expect(fake.server.requests[0].body.generationConfig.thinkingConfig).toEqual({
       includeThoughts: true,
       thinkingLevel: 'LOW',
     });
@@ -416,7 +404,7 @@ describe('gemini: generate', () => {
       ...ask,
       reasoning: { effort: 'high', budgetTokens: 512 },
     });
-    expect(server!.requests[1].body.generationConfig.thinkingConfig).toEqual({
+    expect(fake.server.requests[1].body.generationConfig.thinkingConfig).toEqual({
       includeThoughts: true,
       thinkingBudget: 512,
     });
@@ -445,7 +433,7 @@ describe('gemini: generate', () => {
         },
       },
     });
-    expect(server!.requests[0].body.generationConfig).toEqual({
+    expect(fake.server.requests[0].body.generationConfig).toEqual({
       responseMimeType: 'application/json',
       responseSchema: {
         type: 'OBJECT',
@@ -488,7 +476,7 @@ describe('gemini: generate', () => {
         },
       ],
     });
-    expect(server!.requests[0].body.tools[0].functionDeclarations[0].parameters).toEqual({
+    expect(fake.server.requests[0].body.tools[0].functionDeclarations[0].parameters).toEqual({
       type: 'OBJECT',
       properties: { v: { anyOf: [{ type: 'STRING' }, { type: 'INTEGER' }] } },
     });
@@ -512,7 +500,7 @@ describe('gemini: generate', () => {
     await model.generate({ ...ask, tools: [weatherTool, other], toolChoice: 'required' });
     await model.generate({ ...ask, tools: [weatherTool, other], toolChoice: 'none' });
     await model.generate({ ...ask, tools: [weatherTool, other], toolChoice: { name: 'clock' } });
-    expect(server!.requests.map((r) => r.body.toolConfig)).toEqual([
+    expect(fake.server.requests.map((r) => r.body.toolConfig)).toEqual([
       { functionCallingConfig: { mode: 'ANY' } },
       { functionCallingConfig: { mode: 'NONE' } },
       { functionCallingConfig: { mode: 'ANY', allowedFunctionNames: ['clock'] } },
@@ -559,7 +547,7 @@ describe('gemini: generate', () => {
         openai: { seed: 1 },
       },
     });
-    const { body } = server!.requests[0];
+    const { body } = fake.server.requests[0];
     expect(body.generationConfig).toEqual({
       maxOutputTokens: 50,
       topK: 5,
@@ -585,14 +573,11 @@ describe('gemini: generate', () => {
   });
 
   it('uses models/… and tunedModels/… names as given, escaping each segment', async () => {
-    server = await replayServer([
-      { json: response([{ text: 'a' }]) },
-      { json: response([{ text: 'b' }]) },
-    ]);
-    const options = { apiKey: 'k', baseURL: `${server.url}/` };
+    await fake.serve([{ json: response([{ text: 'a' }]) }, { json: response([{ text: 'b' }]) }]);
+    const options = { apiKey: 'k', baseURL: `${fake.server.url}/` };
     await gemini({ ...options, model: 'tunedModels/my-model' }).generate(ask);
     await gemini({ ...options, model: 'x?y#z' }).generate(ask);
-    expect(server.requests.map((r) => r.path)).toEqual([
+    expect(fake.server.requests.map((r) => r.path)).toEqual([
       '/v1beta/tunedModels/my-model:generateContent',
       '/v1beta/models/x%3Fy%23z:generateContent',
     ]);
@@ -608,20 +593,20 @@ describe('gemini: stream', () => {
   it('streams text, thoughts and a function call from documented SSE chunks', async () => {
     const model = await start({
       sse: [
-        chunk({
+        sseData({
           candidates: [
             { content: { parts: [{ text: 'Thinking', thought: true }], role: 'model' }, index: 0 },
           ],
           usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
         }),
-        chunk({
+        sseData({
           candidates: [{ content: { parts: [{ text: 'Let me ' }], role: 'model' }, index: 0 }],
           usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
         }),
-        chunk({
+        sseData({
           candidates: [{ content: { parts: [{ text: 'check.' }], role: 'model' }, index: 0 }],
         }),
-        chunk({
+        sseData({
           candidates: [
             {
               content: {
@@ -648,7 +633,7 @@ describe('gemini: stream', () => {
       ],
     });
     const events = await collect(model.stream({ ...ask, tools: [weatherTool] }));
-    expect(server!.requests[0].path).toBe(
+    expect(fake.server.requests[0].path).toBe(
       '/v1beta/models/gemini-test:streamGenerateContent?alt=sse',
     );
     expect(events.map((e) => e.type)).toEqual([
@@ -703,8 +688,8 @@ describe('gemini: stream', () => {
     const model = await start(
       {
         sse: [
-          chunk({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] }),
-          chunk({
+          sseData({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] }),
+          sseData({
             candidates: [
               {
                 content: { parts: [{ text: '', thoughtSignature: 'RU5E' }], role: 'model' },
@@ -727,7 +712,7 @@ describe('gemini: stream', () => {
     await model.generate({
       messages: [...ask.messages, stop.result.message, { role: 'user', content: 'x' }],
     });
-    expect(server!.requests[1].body.contents[1]).toEqual({
+    expect(fake.server.requests[1].body.contents[1]).toEqual({
       role: 'model',
       parts: [{ text: 'Hi', thoughtSignature: 'RU5E' }],
     });
@@ -735,7 +720,7 @@ describe('gemini: stream', () => {
 
   it('ends with a retryable ModelError when the stream stops before a finishReason', async () => {
     const model = await start({
-      sse: [chunk({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] })],
+      sse: [sseData({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] })],
     });
     const events = await collect(model.stream(ask));
     expect(events.map((e) => e.type)).toEqual(['text-delta', 'error']);
@@ -750,8 +735,10 @@ describe('gemini: stream', () => {
   it('reports an error object sent mid-stream', async () => {
     const model = await start({
       sse: [
-        chunk({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] }),
-        chunk({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }),
+        sseData({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] }),
+        sseData({
+          error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' },
+        }),
       ],
     });
     const events = await collect(model.stream(ask));
@@ -765,7 +752,7 @@ describe('gemini: stream', () => {
 
   it('ends with an AbortError event when aborted mid-stream', async () => {
     const model = await start({
-      sse: [chunk({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] })],
+      sse: [sseData({ candidates: [{ content: { parts: [{ text: 'Hi' }], role: 'model' } }] })],
       hang: true,
     });
     const controller = new AbortController();
@@ -803,7 +790,7 @@ describe('gemini: errors and retries', () => {
     expect(error.message).toBe(
       'gemini: 400 Function call is missing a thought_signature in functionCall parts.',
     );
-    expect(server!.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('retries 429 RESOURCE_EXHAUSTED and 503 UNAVAILABLE, then succeeds', async () => {
@@ -820,18 +807,18 @@ describe('gemini: errors and retries', () => {
       { json: response([{ text: 'ok' }]) },
     );
     expect((await model.generate(ask)).text).toBe('ok');
-    expect(server!.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it('gives up after maxRetries with a retryable ModelError', async () => {
-    server = await replayServer([
+    await fake.serve([
       { status: 500, json: { error: { code: 500, message: 'Internal', status: 'INTERNAL' } } },
       { status: 500, json: { error: { code: 500, message: 'Internal', status: 'INTERNAL' } } },
     ]);
     const model = gemini({
       model: 'g',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       maxRetries: 1,
       initialRetryDelayMs: 1,
     });
@@ -841,7 +828,7 @@ describe('gemini: errors and retries', () => {
       retryable: true,
       message: 'gemini: 500 Internal after 1 retry',
     });
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it('rejects a response without candidates or a block reason', async () => {
@@ -860,20 +847,17 @@ describe('gemini: errors and retries', () => {
     delete process.env.GOOGLE_API_KEY;
     delete process.env.GEMINI_API_KEY;
     try {
-      server = await replayServer([
-        { json: response([{ text: 'a' }]) },
-        { json: response([{ text: 'b' }]) },
-      ]);
-      const model = gemini({ model: 'g', baseURL: server.url });
+      await fake.serve([{ json: response([{ text: 'a' }]) }, { json: response([{ text: 'b' }]) }]);
+      const model = gemini({ model: 'g', baseURL: fake.server.url });
       await expect(model.generate(ask)).rejects.toThrow(
         'gemini: no API key: pass { apiKey } or set the GOOGLE_API_KEY or GEMINI_API_KEY environment variable',
       );
-      expect(server.requests).toHaveLength(0);
+      expect(fake.server.requests).toHaveLength(0);
       process.env.GEMINI_API_KEY = 'from-gemini';
       await model.generate(ask);
       process.env.GOOGLE_API_KEY = 'from-google';
       await model.generate(ask);
-      expect(server.requests.map((r) => r.headers['x-goog-api-key'])).toEqual([
+      expect(fake.server.requests.map((r) => r.headers['x-goog-api-key'])).toEqual([
         'from-gemini',
         'from-google',
       ]);

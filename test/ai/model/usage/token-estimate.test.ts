@@ -6,7 +6,7 @@ import {
   type ModelMessage,
   scriptedModel,
   type ToolDefinition,
-} from '../../../src/ai/model/index.ts';
+} from '../../../../src/ai/model/index.ts';
 
 /** The tokenizer's own count, the reference every estimate is checked against. */
 const o200k = (text: string) => encode(text, { disallowedSpecial: new Set() }).length;

@@ -4,7 +4,8 @@
  * build the same output item by item.
  */
 import type OpenAI from 'openai';
-import type { Reply } from './replay-server.ts';
+import type { Reply } from '../../../helpers/fake-provider.ts';
+import { sseEvent } from '../../../helpers/fake-provider.ts';
 
 type Item = Record<string, any>;
 
@@ -66,12 +67,10 @@ export function response(
   };
 }
 
-const event = (value: Item) => `event: ${value.type}\ndata: ${JSON.stringify(value)}`;
-
 /** The stream that builds `output` item by item (text and arguments in two deltas each). */
 export function streamEvents(output: Item[], final = response(output)): string[] {
   let sequence = 0;
-  const e = (value: Item) => event({ ...value, sequence_number: sequence++ });
+  const e = (value: Item) => sseEvent({ type: value.type, ...value, sequence_number: sequence++ });
   const halves = (text: string) => [
     text.slice(0, Math.floor(text.length / 2)),
     text.slice(Math.floor(text.length / 2)),

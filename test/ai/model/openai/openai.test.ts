@@ -1,43 +1,29 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type GenerateRequest,
   ModelError,
   openai,
   type StreamEvent,
-} from '../../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+} from '../../../../src/ai/model/index.ts';
+import {
+  chatChunk,
+  collect,
+  type Reply,
+  sseData,
+  useFakeProvider,
+} from '../../../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 async function start(...replies: Reply[]) {
-  server = await replayServer(replies);
+  await fake.serve(replies);
   return openai({
     model: 'gpt-test',
     apiKey: 'sk-test',
-    baseURL: `${server.url}/v1`,
+    baseURL: `${fake.server.url}/v1`,
     initialRetryDelayMs: 1,
   });
 }
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
-
-const data = (value: unknown) => `data: ${JSON.stringify(value)}`;
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  data({
-    id: 'chatcmpl-1',
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: 'gpt-test',
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
 
 const weatherTool = {
   name: 'weather',
@@ -95,7 +81,7 @@ describe('openai: generate', () => {
       maxTokens: 100,
       temperature: 0.2,
     });
-    const sent = server!.requests[0];
+    const sent = fake.server.requests[0];
     expect(sent.method).toBe('POST');
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.headers.authorization).toBe('Bearer sk-test');
@@ -196,7 +182,7 @@ describe('openai: generate', () => {
 
 describe('openai: strict mode', () => {
   it('sends strict schemas, reports the rewrite, and removes the nulls it introduced', async () => {
-    server = await replayServer([
+    await fake.serve([
       {
         json: completion(
           {
@@ -213,9 +199,9 @@ describe('openai: strict mode', () => {
         ),
       },
     ]);
-    const model = openai({ model: 'gpt-test', baseURL: server.url, strict: true });
+    const model = openai({ model: 'gpt-test', baseURL: fake.server.url, strict: true });
     const result = await model.generate({ ...ask, tools: [weatherTool] });
-    expect(server!.requests[0].body.tools).toEqual([
+    expect(fake.server.requests[0].body.tools).toEqual([
       {
         type: 'function',
         function: {
@@ -238,25 +224,25 @@ describe('openai: strict mode', () => {
   });
 
   it('applies strict mode only to the named tools', async () => {
-    server = await replayServer([{ json: completion({ content: 'ok' }, 'stop') }]);
-    const partial = openai({ model: 'm', baseURL: server.url, strict: ['other'] });
+    await fake.serve([{ json: completion({ content: 'ok' }, 'stop') }]);
+    const partial = openai({ model: 'm', baseURL: fake.server.url, strict: ['other'] });
     await partial.generate({
       ...ask,
       tools: [weatherTool, { ...weatherTool, name: 'other' }],
     });
-    const tools = server.requests[0].body.tools;
+    const tools = fake.server.requests[0].body.tools;
     expect(tools[0].function.strict).toBeUndefined();
     expect(tools[1].function.strict).toBe(true);
   });
 
   it('lets a tool definition’s own strict flag win over the provider’s', async () => {
-    server = await replayServer([{ json: completion({ content: 'ok' }, 'stop') }]);
-    const model = openai({ model: 'm', baseURL: server.url, strict: true });
+    await fake.serve([{ json: completion({ content: 'ok' }, 'stop') }]);
+    const model = openai({ model: 'm', baseURL: fake.server.url, strict: true });
     await model.generate({
       ...ask,
       tools: [{ ...weatherTool, strict: false } as typeof weatherTool, weatherTool],
     });
-    const tools = server.requests[0].body.tools;
+    const tools = fake.server.requests[0].body.tools;
     expect(tools[0].function).toEqual(weatherTool);
     expect(tools[1].function.strict).toBe(true);
   });
@@ -266,11 +252,11 @@ describe('openai: stream', () => {
   it('streams text deltas and usage, ending with the assembled result', async () => {
     const model = await start({
       sse: [
-        chunk({ role: 'assistant', content: '' }),
-        chunk({ content: 'Hel' }),
-        chunk({ content: 'lo' }),
-        chunk({}, 'stop'),
-        data({
+        chatChunk({ role: 'assistant', content: '' }),
+        chatChunk({ content: 'Hel' }),
+        chatChunk({ content: 'lo' }),
+        chatChunk({}, 'stop'),
+        sseData({
           id: 'chatcmpl-1',
           object: 'chat.completion.chunk',
           choices: [],
@@ -280,7 +266,7 @@ describe('openai: stream', () => {
       ],
     });
     const events = await collect(model.stream(ask));
-    expect(server!.requests[0].body).toMatchObject({
+    expect(fake.server.requests[0].body).toMatchObject({
       stream: true,
       stream_options: { include_usage: true },
     });
@@ -297,23 +283,23 @@ describe('openai: stream', () => {
   it('assembles parallel tool calls whose arguments are split across chunks', async () => {
     const model = await start({
       sse: [
-        chunk({
+        chatChunk({
           role: 'assistant',
           content: null,
           tool_calls: [
             { index: 0, id: 'c1', type: 'function', function: { name: 'weather', arguments: '' } },
           ],
         }),
-        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }),
-        chunk({
+        chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"ci' } }] }),
+        chatChunk({
           tool_calls: [
             { index: 1, id: 'c2', type: 'function', function: { name: 'weather', arguments: '' } },
           ],
         }),
-        chunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Oslo"}' } }] }),
-        chunk({ tool_calls: [{ index: 1, function: { arguments: '{"city":"Ro' } }] }),
-        chunk({ tool_calls: [{ index: 1, function: { arguments: 'me"}' } }] }),
-        chunk({}, 'tool_calls'),
+        chatChunk({ tool_calls: [{ index: 0, function: { arguments: 'ty":"Oslo"}' } }] }),
+        chatChunk({ tool_calls: [{ index: 1, function: { arguments: '{"city":"Ro' } }] }),
+        chatChunk({ tool_calls: [{ index: 1, function: { arguments: 'me"}' } }] }),
+        chatChunk({}, 'tool_calls'),
         'data: [DONE]',
       ],
     });
@@ -342,13 +328,13 @@ describe('openai: stream', () => {
   it('separates calls that a compatible server sends under one index with different ids', async () => {
     const model = await start({
       sse: [
-        chunk({
+        chatChunk({
           tool_calls: [{ id: 'a', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }],
         }),
-        chunk({
+        chatChunk({
           tool_calls: [{ id: 'b', function: { name: 'weather', arguments: '{"city":"Rome"}' } }],
         }),
-        chunk({}, 'stop'),
+        chatChunk({}, 'stop'),
         'data: [DONE]',
       ],
     });
@@ -366,13 +352,13 @@ describe('openai: stream', () => {
   it('turns malformed streamed arguments into argsError, not a crash', async () => {
     const model = await start({
       sse: [
-        chunk({
+        chatChunk({
           tool_calls: [
             { index: 0, id: 'c1', function: { name: 'weather', arguments: '{"city":' } },
           ],
         }),
-        chunk({ tool_calls: [{ index: 0, function: { arguments: ' Oslo}' } }] }),
-        chunk({}, 'tool_calls'),
+        chatChunk({ tool_calls: [{ index: 0, function: { arguments: ' Oslo}' } }] }),
+        chatChunk({}, 'tool_calls'),
         'data: [DONE]',
       ],
     });
@@ -387,7 +373,7 @@ describe('openai: stream', () => {
   });
 
   it('ends with an AbortError event when aborted mid-stream', async () => {
-    const model = await start({ sse: [chunk({ content: 'partial' })], hang: true });
+    const model = await start({ sse: [chatChunk({ content: 'partial' })], hang: true });
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     for await (const event of model.stream({ ...ask, signal: controller.signal })) {
@@ -400,17 +386,17 @@ describe('openai: stream', () => {
   });
 
   it('closes the connection when the consumer stops reading early', async () => {
-    const model = await start({ sse: [chunk({ content: 'first' })], hang: true });
+    const model = await start({ sse: [chatChunk({ content: 'first' })], hang: true });
     for await (const event of model.stream(ask)) {
       expect(event.type).toBe('text-delta');
       break;
     }
-    await server!.closed(0);
+    await fake.server.closed(0);
   });
 
   it('reports an error sent inside the stream', async () => {
     const model = await start({
-      sse: [data({ error: { message: 'The server had an error', type: 'server_error' } })],
+      sse: [sseData({ error: { message: 'The server had an error', type: 'server_error' } })],
     });
     const events = await collect(model.stream(ask));
     const last = events.at(-1);
@@ -421,7 +407,7 @@ describe('openai: stream', () => {
   });
 
   it('reports a stream cut before the model finished', async () => {
-    const model = await start({ sse: [chunk({ content: 'cut' })] });
+    const model = await start({ sse: [chatChunk({ content: 'cut' })] });
     const events = await collect(model.stream(ask));
     const last = events.at(-1);
     expect(last?.type === 'error' && last.error.message).toMatch(/ended before the model finished/);
@@ -451,7 +437,7 @@ describe('openai: errors and retries', () => {
       retryable: false,
     });
     expect(error.message).toBe('openai: 401 Incorrect API key provided (request id req_123)');
-    expect(server!.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('does not retry a 400, and the stream ends with the same error', async () => {
@@ -476,30 +462,30 @@ describe('openai: errors and retries', () => {
     );
     const result = await model.generate(ask);
     expect(result.text).toBe('ok');
-    expect(server!.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it('gives up after maxRetries 5xx answers, saying so', async () => {
     const failing = { status: 503, json: { error: { message: 'overloaded' } } };
-    server = await replayServer([failing, failing, failing]);
+    await fake.serve([failing, failing, failing]);
     const model = openai({
       model: 'm',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       maxRetries: 2,
       initialRetryDelayMs: 1,
     });
     const error = await model.generate(ask).catch((e) => e);
     expect(error).toMatchObject({ name: 'ModelError', status: 503, retryable: true });
     expect(error.message).toBe('openai: 503 overloaded after 2 retries');
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it('aborts during a backoff wait', async () => {
-    server = await replayServer([{ status: 500, headers: { 'retry-after': '30' }, json: {} }]);
-    const model = openai({ model: 'm', baseURL: server.url });
+    await fake.serve([{ status: 500, headers: { 'retry-after': '30' }, json: {} }]);
+    const model = openai({ model: 'm', baseURL: fake.server.url });
     const controller = new AbortController();
     const pending = model.generate({ ...ask, signal: controller.signal });
-    while (server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    while (fake.server.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
     // Give the client time to read the 500 and start its 30 s wait; an abort that still
     // lands during the fetch also rejects the same way, and the test never waits 30 s.
     await new Promise((r) => setTimeout(r, 50));
@@ -515,12 +501,12 @@ describe('openai: errors and retries', () => {
         /no API key: pass \{ apiKey \} or set the OPENAI_API_KEY/,
       );
       const ok = { json: completion({ content: 'ok' }, 'stop') };
-      server = await replayServer([ok, ok]);
-      await openai({ model: 'llama', baseURL: server.url }).generate(ask);
-      expect(server.requests[0].headers.authorization).toBeUndefined();
+      await fake.serve([ok, ok]);
+      await openai({ model: 'llama', baseURL: fake.server.url }).generate(ask);
+      expect(fake.server.requests[0].headers.authorization).toBeUndefined();
       process.env.OPENAI_API_KEY = 'sk-env';
-      await openai({ model: 'llama', baseURL: server.url }).generate(ask);
-      expect(server.requests[1].headers.authorization).toBe('Bearer sk-env');
+      await openai({ model: 'llama', baseURL: fake.server.url }).generate(ask);
+      expect(fake.server.requests[1].headers.authorization).toBe('Bearer sk-env');
     } finally {
       if (saved === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = saved;
@@ -558,31 +544,31 @@ describe('openai: options for today’s models', () => {
   it('sends max_completion_tokens by default and max_tokens only with maxTokensField', async () => {
     const model = await start({ json: completion({ content: 'a' }, 'stop') });
     await model.generate({ ...ask, maxTokens: 50 });
-    expect(server!.requests[0].body.max_completion_tokens).toBe(50);
-    expect(server!.requests[0].body).not.toHaveProperty('max_tokens');
-    const url = server!.url;
-    await server!.close();
-    server = await replayServer([{ json: completion({ content: 'a' }, 'stop') }]);
+    expect(fake.server.requests[0].body.max_completion_tokens).toBe(50);
+    expect(fake.server.requests[0].body).not.toHaveProperty('max_tokens');
+    const url = fake.server.url;
+    await fake.server.close();
+    await fake.serve([{ json: completion({ content: 'a' }, 'stop') }]);
     const legacy = openai({
       model: 'llama',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       maxTokensField: 'max_tokens',
     });
     await legacy.generate({ ...ask, maxTokens: 50 });
-    expect(server.requests[0].body.max_tokens).toBe(50);
-    expect(server.requests[0].body).not.toHaveProperty('max_completion_tokens');
-    expect(url).not.toBe(server.url);
+    expect(fake.server.requests[0].body.max_tokens).toBe(50);
+    expect(fake.server.requests[0].body).not.toHaveProperty('max_completion_tokens');
+    expect(url).not.toBe(fake.server.url);
   });
 
   it('sends reasoning_effort from the request, else from the model options, and warns about a token budget', async () => {
-    server = await replayServer([
+    await fake.serve([
       { json: completion({ content: 'a' }, 'stop') },
       { json: completion({ content: 'b' }, 'stop') },
     ]);
     const model = openai({
       model: 'o4-mini',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       reasoningEffort: 'low',
     });
     await model.generate(ask);
@@ -590,8 +576,8 @@ describe('openai: options for today’s models', () => {
       ...ask,
       reasoning: { effort: 'high', budgetTokens: 2000 },
     });
-    expect(server.requests[0].body.reasoning_effort).toBe('low');
-    expect(server.requests[1].body.reasoning_effort).toBe('high');
+    expect(fake.server.requests[0].body.reasoning_effort).toBe('low');
+    expect(fake.server.requests[1].body.reasoning_effort).toBe('high');
     expect(result.warnings).toEqual([
       {
         message:
@@ -627,7 +613,7 @@ describe('openai: options for today’s models', () => {
       json: completion({ content: '{"city":"Oslo","days":null}' }, 'stop'),
     });
     const result = await model.generate({ ...ask, output: { schema: weatherTool.parameters } });
-    expect(server!.requests[0].body.response_format).toEqual({
+    expect(fake.server.requests[0].body.response_format).toEqual({
       type: 'json_schema',
       json_schema: {
         name: 'output',
@@ -661,7 +647,7 @@ describe('openai: options for today’s models', () => {
         anthropic: { metadata: { user_id: 'u' } },
       },
     });
-    const body = server!.requests[0].body;
+    const body = fake.server.requests[0].body;
     expect(body).toMatchObject({ seed: 1, temperature: 0 });
     expect(body).not.toHaveProperty('metadata');
     expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
@@ -685,6 +671,6 @@ describe('openai: options for today’s models', () => {
     await expect(
       model.generate({ ...ask, output: { schema: weatherTool.parameters, name: 'my answer' } }),
     ).rejects.toThrow('request.output.name: expected a name matching');
-    expect(server!.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 });

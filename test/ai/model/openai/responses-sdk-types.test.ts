@@ -5,16 +5,12 @@
  * captured from the adapter (so the literal cannot drift from what is sent).
  */
 import type OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type GenerateRequest, openai } from '../../../src/ai/model/index.ts';
-import { type ReplayServer, replayServer } from './replay-server.ts';
+import { describe, expect, it } from 'vitest';
+import { type GenerateRequest, openai } from '../../../../src/ai/model/index.ts';
+import { useFakeProvider } from '../../../helpers/fake-provider.ts';
 import { message, response } from './responses-wire.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const weather = {
   name: 'weather',
@@ -162,7 +158,7 @@ const reply = response([thought, message('{"summary":"down"}')]);
 
 describe('Responses request bodies typed as the official SDK’s ResponseCreateParams', () => {
   it('sends exactly the typed body, whole and streamed', async () => {
-    server = await replayServer([
+    await fake.serve([
       { json: reply },
       {
         sse: [
@@ -173,7 +169,7 @@ describe('Responses request bodies typed as the official SDK’s ResponseCreateP
     const model = openai({
       model: 'gpt-5-mini',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       api: 'responses',
       reasoningSummary: 'concise',
     });
@@ -181,8 +177,8 @@ describe('Responses request bodies typed as the official SDK’s ResponseCreateP
     for await (const _ of model.stream(request)) {
       // drain
     }
-    expect(server.requests[0].body).toEqual(body);
-    expect(server.requests[1].body).toEqual(streamBody);
+    expect(fake.server.requests[0].body).toEqual(body);
+    expect(fake.server.requests[1].body).toEqual(streamBody);
     expect(result.output).toEqual({ summary: 'down' });
   });
 });

@@ -6,8 +6,8 @@ import {
   ModelError,
   openai,
   type StreamEvent,
-} from '../../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from './replay-server.ts';
+} from '../../../../src/ai/model/index.ts';
+import { collect, type Reply, useFakeProvider } from '../../../helpers/fake-provider.ts';
 import {
   functionCall,
   message,
@@ -19,30 +19,22 @@ import {
   usage,
 } from './responses-wire.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const fake = useFakeProvider();
+afterEach(() => {
   vi.restoreAllMocks();
 });
 
 const ask: GenerateRequest = { messages: [{ role: 'user', content: 'Hi' }] };
 
 async function start(replies: Reply[], options: Record<string, unknown> = {}) {
-  server = await replayServer(replies);
+  await fake.serve(replies);
   return openai({
     model: 'gpt-5-mini',
     apiKey: 'k',
-    baseURL: server.url,
+    baseURL: fake.server.url,
     api: 'responses',
     ...options,
   });
-}
-
-async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
 }
 
 const lastOf = (events: StreamEvent[]) => events.at(-1)!;
@@ -63,7 +55,7 @@ for (const stream of [false, true]) {
         reply([reasoning('Thinking.', 'enc-1'), message('Hello.')], stream),
       ]);
       const result = await run(model, { ...ask, system: 'Be brief.' });
-      const { path, body } = server!.requests[0];
+      const { path, body } = fake.server.requests[0];
       expect(path).toBe('/responses');
       expect(body).toMatchObject({
         model: 'gpt-5-mini',
@@ -146,7 +138,7 @@ for (const stream of [false, true]) {
         maxTokens: 300,
         reasoning: { effort: 'low' },
       });
-      const { body } = server!.requests[0];
+      const { body } = fake.server.requests[0];
       expect(body.tools[0]).toMatchObject({ type: 'function', name: 'weather', strict: true });
       expect(body.tools[0].parameters.required).toEqual(['city', 'days']);
       expect(body.tools[1]).toEqual({
@@ -172,7 +164,7 @@ for (const stream of [false, true]) {
         required: ['city'],
       };
       const result = await run(model, { ...ask, output: { schema, name: 'capital' } });
-      expect(server!.requests[0].body.text.format).toMatchObject({
+      expect(fake.server.requests[0].body.text.format).toMatchObject({
         type: 'json_schema',
         name: 'capital',
         strict: true,
@@ -248,7 +240,7 @@ for (const stream of [false, true]) {
           },
         ],
       });
-      expect(server!.requests[0].body.input).toEqual([
+      expect(fake.server.requests[0].body.input).toEqual([
         {
           role: 'user',
           content: [
@@ -348,7 +340,7 @@ describe('openai responses: streams that go wrong', () => {
     }
     expect(seen.map((e) => e.type)).toEqual(['text-delta', 'error']);
     expect(seen[1].type === 'error' && seen[1].error.name).toBe('AbortError');
-    await server!.closed(0);
+    await fake.server.closed(0);
   });
 
   it('fails a stream that ends without response.completed, retryable', async () => {
@@ -395,7 +387,7 @@ describe('openai(): which API', () => {
     });
     await openai({ model: 'gpt-5', apiKey: 'k' }).generate(ask);
     expect(urls).toEqual(['https://api.openai.com/v1/responses']);
-    server = await replayServer([
+    await fake.serve([
       {
         json: {
           choices: [
@@ -406,9 +398,9 @@ describe('openai(): which API', () => {
       { json: response([message('ok')]) },
     ]);
     vi.restoreAllMocks();
-    await openai({ model: 'llama3.2', baseURL: server.url }).generate(ask);
-    await openai({ model: 'llama3.2', baseURL: server.url, api: 'responses' }).generate(ask);
-    expect(server.requests.map((r) => r.path)).toEqual(['/chat/completions', '/responses']);
+    await openai({ model: 'llama3.2', baseURL: fake.server.url }).generate(ask);
+    await openai({ model: 'llama3.2', baseURL: fake.server.url, api: 'responses' }).generate(ask);
+    expect(fake.server.requests.map((r) => r.path)).toEqual(['/chat/completions', '/responses']);
     expect(() => openai({ model: 'm', store: 'yes' as never })).toThrow(
       'openai(options).store: expected a boolean, received string "yes"',
     );
@@ -421,16 +413,18 @@ describe('openai(): which API', () => {
   });
 
   it('sends include only for reasoning models, store and previous_response_id when asked', async () => {
-    server = await replayServer([
-      { json: response([message('a')]) },
-      { json: response([message('b')]) },
-    ]);
-    const gpt4 = openai({ model: 'gpt-4.1', apiKey: 'k', baseURL: server.url, api: 'responses' });
+    await fake.serve([{ json: response([message('a')]) }, { json: response([message('b')]) }]);
+    const gpt4 = openai({
+      model: 'gpt-4.1',
+      apiKey: 'k',
+      baseURL: fake.server.url,
+      api: 'responses',
+    });
     await gpt4.generate(ask);
     const stored = openai({
       model: 'o4-mini',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       api: 'responses',
       store: true,
     });
@@ -440,10 +434,13 @@ describe('openai(): which API', () => {
     });
     // The response's id, to chain the next request with.
     expect(chained.providerMetadata).toEqual({ openai: { responseId: 'resp_1' } });
-    expect(server.requests[0].body).not.toHaveProperty('include');
-    expect(server.requests[0].body.store).toBe(false);
-    expect(server.requests[1].body).toMatchObject({ store: true, previous_response_id: 'resp_0' });
-    expect(server.requests[1].body).not.toHaveProperty('include');
+    expect(fake.server.requests[0].body).not.toHaveProperty('include');
+    expect(fake.server.requests[0].body.store).toBe(false);
+    expect(fake.server.requests[1].body).toMatchObject({
+      store: true,
+      previous_response_id: 'resp_0',
+    });
+    expect(fake.server.requests[1].body).not.toHaveProperty('include');
   });
 
   it("includes the results of OpenAI's tools, and a caller's include adds to fino's", async () => {
@@ -456,7 +453,7 @@ describe('openai(): which API', () => {
       ],
       providerOptions: { openai: { include: ['message.output_text.logprobs'] } },
     });
-    expect(server!.requests[0].body.include).toEqual([
+    expect(fake.server.requests[0].body.include).toEqual([
       'reasoning.encrypted_content',
       'code_interpreter_call.outputs',
       'file_search_call.results',

@@ -4,7 +4,7 @@
  * in a clear ModelError (retried while nothing was delivered) — never a run held forever.
  */
 import { getEventListeners } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropic,
   type GenerateRequest,
@@ -13,14 +13,16 @@ import {
   ModelError,
   openai,
   type StreamEvent,
-} from '../../../src/ai/model/index.ts';
-import { every, type ScriptedServer, SSE_HEADERS, scriptedServer } from './scripted-server.ts';
+} from '../../../../src/ai/model/index.ts';
+import {
+  collect,
+  every,
+  type FakeProvider,
+  SSE_HEADERS,
+  useFakeProvider,
+} from '../../../helpers/fake-provider.ts';
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const ask: GenerateRequest = { messages: [{ role: 'user', content: 'hi' }] };
 const fast = { maxRetries: 1, initialRetryDelayMs: 1 };
@@ -28,14 +30,8 @@ const fast = { maxRetries: 1, initialRetryDelayMs: 1 };
 const chunk = (content: string, finish?: string) =>
   `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: finish ?? null }] })}\n\n`;
 
-async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
 /** Every connection that reached the server was closed by the client (none left open). */
-async function allClosed(server: ScriptedServer): Promise<void> {
+async function allClosed(server: FakeProvider): Promise<void> {
   await Promise.all(Array.from({ length: server.count }, (_, n) => server.closed(n)));
 }
 
@@ -59,8 +55,8 @@ const providers: [string, (url: string, timeouts: object) => Model][] = [
 
 describe('a provider that never answers', () => {
   it.each(providers)('%s: generate() fails after responseMs, retried once', async (name, make) => {
-    server = await scriptedServer(() => undefined);
-    const model = make(server.url, { responseMs: 100 });
+    await fake.serve([() => undefined], { repeatLast: true });
+    const model = make(fake.server.url, { responseMs: 100 });
     const error = await model.generate(ask).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ provider: name, code: 'timeout', retryable: true });
@@ -71,14 +67,14 @@ describe('a provider that never answers', () => {
     );
     // The retry is in the message ("after 1 retry"), not in the server's count: on a loaded
     // machine an attempt may time out before its request reaches the server.
-    await allClosed(server);
+    await allClosed(fake.server);
   });
 
   it.each(providers)(
     '%s: stream() ends with one error event after firstByteMs',
     async (name, make) => {
-      server = await scriptedServer(() => undefined);
-      const model = make(server.url, { firstByteMs: 100 });
+      await fake.serve([() => undefined], { repeatLast: true });
+      const model = make(fake.server.url, { firstByteMs: 100 });
       const events = await collect(model.stream(ask));
       expect(events).toHaveLength(1);
       expect(errorOf(events)).toMatchObject({
@@ -87,16 +83,20 @@ describe('a provider that never answers', () => {
         code: 'timeout',
       });
       expect(String((errorOf(events) as Error).message)).toContain('within 100 ms after 1 retry');
-      await allClosed(server);
+      await allClosed(fake.server);
     },
   );
 
   it('the caller’s abort wins over the timeout and is an AbortError', async () => {
-    server = await scriptedServer(() => undefined);
-    const model = openai({ model: 'm', baseURL: server.url, timeouts: { responseMs: 60_000 } });
+    await fake.serve([() => undefined], { repeatLast: true });
+    const model = openai({
+      model: 'm',
+      baseURL: fake.server.url,
+      timeouts: { responseMs: 60_000 },
+    });
     const controller = new AbortController();
     const pending = model.generate({ ...ask, signal: controller.signal });
-    while (server.count === 0) await new Promise((resolve) => setImmediate(resolve));
+    while (fake.server.count === 0) await new Promise((resolve) => setImmediate(resolve));
     controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
   });
@@ -104,11 +104,21 @@ describe('a provider that never answers', () => {
 
 describe('a stream that only sends keep-alives', () => {
   it('openai: comments do not count as progress; the stall is retried, then reported', async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, SSE_HEADERS);
-      every(res, 20, ': keep-alive\n\n');
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, SSE_HEADERS);
+          every(res, 20, ': keep-alive\n\n');
+        },
+      ],
+      { repeatLast: true },
+    );
+    const model = openai({
+      model: 'm',
+      baseURL: fake.server.url,
+      timeouts: { idleMs: 200 },
+      ...fast,
     });
-    const model = openai({ model: 'm', baseURL: server.url, timeouts: { idleMs: 200 }, ...fast });
     const events = await collect(model.stream(ask));
     expect(events).toHaveLength(1);
     const error = errorOf(events) as ModelError;
@@ -116,57 +126,77 @@ describe('a stream that only sends keep-alives', () => {
     expect(error.message).toContain(
       'sent nothing for 200 ms (keep-alive comments and pings do not count) after 1 retry; the limit is timeouts.idleMs',
     );
-    expect(server.count).toBe(2);
-    await allClosed(server);
+    expect(fake.server.count).toBe(2);
+    await allClosed(fake.server);
   });
 
   it('anthropic: ping events do not count as progress', async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, SSE_HEADERS);
-      every(res, 20, 'event: ping\ndata: {"type": "ping"}\n\n');
-    });
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, SSE_HEADERS);
+          every(res, 20, 'event: ping\ndata: {"type": "ping"}\n\n');
+        },
+      ],
+      { repeatLast: true },
+    );
     const model = anthropic({
       model: 'm',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       timeouts: { idleMs: 200 },
       maxRetries: 0,
     });
     const error = errorOf(await collect(model.stream(ask)));
     expect(error).toMatchObject({ provider: 'anthropic', code: 'timeout' });
-    expect(server.count).toBe(1);
+    expect(fake.server.count).toBe(1);
   });
 });
 
 describe('slow tokens', () => {
   it('a stall after the first token is reported, not retried (text was delivered)', async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write(chunk('Hel'));
-      every(res, 20, ': still here\n\n');
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, SSE_HEADERS);
+          res.write(chunk('Hel'));
+          every(res, 20, ': still here\n\n');
+        },
+      ],
+      { repeatLast: true },
+    );
+    const model = openai({
+      model: 'm',
+      baseURL: fake.server.url,
+      timeouts: { idleMs: 200 },
+      ...fast,
     });
-    const model = openai({ model: 'm', baseURL: server.url, timeouts: { idleMs: 200 }, ...fast });
     const events = await collect(model.stream(ask));
     expect(events.map((e) => e.type)).toEqual(['text-delta', 'error']);
     expect(errorOf(events)).toMatchObject({ code: 'timeout', retryable: true });
     expect(String((errorOf(events) as Error).message)).not.toContain('retry');
-    expect(server.count).toBe(1);
+    expect(fake.server.count).toBe(1);
   });
 
   it('tokens that keep coming within idleMs complete, however long the stream', async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, SSE_HEADERS);
-      let sent = 0;
-      const timer = setInterval(() => {
-        sent++;
-        res.write(chunk('x', sent === 20 ? 'stop' : undefined));
-        if (sent === 20) {
-          clearInterval(timer);
-          res.end('data: [DONE]\n\n');
-        }
-      }, 10);
-    });
-    const model = openai({ model: 'm', baseURL: server.url, timeouts: { idleMs: 5_000 } });
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, SSE_HEADERS);
+          let sent = 0;
+          const timer = setInterval(() => {
+            sent++;
+            res.write(chunk('x', sent === 20 ? 'stop' : undefined));
+            if (sent === 20) {
+              clearInterval(timer);
+              res.end('data: [DONE]\n\n');
+            }
+          }, 10);
+        },
+      ],
+      { repeatLast: true },
+    );
+    const model = openai({ model: 'm', baseURL: fake.server.url, timeouts: { idleMs: 5_000 } });
     const events = await collect(model.stream(ask));
     expect(events.at(-1)).toMatchObject({ type: 'stop', result: { text: 'x'.repeat(20) } });
   });
@@ -176,16 +206,21 @@ describe('slow tokens', () => {
     const written = new Promise<void>((resolve) => {
       secondWritten = resolve;
     });
-    server = await scriptedServer((res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write(chunk('a'));
-      // The second token comes after more than idleMs…
-      setTimeout(() => {
-        res.end(`${chunk('b', 'stop')}data: [DONE]\n\n`);
-        secondWritten();
-      }, 1_000);
-    });
-    const model = openai({ model: 'm', baseURL: server.url, timeouts: { idleMs: 500 } });
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, SSE_HEADERS);
+          res.write(chunk('a'));
+          // The second token comes after more than idleMs…
+          setTimeout(() => {
+            res.end(`${chunk('b', 'stop')}data: [DONE]\n\n`);
+            secondWritten();
+          }, 1_000);
+        },
+      ],
+      { repeatLast: true },
+    );
+    const model = openai({ model: 'm', baseURL: fake.server.url, timeouts: { idleMs: 500 } });
     const types: string[] = [];
     for await (const event of model.stream(ask)) {
       types.push(event.type);
@@ -222,18 +257,27 @@ describe('one signal for many requests', () => {
     const ok = JSON.stringify({
       choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
     });
-    server = await scriptedServer((res, req) => {
-      if (req.headers['x-mode'] === 'stream') {
-        res.writeHead(200, SSE_HEADERS);
-        res.end(`${chunk('a')}${chunk('b', 'stop')}data: [DONE]\n\n`);
-      } else {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(ok);
-      }
-    });
+    await fake.serve(
+      [
+        (res, req) => {
+          if (req.headers['x-mode'] === 'stream') {
+            res.writeHead(200, SSE_HEADERS);
+            res.end(`${chunk('a')}${chunk('b', 'stop')}data: [DONE]\n\n`);
+          } else {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(ok);
+          }
+        },
+      ],
+      { repeatLast: true },
+    );
     const signal = new AbortController().signal;
-    const model = openai({ model: 'm', baseURL: server.url });
-    const streaming = openai({ model: 'm', baseURL: server.url, headers: { 'x-mode': 'stream' } });
+    const model = openai({ model: 'm', baseURL: fake.server.url });
+    const streaming = openai({
+      model: 'm',
+      baseURL: fake.server.url,
+      headers: { 'x-mode': 'stream' },
+    });
     for (let i = 0; i < 5; i++) {
       await model.generate({ ...ask, signal });
       await collect(streaming.stream({ ...ask, signal }));

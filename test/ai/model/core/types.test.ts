@@ -8,7 +8,7 @@ import {
   type StreamEvent,
   scriptedModel,
   type ToolCall,
-} from '../../../src/ai/model/index.ts';
+} from '../../../../src/ai/model/index.ts';
 
 describe('fino:ai/model types', () => {
   it('providers and the scripted model are Models', () => {

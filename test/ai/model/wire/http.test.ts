@@ -1,15 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openai } from '../../../src/ai/model/index.ts';
-import { retryAfterMs } from '../../../src/ai/model/wire/http.ts';
-import { type ReplayServer, replayServer } from './replay-server.ts';
+import { describe, expect, it } from 'vitest';
+import { openai } from '../../../../src/ai/model/index.ts';
+import { retryAfterMs } from '../../../../src/ai/model/wire/http.ts';
+import { useFakeProvider } from '../../../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
 const ok = {
@@ -41,27 +37,24 @@ describe('retryAfterMs', () => {
 
 describe('retries', () => {
   it('caps a long retry-after at maxRetryDelayMs', async () => {
-    server = await replayServer([
-      { status: 429, headers: { 'retry-after': '3600' }, json: {} },
-      ok,
-    ]);
-    const model = openai({ model: 'm', baseURL: server.url, maxRetryDelayMs: 1 });
+    await fake.serve([{ status: 429, headers: { 'retry-after': '3600' }, json: {} }, ok]);
+    const model = openai({ model: 'm', baseURL: fake.server.url, maxRetryDelayMs: 1 });
     expect((await model.generate(ask)).text).toBe('ok');
-    expect(server.requests).toHaveLength(2);
+    expect(fake.server.requests).toHaveLength(2);
   });
 
   it('retries with exponential backoff when no retry-after is given', async () => {
-    server = await replayServer([{ status: 502, json: {} }, { status: 500, json: {} }, ok]);
-    const model = openai({ model: 'm', baseURL: server.url, initialRetryDelayMs: 1 });
+    await fake.serve([{ status: 502, json: {} }, { status: 500, json: {} }, ok]);
+    const model = openai({ model: 'm', baseURL: fake.server.url, initialRetryDelayMs: 1 });
     expect((await model.generate(ask)).text).toBe('ok');
-    expect(server.requests).toHaveLength(3);
+    expect(fake.server.requests).toHaveLength(3);
   });
 
   it('does not retry when maxRetries is 0', async () => {
-    server = await replayServer([{ status: 503, json: { error: { message: 'busy' } } }, ok]);
-    const model = openai({ model: 'm', baseURL: server.url, maxRetries: 0 });
+    await fake.serve([{ status: 503, json: { error: { message: 'busy' } } }, ok]);
+    const model = openai({ model: 'm', baseURL: fake.server.url, maxRetries: 0 });
     await expect(model.generate(ask)).rejects.toThrow('openai: 503 busy');
-    expect(server.requests).toHaveLength(1);
+    expect(fake.server.requests).toHaveLength(1);
   });
 
   it('retries network failures, then names the unreachable URL', async () => {
@@ -87,8 +80,8 @@ describe('retries', () => {
   });
 
   it('reports a non-JSON success body clearly', async () => {
-    server = await replayServer([{ json: undefined, headers: { 'x-request-id': 'r1' } }]);
-    const model = openai({ model: 'm', baseURL: server.url });
+    await fake.serve([{ json: undefined, headers: { 'x-request-id': 'r1' } }]);
+    const model = openai({ model: 'm', baseURL: fake.server.url });
     await expect(model.generate(ask)).rejects.toMatchObject({
       name: 'ModelError',
       requestId: 'r1',

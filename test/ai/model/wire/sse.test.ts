@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServerSentEvents, type ServerSentEvent } from '../../../src/ai/model/wire/sse.ts';
+import { parseServerSentEvents, type ServerSentEvent } from '../../../../src/ai/model/wire/sse.ts';
 
 async function parse(...chunks: (string | Uint8Array)[]): Promise<ServerSentEvent[]> {
   const encoder = new TextEncoder();
