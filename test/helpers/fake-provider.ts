@@ -136,6 +136,8 @@ export interface FakeProviderPerTest {
   ): Promise<FakeProvider>;
   /** The server of the running test. */
   readonly server: FakeProvider;
+  /** A function that starts this test's server with its replies and returns `model` pointed at it. */
+  modelOn<M>(model: (url: string) => M): (...replies: Reply[]) => Promise<M>;
 }
 
 /** Registers the `afterEach` that closes each test's fake provider. */
@@ -154,6 +156,12 @@ export function useFakeProvider(): FakeProviderPerTest {
       if (!current) throw new Error('no fake provider started in this test');
       return current;
     },
+    modelOn:
+      (model) =>
+      async (...replies) => {
+        current = await fakeProvider(replies);
+        return model(current.url);
+      },
   };
 }
 

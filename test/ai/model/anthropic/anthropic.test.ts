@@ -5,19 +5,13 @@ import {
   ModelError,
   type StreamEvent,
 } from '../../../../src/ai/model/index.ts';
-import { collect, type Reply, sseEvent, useFakeProvider } from '../../../helpers/fake-provider.ts';
+import { collect, sseEvent, useFakeProvider } from '../../../helpers/fake-provider.ts';
 
 const fake = useFakeProvider();
 
-async function start(...replies: Reply[]) {
-  await fake.serve(replies);
-  return anthropic({
-    model: 'claude-test',
-    apiKey: 'sk-ant-test',
-    baseURL: fake.server.url,
-    initialRetryDelayMs: 1,
-  });
-}
+const start = fake.modelOn((url) =>
+  anthropic({ model: 'claude-test', apiKey: 'sk-ant-test', baseURL: url, initialRetryDelayMs: 1 }),
+);
 
 const messageStart = sseEvent({
   type: 'message_start',

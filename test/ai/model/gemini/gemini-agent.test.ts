@@ -9,19 +9,13 @@ import { agent } from '../../../../src/ai/agent/index.ts';
 import { gemini } from '../../../../src/ai/model/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
-import { type Reply, useFakeProvider } from '../../../helpers/fake-provider.ts';
+import { useFakeProvider } from '../../../helpers/fake-provider.ts';
 
 const fake = useFakeProvider();
 
-async function start(...replies: Reply[]) {
-  await fake.serve(replies);
-  return gemini({
-    model: 'gemini-test',
-    apiKey: 'k',
-    baseURL: fake.server.url,
-    initialRetryDelayMs: 1,
-  });
-}
+const start = fake.modelOn((url) =>
+  gemini({ model: 'gemini-test', apiKey: 'k', baseURL: url, initialRetryDelayMs: 1 }),
+);
 
 const answer = (parts: unknown[]) => ({
   candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],

@@ -5,19 +5,13 @@ import {
   ModelError,
   type StreamEvent,
 } from '../../../../src/ai/model/index.ts';
-import { collect, type Reply, sseData, useFakeProvider } from '../../../helpers/fake-provider.ts';
+import { collect, sseData, useFakeProvider } from '../../../helpers/fake-provider.ts';
 
 const fake = useFakeProvider();
 
-async function start(...replies: Reply[]) {
-  await fake.serve(replies);
-  return gemini({
-    model: 'gemini-test',
-    apiKey: 'AIza-test',
-    baseURL: fake.server.url,
-    initialRetryDelayMs: 1,
-  });
-}
+const start = fake.modelOn((url) =>
+  gemini({ model: 'gemini-test', apiKey: 'AIza-test', baseURL: url, initialRetryDelayMs: 1 }),
+);
 
 /** A documented `GenerateContentResponse` with one candidate. */
 const response = (parts: unknown[], finishReason = 'STOP', usage: object = usageMetadata) => ({

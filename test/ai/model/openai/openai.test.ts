@@ -5,25 +5,13 @@ import {
   openai,
   type StreamEvent,
 } from '../../../../src/ai/model/index.ts';
-import {
-  chatChunk,
-  collect,
-  type Reply,
-  sseData,
-  useFakeProvider,
-} from '../../../helpers/fake-provider.ts';
+import { chatChunk, collect, sseData, useFakeProvider } from '../../../helpers/fake-provider.ts';
 
 const fake = useFakeProvider();
 
-async function start(...replies: Reply[]) {
-  await fake.serve(replies);
-  return openai({
-    model: 'gpt-test',
-    apiKey: 'sk-test',
-    baseURL: `${fake.server.url}/v1`,
-    initialRetryDelayMs: 1,
-  });
-}
+const start = fake.modelOn((url) =>
+  openai({ model: 'gpt-test', apiKey: 'sk-test', baseURL: `${url}/v1`, initialRetryDelayMs: 1 }),
+);
 
 const weatherTool = {
   name: 'weather',

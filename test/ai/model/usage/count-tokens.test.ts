@@ -10,7 +10,7 @@ import {
   openai,
   scriptedModel,
 } from '../../../../src/ai/model/index.ts';
-import { type Reply, useFakeProvider } from '../../../helpers/fake-provider.ts';
+import { useFakeProvider } from '../../../helpers/fake-provider.ts';
 
 const fake = useFakeProvider();
 
@@ -28,27 +28,25 @@ const request: GenerateRequest = {
   temperature: 0.2,
 };
 
-async function claude(...replies: Reply[]) {
-  await fake.serve(replies);
-  return anthropic({
+const claude = fake.modelOn((url) =>
+  anthropic({
     model: 'claude-sonnet-4-5',
     apiKey: 'sk-ant-test',
-    baseURL: fake.server.url,
+    baseURL: url,
     initialRetryDelayMs: 1,
     maxRetries: 1,
-  });
-}
+  }),
+);
 
-async function google(...replies: Reply[]) {
-  await fake.serve(replies);
-  return gemini({
+const google = fake.modelOn((url) =>
+  gemini({
     model: 'gemini-2.5-flash',
     apiKey: 'g-test',
-    baseURL: fake.server.url,
+    baseURL: url,
     initialRetryDelayMs: 1,
     maxRetries: 1,
-  });
-}
+  }),
+);
 
 describe('countTokens with Anthropic (POST /v1/messages/count_tokens)', () => {
   it('sends what the model reads, not how it answers, and returns input_tokens', async () => {
