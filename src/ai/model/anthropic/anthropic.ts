@@ -3,8 +3,14 @@
  * skeleton (`providerModel`); this file holds its options and its wiring.
  */
 import type { Model, ModelLimits, ModelWarning } from '../core/index.ts';
-import { apiKey, checkModelOptions, checkRequest, providerModel } from '../provider/index.ts';
-import { TRANSPORT_OPTIONS, type TransportOptions } from '../wire/index.ts';
+import {
+  apiKey,
+  checkModelOptions,
+  checkRequest,
+  PROVIDER_OPTIONS,
+  providerModel,
+} from '../provider/index.ts';
+import type { TransportOptions } from '../wire/index.ts';
 import { pausableTurn } from './paused-turn.ts';
 import { readMessage, streamMessage } from './read-answer.ts';
 import { bodyOf } from './request-body.ts';
@@ -39,10 +45,7 @@ export interface AnthropicOptions extends TransportOptions {
 const PROVIDER = 'anthropic';
 const REQUEST_ID = 'request-id';
 const KNOWN_OPTIONS: Record<keyof AnthropicOptions, true> = {
-  ...TRANSPORT_OPTIONS,
-  model: true,
-  apiKey: true,
-  baseURL: true,
+  ...PROVIDER_OPTIONS,
   maxTokens: true,
   version: true,
   headers: true,

@@ -9,8 +9,13 @@ import {
   type ModelLimits,
   type ModelWarning,
 } from '../core/index.ts';
-import { checkModelOptions, checkRequest, providerModel } from '../provider/index.ts';
-import { type ProviderRequest, TRANSPORT_OPTIONS, type TransportOptions } from '../wire/index.ts';
+import {
+  checkModelOptions,
+  checkRequest,
+  PROVIDER_OPTIONS,
+  providerModel,
+} from '../provider/index.ts';
+import type { ProviderRequest, TransportOptions } from '../wire/index.ts';
 import { GEMINI } from './messages.ts';
 import { fromResponse, streamResponse } from './read-answer.ts';
 import { bodyOf, checkToolNames } from './request-body.ts';
@@ -35,10 +40,7 @@ export interface GeminiOptions extends TransportOptions {
 
 const PROVIDER = GEMINI;
 const KNOWN_OPTIONS: Record<keyof GeminiOptions, true> = {
-  ...TRANSPORT_OPTIONS,
-  model: true,
-  apiKey: true,
-  baseURL: true,
+  ...PROVIDER_OPTIONS,
   headers: true,
   limits: true,
 };

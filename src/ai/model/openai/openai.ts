@@ -15,10 +15,11 @@ import {
   apiKey,
   checkModelOptions,
   checkRequest,
+  PROVIDER_OPTIONS,
   type ProviderWiring,
   providerModel,
 } from '../provider/index.ts';
-import { type EventStream, TRANSPORT_OPTIONS, type TransportOptions } from '../wire/index.ts';
+import type { EventStream, TransportOptions } from '../wire/index.ts';
 import { fromCompletion, prepareChat, streamCompletion } from './chat-completions.ts';
 import { openaiTools } from './provider-tools.ts';
 import { prepareResponses } from './responses.ts';
@@ -75,10 +76,7 @@ const PROVIDER = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const REQUEST_ID = 'x-request-id';
 const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
-  ...TRANSPORT_OPTIONS,
-  model: true,
-  apiKey: true,
-  baseURL: true,
+  ...PROVIDER_OPTIONS,
   strict: true,
   headers: true,
   maxTokensField: true,

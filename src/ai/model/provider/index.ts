@@ -17,5 +17,10 @@ export {
   warnUnsentProviderTools,
 } from './message-parts.ts';
 export { apiKey, checkProviderOptions } from './provider-config.ts';
-export { checkModelOptions, type ProviderWiring, providerModel } from './provider-model.ts';
+export {
+  checkModelOptions,
+  PROVIDER_OPTIONS,
+  type ProviderWiring,
+  providerModel,
+} from './provider-model.ts';
 export { mergeProviderOptions } from './provider-options.ts';

@@ -19,6 +19,7 @@ import {
   type EventStream,
   guardedStream,
   type ProviderRequest,
+  TRANSPORT_OPTIONS,
   type TransportOptions,
   transport,
   type WireFormat,
@@ -30,6 +31,17 @@ export interface ProviderModelOptions extends TransportOptions {
   model: string;
   limits?: Partial<ModelLimits>;
 }
+
+/**
+ * The option keys every HTTP provider takes, first and in this order (a refusal lists the
+ * known keys): the transport's, then `model`, `apiKey` and `baseURL`.
+ */
+export const PROVIDER_OPTIONS = {
+  ...TRANSPORT_OPTIONS,
+  model: true,
+  apiKey: true,
+  baseURL: true,
+} as const;
 
 /**
  * A provider's first step: refuses an option key it does not know (`hints` adds its own
