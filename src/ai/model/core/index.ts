@@ -1,9 +1,8 @@
 /**
  * `ai/model/core`: the contract every model keeps and the pieces every adapter builds a
  * turn with — the `Model` interface and its request, result, event and usage types,
- * `ModelError`, the turn builder, tool argument parsing, message part helpers, the
- * replay of a result as stream events, and the JSON Schema walking the schema dialects
- * share.
+ * `ModelError`, the turn builder, tool argument parsing, the replay of a result as
+ * stream events, the JSON Schema walking the schema dialects share, and `isRecord`.
  *
  * May import: `src/internal/` and other modules' `index.ts` (for `ai/tool`'s types);
  * nothing of the other rooms of `ai/model` (each of them imports this one).

@@ -1,9 +1,10 @@
 /**
  * `ai/model/provider`: what every HTTP provider adapter shares above the wire — the
  * skeleton `providerModel` (options, limits, transport, generate, stream and token count
- * wired once), the checks of a provider's options and of a request, the API key lookup
- * and the merge of `request.providerOptions`. A new provider is a room beside `openai/`
- * that supplies a `ProviderWiring` to `providerModel`.
+ * wired once), the checks of a provider's options and of a request, the API key lookup,
+ * the merge of `request.providerOptions`, and the message-part helpers the providers'
+ * message translators share. A new provider is a room beside `openai/` that supplies a
+ * `ProviderWiring` to `providerModel`.
  *
  * May import: `../core/`, `../wire/`, `../usage/` and `src/internal/`; never a provider room.
  */
