@@ -7,7 +7,7 @@
  * estimate's benchmark is in ./token-estimate.ts.
  */
 import { createParser } from 'eventsource-parser';
-import { parseServerSentEvents } from '../../src/ai/model/sse.ts';
+import { parseServerSentEvents } from '../../src/ai/model/wire/sse.ts';
 import { compareBatched } from '../harness.ts';
 
 const encoder = new TextEncoder();

@@ -7,7 +7,7 @@ import { mcpServer } from '../../src/ai/mcp/index.ts';
 import { anthropic, gemini, type Model, openai } from '../../src/ai/model/index.ts';
 import { TOOL_FORMATS } from '../../src/cli/tool-formats.ts';
 import * as served from '../ai/mcp/fixtures/tools.ts';
-import { replayServer } from '../ai/model/replay-server.ts';
+import { replayServer } from '../helpers/fake-provider.ts';
 import { cli } from './io.ts';
 
 const weatherParameters = {

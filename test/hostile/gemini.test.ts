@@ -4,19 +4,15 @@
  * malformed parts, counts and chunks — becomes a result or a clear error, never a crash
  * or a polluted prototype.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type GenerateRequest, gemini, type StreamEvent } from '../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from '../ai/model/replay-server.ts';
+import { type Reply, useFakeProvider } from '../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 async function start(...replies: Reply[]) {
-  server = await replayServer(replies);
-  return gemini({ model: 'g', apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+  await fake.serve(replies);
+  return gemini({ model: 'g', apiKey: 'k', baseURL: fake.server.url, maxRetries: 0 });
 }
 
 const ask: GenerateRequest = { messages: [{ role: 'user', content: 'Hi' }] };
@@ -42,7 +38,7 @@ describe('gemini: hostile requests', () => {
     ).rejects.toThrow(
       `gemini: tools[0].name: expected 1 to 64 characters, starting with a letter or an underscore, then letters, digits, '_', '.', ':' or '-', received ${JSON.stringify(name)}`,
     );
-    expect(server!.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('accepts the edges of the documented rule', async () => {
@@ -52,7 +48,7 @@ describe('gemini: hostile requests', () => {
       ...ask,
       tools: names.map((name) => ({ name, description: 'd', parameters })),
     });
-    const declared = server!.requests[0].body.tools[0].functionDeclarations;
+    const declared = fake.server.requests[0].body.tools[0].functionDeclarations;
     expect(declared.map((d: { name: string }) => d.name)).toEqual(names);
   });
 
@@ -67,7 +63,7 @@ describe('gemini: hostile requests', () => {
     ).rejects.toThrow(
       'gemini: toolChoice.name: expected the name of one of request.tools, received "b"',
     );
-    expect(server!.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('refuses a model name that would leave the models path', () => {
@@ -88,7 +84,7 @@ describe('gemini: hostile requests', () => {
     ).rejects.toThrow(
       'gemini: request.providerOptions.gemini: expected an object of request body fields, received array',
     );
-    expect(server!.requests).toHaveLength(0);
+    expect(fake.server.requests).toHaveLength(0);
   });
 
   it('refuses a tool_result whose call is not in the conversation (Gemini needs its name)', async () => {
@@ -122,7 +118,7 @@ describe('gemini: hostile requests', () => {
         },
       ],
     });
-    expect(server!.requests[0].body.contents[0].parts).toEqual([
+    expect(fake.server.requests[0].body.contents[0].parts).toEqual([
       { functionCall: { name: 'a', args: {} } },
     ]);
   });

@@ -5,7 +5,7 @@
  * connection was cut and where, and keeps undici's error as its cause; what happens
  * before anything reached the caller is retried. The caller's abort is still an AbortError.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   anthropic,
   gemini,
@@ -14,13 +14,9 @@ import {
   openai,
   type StreamEvent,
 } from '../../src/ai/model/index.ts';
-import { type ScriptedServer, SSE_HEADERS, scriptedServer } from '../ai/model/scripted-server.ts';
+import { collect, SSE_HEADERS, useFakeProvider } from '../helpers/fake-provider.ts';
 
-let server: ScriptedServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const ask = { messages: [{ role: 'user' as const, content: 'hi' }] };
 const fast = { maxRetries: 1, initialRetryDelayMs: 1 };
@@ -138,12 +134,6 @@ const paths: ProviderPath[] = [
   },
 ];
 
-async function collect(stream: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const event of stream) events.push(event);
-  return events;
-}
-
 /** What `generate()` rejects with (`undefined` if it resolves). */
 function generateError(model: Model): Promise<unknown> {
   return model.generate(ask).then(
@@ -157,7 +147,7 @@ const texts = (events: StreamEvent[]) =>
 
 /** The message a cut of the `what` from the URL `path` of the server gives. */
 function cutMessage(what: 'answer' | 'stream', path: string, retries: string) {
-  const url = `${server!.url}${path}`.replace(/[.?]/g, '\\$&');
+  const url = `${fake.server.url}${path}`.replace(/[.?]/g, '\\$&');
   return new RegExp(
     `^\\w+: the ${what} was cut: the connection to ${url} closed before the whole ${what} arrived \\(terminated: other side closed\\)${retries}$`,
   );
@@ -172,13 +162,18 @@ function expectUndiciCause(error: unknown) {
 
 describe.each(paths)('$name: a connection cut', (path) => {
   it('mid-stream ends the stream with one retryable ModelError, after the events that came', async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, { ...SSE_HEADERS, [path.requestIdHeader]: 'req_cut' });
-      // The last event is cut in the middle of its line.
-      const body = path.events.join('');
-      res.write(body.slice(0, body.length - 10), () => res.destroy());
-    });
-    const events = await collect(path.model(server.url).stream(ask));
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, { ...SSE_HEADERS, [path.requestIdHeader]: 'req_cut' });
+          // The last event is cut in the middle of its line.
+          const body = path.events.join('');
+          res.write(body.slice(0, body.length - 10), () => res.destroy());
+        },
+      ],
+      { repeatLast: true },
+    );
+    const events = await collect(path.model(fake.server.url).stream(ask));
     expect(texts(events)).toEqual(['Hel']);
     expect(events.filter((event) => event.type === 'error')).toHaveLength(1);
     expect(events.some((event) => event.type === 'stop')).toBe(false);
@@ -190,95 +185,121 @@ describe.each(paths)('$name: a connection cut', (path) => {
     expect(error?.message).toMatch(cutMessage('stream', path.streamPath, ''));
     expectUndiciCause(error);
     // Text had reached the caller: no second request.
-    expect(server.count).toBe(1);
+    expect(fake.server.count).toBe(1);
   });
 
   it('before the first event is retried, then a ModelError naming the retries', async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write(': keep-alive\n\n', () => res.destroy());
-    });
-    const events = await collect(path.model(server.url).stream(ask));
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, SSE_HEADERS);
+          res.write(': keep-alive\n\n', () => res.destroy());
+        },
+      ],
+      { repeatLast: true },
+    );
+    const events = await collect(path.model(fake.server.url).stream(ask));
     expect(events).toHaveLength(1);
     const error = events[0].type === 'error' ? events[0].error : undefined;
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ retryable: true });
     expect(error?.message).toMatch(cutMessage('stream', path.streamPath, ' after 1 retry'));
     expectUndiciCause(error);
-    expect(server.count).toBe(2);
+    expect(fake.server.count).toBe(2);
   });
 
   it('while generate() reads the answer is retried, and the next answer is the result', async () => {
     const whole = JSON.stringify(path.answer);
-    server = await scriptedServer(
-      (res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write(whole.slice(0, 20), () => res.destroy());
-      },
-      (res) => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(whole);
-      },
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(whole.slice(0, 20), () => res.destroy());
+        },
+        (res) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(whole);
+        },
+      ],
+      { repeatLast: true },
     );
-    const result = await path.model(server.url).generate(ask);
+    const result = await path.model(fake.server.url).generate(ask);
     expect(result.text).toBe('Hello');
-    expect(server.count).toBe(2);
+    expect(fake.server.count).toBe(2);
   });
 
   it('while generate() reads the answer, every time, rejects with a retryable ModelError', async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, { 'content-type': 'application/json', [path.requestIdHeader]: 'req_cut' });
-      res.write(JSON.stringify(path.answer).slice(0, 20), () => res.destroy());
-    });
-    const error = await generateError(path.model(server.url));
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, {
+            'content-type': 'application/json',
+            [path.requestIdHeader]: 'req_cut',
+          });
+          res.write(JSON.stringify(path.answer).slice(0, 20), () => res.destroy());
+        },
+      ],
+      { repeatLast: true },
+    );
+    const error = await generateError(path.model(fake.server.url));
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ retryable: true, requestId: 'req_cut' });
     expect((error as Error).message).toMatch(
       cutMessage('answer', path.generatePath, ' after 1 retry'),
     );
     expectUndiciCause(error);
-    expect(server.count).toBe(2);
+    expect(fake.server.count).toBe(2);
   });
 
   it('before the headers is retried, then a retryable ModelError that says the connection was cut', async () => {
-    server = await scriptedServer((res) => res.socket?.destroy());
-    const error = await generateError(path.model(server.url));
+    await fake.serve([(res) => res.socket?.destroy()], { repeatLast: true });
+    const error = await generateError(path.model(fake.server.url));
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ retryable: true });
-    const url = `${server.url}${path.generatePath}`;
+    const url = `${fake.server.url}${path.generatePath}`;
     expect((error as Error).message).toBe(
       `${(error as ModelError).provider}: the connection to ${url} was cut before the answer's headers (fetch failed: other side closed) after 1 retry`,
     );
     expect((error as ModelError).cause).toBeInstanceOf(TypeError);
-    expect(server.count).toBe(2);
+    expect(fake.server.count).toBe(2);
   });
 
   it("in an error answer's body still reports the status", async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.write('{"error":{"message":"bad req', () => res.destroy());
-    });
-    const error = await generateError(path.model(server.url));
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.write('{"error":{"message":"bad req', () => res.destroy());
+        },
+      ],
+      { repeatLast: true },
+    );
+    const error = await generateError(path.model(fake.server.url));
     expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ status: 400, retryable: false });
-    expect(server.count).toBe(1);
+    expect(fake.server.count).toBe(1);
   });
 
   it("the caller's abort mid-stream is still an AbortError, and closes the connection", async () => {
-    server = await scriptedServer((res) => {
-      res.writeHead(200, SSE_HEADERS);
-      res.write(path.events.join('').slice(0, -10));
-    });
+    await fake.serve(
+      [
+        (res) => {
+          res.writeHead(200, SSE_HEADERS);
+          res.write(path.events.join('').slice(0, -10));
+        },
+      ],
+      { repeatLast: true },
+    );
     const controller = new AbortController();
     const events: StreamEvent[] = [];
     for await (const event of path
-      .model(server.url)
+      .model(fake.server.url)
       .stream({ ...ask, signal: controller.signal })) {
       events.push(event);
       if (event.type === 'text-delta') controller.abort();
     }
     const last = events.at(-1);
     expect(last?.type === 'error' && last.error.name).toBe('AbortError');
-    await server.closed(0);
+    await fake.server.closed(0);
   });
 });

@@ -3,29 +3,17 @@
  * OpenAI and Anthropic adapters: nothing a server sends may crash the process, loop
  * forever or pollute a prototype.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { anthropic, openai, type StreamEvent } from '../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from '../ai/model/replay-server.ts';
+import { describe, expect, it } from 'vitest';
+import { anthropic, openai } from '../../src/ai/model/index.ts';
+import { collect, type Reply, sseEvent, useFakeProvider } from '../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const ask = { messages: [{ role: 'user' as const, content: 'Hi' }] };
-const sse = (value: { type: string } & Record<string, unknown>) =>
-  `event: ${value.type}\ndata: ${JSON.stringify(value)}`;
 
 async function claude(...replies: Reply[]) {
-  server = await replayServer(replies);
-  return anthropic({ model: 'c', apiKey: 'k', baseURL: server.url, initialRetryDelayMs: 1 });
-}
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
+  await fake.serve(replies);
+  return anthropic({ model: 'c', apiKey: 'k', baseURL: fake.server.url, initialRetryDelayMs: 1 });
 }
 
 describe('hostile provider responses', () => {
@@ -52,23 +40,23 @@ describe('hostile provider responses', () => {
   it('anthropic: thinking and signature deltas for blocks that never started are ignored', async () => {
     const model = await claude({
       sse: [
-        sse({ type: 'message_start', message: { usage: { input_tokens: 1 } } }),
-        sse({
+        sseEvent({ type: 'message_start', message: { usage: { input_tokens: 1 } } }),
+        sseEvent({
           type: 'content_block_delta',
           index: 5,
           delta: { type: 'thinking_delta', thinking: 'x' },
         }),
-        sse({
+        sseEvent({
           type: 'content_block_delta',
           index: 5,
           delta: { type: 'signature_delta', signature: 's' },
         }),
-        sse({
+        sseEvent({
           type: 'message_delta',
           delta: { stop_reason: 'end_turn' },
           usage: { output_tokens: 1 },
         }),
-        sse({ type: 'message_stop' }),
+        sseEvent({ type: 'message_stop' }),
       ],
     });
     const events = await collect(model.stream(ask));
@@ -85,12 +73,12 @@ describe('hostile provider responses', () => {
     };
     const model = await claude(...Array.from({ length: 20 }, () => paused));
     const result = await model.generate(ask);
-    expect(server!.requests.length).toBeLessThanOrEqual(9);
+    expect(fake.server.requests.length).toBeLessThanOrEqual(9);
     expect(result.stopReason).toBe('other');
   });
 
   it('openai: a structured answer with a __proto__ key does not pollute prototypes', async () => {
-    server = await replayServer([
+    await fake.serve([
       {
         json: {
           choices: [
@@ -102,7 +90,7 @@ describe('hostile provider responses', () => {
         },
       },
     ]);
-    const model = openai({ model: 'g', apiKey: 'k', baseURL: server.url });
+    const model = openai({ model: 'g', apiKey: 'k', baseURL: fake.server.url });
     const result = await model.generate({
       ...ask,
       output: { schema: { type: 'object', properties: { a: { type: 'number' } } } },

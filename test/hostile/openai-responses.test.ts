@@ -3,40 +3,27 @@
  * `ModelError` or a usable turn, never a crash, and an item's odd keys must not reach a
  * prototype when it is kept and sent back.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { type ContentPart, ModelError, openai } from '../../src/ai/model/index.ts';
 import {
-  type ContentPart,
-  ModelError,
-  openai,
-  type StreamEvent,
-} from '../../src/ai/model/index.ts';
-import { type ReplayServer, type Reply, replayServer } from '../ai/model/replay-server.ts';
-import {
+  collect,
+  type FakeProvider,
   FLOOD_MEMORY_BOUND,
   flood,
-  type ScriptedServer,
+  type Reply,
   SSE_HEADERS,
   scriptedServer,
-} from '../ai/model/scripted-server.ts';
+  sseData,
+  useFakeProvider,
+} from '../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const ask = { messages: [{ role: 'user' as const, content: 'Hi' }] };
-const event = (value: Record<string, unknown>) => `data: ${JSON.stringify(value)}`;
 
 async function model(...replies: Reply[]) {
-  server = await replayServer(replies);
-  return openai({ model: 'gpt-5', apiKey: 'k', baseURL: server.url, api: 'responses' });
-}
-
-async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
-  const out: StreamEvent[] = [];
-  for await (const e of events) out.push(e);
-  return out;
+  await fake.serve(replies);
+  return openai({ model: 'gpt-5', apiKey: 'k', baseURL: fake.server.url, api: 'responses' });
 }
 
 describe('hostile Responses servers', () => {
@@ -70,13 +57,18 @@ describe('hostile Responses servers', () => {
     const item =
       '{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"e","__proto__":{"polluted":true}}';
     const reply = `{"status":"completed","output":[${item},{"type":"function_call","id":"fc_1","call_id":"c1","name":"t","arguments":"{}"}]}`;
-    server = await replayServer([{ json: JSON.parse(reply) }]);
-    const gpt = openai({ model: 'gpt-5', apiKey: 'k', baseURL: server.url, api: 'responses' });
+    await fake.serve([{ json: JSON.parse(reply) }]);
+    const gpt = openai({ model: 'gpt-5', apiKey: 'k', baseURL: fake.server.url, api: 'responses' });
     const result = await gpt.generate(ask);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    await server.close();
-    server = await replayServer([{ json: { status: 'completed', output: [] } }]);
-    const again = openai({ model: 'gpt-5', apiKey: 'k', baseURL: server.url, api: 'responses' });
+    await fake.server.close();
+    await fake.serve([{ json: { status: 'completed', output: [] } }]);
+    const again = openai({
+      model: 'gpt-5',
+      apiKey: 'k',
+      baseURL: fake.server.url,
+      api: 'responses',
+    });
     await again.generate({
       messages: [
         ...ask.messages,
@@ -84,7 +76,7 @@ describe('hostile Responses servers', () => {
         { role: 'user', content: [{ type: 'tool_result', toolCallId: 'c1', content: 'ok' }] },
       ],
     });
-    expect(JSON.stringify(server.requests[0].body.input[1])).toBe(item);
+    expect(JSON.stringify(fake.server.requests[0].body.input[1])).toBe(item);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
@@ -100,17 +92,17 @@ describe('hostile Responses servers', () => {
   it('deltas for items that never started are kept or ignored, and the turn still ends', async () => {
     const gpt = await model({
       sse: [
-        event({
+        sseData({
           type: 'response.output_text.delta',
           output_index: 9,
           item_id: 'msg_x',
           delta: 'Hi',
         }),
-        event({ type: 'response.function_call_arguments.delta', output_index: 4, delta: '{"a"' }),
-        event({ type: 'response.reasoning_summary_text.delta', output_index: 3, delta: 'hm' }),
-        event({ type: 'response.output_item.done', output_index: 4 }),
-        event({ type: 'response.unknown_event', output_index: 'x' }),
-        event({ type: 'response.completed', response: { status: 'completed', output: [] } }),
+        sseData({ type: 'response.function_call_arguments.delta', output_index: 4, delta: '{"a"' }),
+        sseData({ type: 'response.reasoning_summary_text.delta', output_index: 3, delta: 'hm' }),
+        sseData({ type: 'response.output_item.done', output_index: 4 }),
+        sseData({ type: 'response.unknown_event', output_index: 'x' }),
+        sseData({ type: 'response.completed', response: { status: 'completed', output: [] } }),
       ],
     });
     const events = await collect(gpt.stream(ask));
@@ -123,7 +115,7 @@ describe('hostile Responses servers', () => {
   it('a 100 MB SSE line ends the stream with a ModelError, reading stopped at the cap', async () => {
     const MiB = 1024 * 1024;
     let sent!: Promise<number>;
-    const flooding: ScriptedServer = await scriptedServer((res) => {
+    const flooding: FakeProvider = await scriptedServer((res) => {
       res.writeHead(200, SSE_HEADERS);
       sent = flood(
         res,

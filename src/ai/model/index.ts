@@ -1,37 +1,85 @@
 /**
- * `fino:ai/model`: the `Model` interface, provider adapters (OpenAI-compatible Chat
- * Completions, Anthropic Messages), their schema dialects, and `scriptedModel` for tests.
+ * `fino:ai/model`: the `Model` interface and what speaks it — provider adapters for
+ * OpenAI (the Responses API, and Chat Completions for any compatible server), Anthropic
+ * Messages and Gemini, their schema dialects and tool formats, and `scriptedModel` for
+ * tests — with what a request takes and costs: token counting (`countTokens`, a
+ * provider's own count or the estimate) and estimates, model limits (context window,
+ * output tokens), prices and costs of usage.
+ *
+ * Its rooms, each opening with what it holds and may import: `core/` (the contract:
+ * types, `ModelError`, the turn builder), `wire/` (HTTP to a provider), `usage/` (tokens,
+ * limits, prices, costs), `provider/` (the skeleton every adapter is built on), and one
+ * room per provider (`openai/`, `anthropic/`, `gemini/`), which never import each other.
  *
  * @module
  */
 
 export type { ToolResultObject } from '../tool/index.ts';
-export { type AnthropicOptions, anthropic } from './anthropic.ts';
-export { type AnthropicTool, toAnthropicTool } from './anthropic-tool.ts';
-export { addCosts, priceUsage, usageCost } from './cost.ts';
-export { countTokens, type TokenCount } from './count-tokens.ts';
-export { describeUsage } from './describe-usage.ts';
-export { type GeminiOptions, gemini } from './gemini.ts';
-export { toGeminiSchema } from './gemini-schema.ts';
-export { type GeminiTool, toGeminiTool } from './gemini-tool.ts';
-export type { RetryOptions } from './http.ts';
-export { ModelError, type ModelErrorDetails } from './model-error.ts';
-export { type OpenAIOptions, openai } from './openai.ts';
-export type { McpToolOptions, WebSearchOptions } from './openai-provider-tools.ts';
-export { fromOpenAIStrictArgs, toOpenAIStrictSchema } from './openai-strict-schema.ts';
-export { type OpenAITool, type OpenAIToolOptions, toOpenAITool } from './openai-tool.ts';
-export { PRICES_WRITTEN, SHIPPED_PRICES } from './price-table.ts';
 export {
+  type AnthropicOptions,
+  type AnthropicTool,
+  anthropic,
+  toAnthropicTool,
+} from './anthropic/index.ts';
+export type {
+  ContentPart,
+  GenerateRequest,
+  GenerateResult,
+  JsonSchemaObject,
+  Model,
+  ModelLimits,
+  ModelMessage,
+  ModelWarning,
+  OutputSpec,
+  ProviderName,
+  ProviderTool,
+  ReasoningOptions,
+  SchemaConversion,
+  SchemaWarning,
+  StopReason,
+  StreamEvent,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+  Usage,
+} from './core/index.ts';
+export { ModelError, type ModelErrorDetails } from './core/index.ts';
+export {
+  type GeminiOptions,
+  type GeminiTool,
+  gemini,
+  toGeminiSchema,
+  toGeminiTool,
+} from './gemini/index.ts';
+export {
+  fromOpenAIStrictArgs,
+  type McpToolOptions,
+  type OpenAIOptions,
+  type OpenAITool,
+  type OpenAIToolOptions,
+  openai,
+  toOpenAIStrictSchema,
+  toOpenAITool,
+  type WebSearchOptions,
+} from './openai/index.ts';
+export * from './scripted-model.ts';
+export {
+  addCosts,
   checkPrices,
+  countTokens,
+  describeUsage,
+  estimateMessageTokens,
+  estimateTokens,
   findPrice,
   MAX_PRICE_ENTRIES,
   type ModelPrice,
   modelFamily,
+  PRICES_WRITTEN,
   type Prices,
+  priceUsage,
+  SHIPPED_PRICES,
+  type TokenCount,
   type TokenRates,
-} from './prices.ts';
-export * from './scripted-model.ts';
-export type { TimeoutOptions } from './timeouts.ts';
-export { estimateMessageTokens, estimateTokens } from './token-estimate.ts';
-export type { TransportOptions } from './transport.ts';
-export type * from './types.ts';
+  usageCost,
+} from './usage/index.ts';
+export type { RetryOptions, TimeoutOptions, TransportOptions } from './wire/index.ts';

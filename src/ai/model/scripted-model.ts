@@ -1,22 +1,21 @@
 import { abortError } from '../../internal/abort-error.ts';
 import { describeValue } from '../../internal/describe-value.ts';
 import { unknownKeyMessage } from '../../internal/known-keys.ts';
-import { checkRequestFields } from './check-request.ts';
-import { ModelError } from './model-error.ts';
-import { modelLimits } from './model-limits.ts';
-import { checkProviderOptions } from './provider-config.ts';
-import { resultEvents } from './result-events.ts';
-import type {
-  GenerateRequest,
-  GenerateResult,
-  Model,
-  ModelLimits,
-  ModelWarning,
-  StopReason,
-  StreamEvent,
-  ToolCall,
-  Usage,
-} from './types.ts';
+import {
+  type GenerateRequest,
+  type GenerateResult,
+  type Model,
+  ModelError,
+  type ModelLimits,
+  type ModelWarning,
+  resultEvents,
+  type StopReason,
+  type StreamEvent,
+  type ToolCall,
+  type Usage,
+} from './core/index.ts';
+import { checkProviderOptions, checkRequestFields } from './provider/index.ts';
+import { modelLimits } from './usage/index.ts';
 
 /** One scripted tool call; `id` defaults to `call_<turn>_<index>`. */
 export interface ScriptedToolCall {

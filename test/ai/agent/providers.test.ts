@@ -3,11 +3,11 @@
  * provider, whole and streamed. To add a provider, write a `ProviderFixture` in
  * `providers/` and list it in `FIXTURES`.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Agent, type AgentEvent, agent, type RunResult } from '../../../src/ai/agent/index.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { v } from '../../../src/validate/index.ts';
-import { type ReplayServer, type Reply, replayServer } from '../model/replay-server.ts';
+import { type Reply, useFakeProvider } from '../../helpers/fake-provider.ts';
 import { collect, echoTool } from './helpers.ts';
 import { anthropicFixture } from './providers/anthropic.ts';
 import type { ProviderFixture } from './providers/fixture.ts';
@@ -22,14 +22,10 @@ const FIXTURES: ProviderFixture[] = [
   geminiFixture,
 ];
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 async function serve(fixture: ProviderFixture, replies: Reply[]) {
-  server = await replayServer(replies);
+  const server = await fake.serve(replies);
   return { model: fixture.model(server.url), server };
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { agent, type RunState } from '../../../src/ai/agent/index.ts';
-import { toAnthropicMessages } from '../../../src/ai/model/anthropic-messages.ts';
+import { toAnthropicMessages } from '../../../src/ai/model/anthropic/messages.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
-import { toOpenAIMessages } from '../../../src/ai/model/openai-messages.ts';
+import { toOpenAIMessages } from '../../../src/ai/model/openai/chat-messages.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { v } from '../../../src/validate/index.ts';
 import { collect, deferred } from './helpers.ts';

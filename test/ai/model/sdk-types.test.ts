@@ -6,15 +6,11 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { anthropic, type GenerateRequest, openai } from '../../../src/ai/model/index.ts';
-import { type ReplayServer, replayServer } from './replay-server.ts';
+import { useFakeProvider } from '../../helpers/fake-provider.ts';
 
-let server: ReplayServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const fake = useFakeProvider();
 
 const weather = {
   name: 'weather',
@@ -167,47 +163,47 @@ const anthropicReply = {
 
 describe('request bodies typed as the official SDKs’ request params', () => {
   it('openai() sends exactly the typed ChatCompletionCreateParams', async () => {
-    server = await replayServer([{ json: openaiReply }]);
-    const model = openai({ model: 'gpt-test', apiKey: 'k', baseURL: server.url });
+    await fake.serve([{ json: openaiReply }]);
+    const model = openai({ model: 'gpt-test', apiKey: 'k', baseURL: fake.server.url });
     const result = await model.generate({ ...request, reasoning: { effort: 'low' } });
-    expect(server.requests[0].body).toEqual(openaiBody);
+    expect(fake.server.requests[0].body).toEqual(openaiBody);
     expect(result.output).toEqual({ summary: '4 °C' });
   });
 
   it('anthropic() sends exactly the typed MessageCreateParams', async () => {
-    server = await replayServer([{ json: anthropicReply }]);
+    await fake.serve([{ json: anthropicReply }]);
     const model = anthropic({
       model: 'claude-test',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       cacheControl: true,
     });
     const result = await model.generate({ ...request, reasoning: { budgetTokens: 1024 } });
-    expect(server.requests[0].body).toEqual(anthropicBody);
+    expect(fake.server.requests[0].body).toEqual(anthropicBody);
     expect(result.output).toEqual({ summary: '4 °C' });
   });
 
   it('streamed requests add exactly the typed streaming fields', async () => {
-    server = await replayServer([
+    await fake.serve([
       {
         sse: ['data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}', 'data: [DONE]'],
       },
       { sse: ['event: message_stop\ndata: {"type":"message_stop"}'] },
     ]);
-    const gpt = openai({ model: 'gpt-test', apiKey: 'k', baseURL: server.url });
+    const gpt = openai({ model: 'gpt-test', apiKey: 'k', baseURL: fake.server.url });
     for await (const _ of gpt.stream({ ...request, reasoning: { effort: 'low' } })) {
       // drain
     }
     const claude = anthropic({
       model: 'claude-test',
       apiKey: 'k',
-      baseURL: server.url,
+      baseURL: fake.server.url,
       cacheControl: true,
     });
     for await (const _ of claude.stream({ ...request, reasoning: { budgetTokens: 1024 } })) {
       // drain
     }
-    expect(server.requests[0].body).toEqual(openaiStreamBody);
-    expect(server.requests[1].body).toEqual(anthropicStreamBody);
+    expect(fake.server.requests[0].body).toEqual(openaiStreamBody);
+    expect(fake.server.requests[1].body).toEqual(anthropicStreamBody);
   });
 });

@@ -1,8 +1,7 @@
 import { anthropic } from '../../../../src/ai/model/index.ts';
+import { sseEvent } from '../../../helpers/fake-provider.ts';
 import type { ProviderFixture, SentResult, WireCall } from './fixture.ts';
 
-const sse = (value: { type: string } & Record<string, unknown>) =>
-  `event: ${value.type}\ndata: ${JSON.stringify(value)}`;
 const usage = { input_tokens: 10, output_tokens: 5 };
 const message = (content: unknown[], stopReason: string) => ({
   json: {
@@ -18,7 +17,7 @@ const message = (content: unknown[], stopReason: string) => ({
 });
 const streamed = (blocks: string[][], stopReason: string) => ({
   sse: [
-    sse({
+    sseEvent({
       type: 'message_start',
       message: {
         id: 'msg_1',
@@ -32,12 +31,12 @@ const streamed = (blocks: string[][], stopReason: string) => ({
       },
     }),
     ...blocks.flat(),
-    sse({
+    sseEvent({
       type: 'message_delta',
       delta: { stop_reason: stopReason, stop_sequence: null },
       usage: { output_tokens: 5 },
     }),
-    sse({ type: 'message_stop' }),
+    sseEvent({ type: 'message_stop' }),
   ],
 });
 
@@ -58,22 +57,22 @@ export const anthropicFixture: ProviderFixture = {
         const args = JSON.stringify(c.args);
         const half = Math.floor(args.length / 2);
         return [
-          sse({
+          sseEvent({
             type: 'content_block_start',
             index,
             content_block: { type: 'tool_use', id: c.id, name: c.name, input: {} },
           }),
-          sse({
+          sseEvent({
             type: 'content_block_delta',
             index,
             delta: { type: 'input_json_delta', partial_json: args.slice(0, half) },
           }),
-          sse({
+          sseEvent({
             type: 'content_block_delta',
             index,
             delta: { type: 'input_json_delta', partial_json: args.slice(half) },
           }),
-          sse({ type: 'content_block_stop', index }),
+          sseEvent({ type: 'content_block_stop', index }),
         ];
       }),
       'tool_use',
@@ -85,18 +84,22 @@ export const anthropicFixture: ProviderFixture = {
     return streamed(
       [
         [
-          sse({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-          sse({
+          sseEvent({
+            type: 'content_block_start',
+            index: 0,
+            content_block: { type: 'text', text: '' },
+          }),
+          sseEvent({
             type: 'content_block_delta',
             index: 0,
             delta: { type: 'text_delta', text: text.slice(0, half) },
           }),
-          sse({
+          sseEvent({
             type: 'content_block_delta',
             index: 0,
             delta: { type: 'text_delta', text: text.slice(half) },
           }),
-          sse({ type: 'content_block_stop', index: 0 }),
+          sseEvent({ type: 'content_block_stop', index: 0 }),
         ],
       ],
       'end_turn',

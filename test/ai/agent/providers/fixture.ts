@@ -5,7 +5,7 @@
  * in the suite's `FIXTURES`.
  */
 import type { Model } from '../../../../src/ai/model/index.ts';
-import type { Reply } from '../../model/replay-server.ts';
+import type { Reply } from '../../../helpers/fake-provider.ts';
 
 /** A tool call as the fixture's wire reply announces it. */
 export interface WireCall {

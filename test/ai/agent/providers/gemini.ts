@@ -1,4 +1,5 @@
 import { gemini } from '../../../../src/ai/model/index.ts';
+import { sseData } from '../../../helpers/fake-provider.ts';
 import type { ProviderFixture, SentResult, WireCall } from './fixture.ts';
 
 const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
@@ -9,7 +10,6 @@ const response = (parts: unknown[], finishReason?: string) => ({
   ],
   usageMetadata,
 });
-const sse = (value: object) => `data: ${JSON.stringify(value)}`;
 
 /** A schema as Gemini got it, read back as JSON Schema (type names lower-cased). */
 function asJsonSchema(schema: unknown): unknown {
@@ -42,15 +42,15 @@ export const geminiFixture: ProviderFixture = {
       ...(i === 0 ? { thoughtSignature: 'c2lnbmF0dXJl' } : {}),
     }));
     if (!stream) return { json: response(parts, 'STOP') };
-    return { sse: [sse(response(parts, 'STOP'))] };
+    return { sse: [sseData(response(parts, 'STOP'))] };
   },
   text(text, stream) {
     if (!stream) return { json: response([{ text }], 'STOP') };
     const half = Math.floor(text.length / 2);
     return {
       sse: [
-        sse(response([{ text: text.slice(0, half) }])),
-        sse(response([{ text: text.slice(half) }], 'STOP')),
+        sseData(response([{ text: text.slice(0, half) }])),
+        sseData(response([{ text: text.slice(half) }], 'STOP')),
       ],
     };
   },

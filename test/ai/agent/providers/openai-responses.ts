@@ -1,5 +1,5 @@
 import { openai } from '../../../../src/ai/model/index.ts';
-import { functionCall, message, reply } from '../../model/responses-wire.ts';
+import { functionCall, message, reply } from '../../model/openai/responses-wire.ts';
 import type { ProviderFixture, SentResult } from './fixture.ts';
 
 const ERROR_PREFIX = 'Error: ';

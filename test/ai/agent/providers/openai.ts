@@ -1,15 +1,7 @@
 import { openai } from '../../../../src/ai/model/index.ts';
+import { chatChunk, sseData } from '../../../helpers/fake-provider.ts';
 import type { ProviderFixture, SentResult, WireCall } from './fixture.ts';
 
-const sse = (value: unknown) => `data: ${JSON.stringify(value)}`;
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
-  sse({
-    id: 'chatcmpl-1',
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: 'gpt-test',
-    choices: [{ index: 0, delta, finish_reason: finish }],
-  });
 const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 const completion = (message: Record<string, unknown>, finish: string) => ({
   json: {
@@ -49,22 +41,22 @@ export const openaiFixture: ProviderFixture = {
     }
     return {
       sse: [
-        chunk({ role: 'assistant', content: null }),
+        chatChunk({ role: 'assistant', content: null }),
         ...calls.flatMap((c, index) => {
           const args = JSON.stringify(c.args);
           const half = Math.floor(args.length / 2);
           return [
-            chunk({
+            chatChunk({
               tool_calls: [
                 { index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } },
               ],
             }),
-            chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }),
-            chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }),
+            chatChunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] }),
+            chatChunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }),
           ];
         }),
-        chunk({}, 'tool_calls'),
-        sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage }),
+        chatChunk({}, 'tool_calls'),
+        sseData({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage }),
         'data: [DONE]',
       ],
     };
@@ -74,11 +66,11 @@ export const openaiFixture: ProviderFixture = {
     const half = Math.floor(text.length / 2);
     return {
       sse: [
-        chunk({ role: 'assistant', content: '' }),
-        chunk({ content: text.slice(0, half) }),
-        chunk({ content: text.slice(half) }),
-        chunk({}, 'stop'),
-        sse({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage }),
+        chatChunk({ role: 'assistant', content: '' }),
+        chatChunk({ content: text.slice(0, half) }),
+        chatChunk({ content: text.slice(half) }),
+        chatChunk({}, 'stop'),
+        sseData({ id: 'chatcmpl-1', object: 'chat.completion.chunk', choices: [], usage }),
         'data: [DONE]',
       ],
     };

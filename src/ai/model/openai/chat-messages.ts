@@ -1,0 +1,148 @@
+import type { ContentPart, ModelMessage, ModelWarning } from '../core/index.ts';
+import {
+  decodeBase64Text,
+  dropped,
+  partsOf,
+  ranByOtherProvider,
+  textOf,
+} from '../provider/index.ts';
+
+type WireMessage = Record<string, unknown>;
+type WirePart = Record<string, unknown>;
+
+/** The audio formats OpenAI's inputs take (`input_audio`), by media type. */
+export const AUDIO_FORMATS: Record<string, string> = {
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/wave': 'wav',
+  'audio/mpeg': 'mp3',
+  'audio/mp3': 'mp3',
+};
+
+/**
+ * Converts messages to Chat Completions messages: `tool_use` parts become the assistant's
+ * `tool_calls`, `tool_result` parts become `tool` messages (which carry text only, so
+ * their images and documents follow in a user message), media become data URLs.
+ */
+export function toOpenAIMessages(
+  system: string | undefined,
+  messages: ModelMessage[],
+  warnings: ModelWarning[],
+): WireMessage[] {
+  const out: WireMessage[] = system ? [{ role: 'system', content: system }] : [];
+  messages.forEach((message, i) => {
+    if (message.role === 'system') {
+      out.push({ role: 'system', content: textOf(partsOf(message)) });
+    } else if (message.role === 'assistant') {
+      // Calls OpenAI's servers ran (Responses API tools) have no Chat Completions form either.
+      const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, ''));
+      out.push(assistantMessage(parts, i, warnings));
+    } else {
+      out.push(...userMessages(message, i, warnings));
+    }
+  });
+  return out;
+}
+
+function assistantMessage(parts: ContentPart[], i: number, warnings: ModelWarning[]): WireMessage {
+  const text: string[] = [];
+  const calls: WirePart[] = [];
+  for (const part of parts) {
+    if (part.type === 'text') text.push(part.text);
+    else if (part.type === 'tool_use') {
+      const args = typeof part.args === 'string' ? part.args : JSON.stringify(part.args ?? {});
+      calls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: args } });
+    } else if (part.type === 'reasoning') {
+      // Chat Completions takes no reasoning back: the model's own reasoning stays server-side.
+    } else warnings.push(dropped(part, i, 'assistant messages carry only text and tool calls'));
+  }
+  const message: WireMessage = { role: 'assistant', content: text.length ? text.join('') : null };
+  if (calls.length) message.tool_calls = calls;
+  return message;
+}
+
+function userMessages(message: ModelMessage, i: number, warnings: ModelWarning[]): WireMessage[] {
+  if (typeof message.content === 'string') return [{ role: 'user', content: message.content }];
+  const tools: WireMessage[] = [];
+  const content: WirePart[] = [];
+  for (const part of message.content) {
+    if (part.type === 'tool_result') {
+      tools.push({ role: 'tool', tool_call_id: part.toolCallId, content: toolText(part) });
+      const media = typeof part.content === 'string' ? [] : part.content.filter(isMedia);
+      if (media.length) {
+        content.push({ type: 'text', text: `Attachments of tool call ${part.toolCallId}:` });
+        for (const item of media) pushPart(content, item, i, warnings);
+        warnings.push({
+          message: `messages[${i}]: media of tool result ${part.toolCallId} sent in a user message (Chat Completions tool messages carry text only)`,
+        });
+      }
+    } else pushPart(content, part, i, warnings);
+  }
+  return content.length ? [...tools, { role: 'user', content }] : tools;
+}
+
+/** The error marker that stands in for the `isError` flag tool messages lack (docs/decisions/077). */
+export const TOOL_ERROR_PREFIX = 'Error: ';
+
+/** A tool result's text; a failed result starts with {@link TOOL_ERROR_PREFIX}. */
+function toolText(part: Extract<ContentPart, { type: 'tool_result' }>): string {
+  const text = textOf(part.content);
+  return part.isError ? `${TOOL_ERROR_PREFIX}${text}` : text;
+}
+
+function isMedia(part: ContentPart): boolean {
+  return (
+    part.type === 'image' ||
+    part.type === 'document' ||
+    part.type === 'audio' ||
+    (part.type === 'resource' && part.data !== undefined)
+  );
+}
+
+function pushPart(out: WirePart[], part: ContentPart, i: number, warnings: ModelWarning[]): void {
+  switch (part.type) {
+    case 'text':
+      out.push({ type: 'text', text: part.text });
+      return;
+    case 'image':
+      out.push({ type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } });
+      return;
+    case 'document':
+      if (part.mediaType.startsWith('text/')) {
+        out.push({ type: 'text', text: decodeBase64Text(part.data) });
+      } else {
+        const filename = part.name ?? `document.${part.mediaType.split('/')[1] ?? 'bin'}`;
+        out.push({
+          type: 'file',
+          file: { filename, file_data: dataUrl(part.mediaType, part.data) },
+        });
+      }
+      return;
+    case 'audio': {
+      const format = AUDIO_FORMATS[part.mediaType];
+      if (format) out.push({ type: 'input_audio', input_audio: { data: part.data, format } });
+      else warnings.push(dropped(part, i, `audio must be wav or mp3, not ${part.mediaType}`));
+      return;
+    }
+    case 'resource':
+      if (part.text !== undefined) out.push({ type: 'text', text: part.text });
+      else if (part.data !== undefined && part.mediaType?.startsWith('image/')) {
+        out.push({ type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } });
+      } else if (part.data !== undefined && part.mediaType) {
+        pushPart(
+          out,
+          { type: 'document', mediaType: part.mediaType, data: part.data, name: part.uri },
+          i,
+          warnings,
+        );
+      } else warnings.push(dropped(part, i, 'a resource needs text, or data with a media type'));
+      return;
+    default:
+      warnings.push(dropped(part, i, 'user messages cannot carry it'));
+  }
+}
+
+/** A base64 payload as a `data:` URL. */
+export function dataUrl(mediaType: string, data: string): string {
+  return `data:${mediaType};base64,${data}`;
+}
