@@ -4,6 +4,7 @@
  * confirmation, or let the call wait as a task for an approval given elsewhere — the
  * `fino sessions` command line or the inbox (decision 042; issue 24, item 13).
  */
+import { shellQuote } from '../../../internal/shell-quote.ts';
 import type { AnyTask } from '../../../task/index.ts';
 
 /** The routes around a client that cannot ask its user, for a call to `tool`. */
@@ -17,7 +18,12 @@ export function noElicitationHint(tool: AnyTask): string {
   return `${trust}, ${wait}.`;
 }
 
-/** Where a waiting task can be approved without the MCP client; `db` names its task store. */
+/**
+ * Where a waiting task can be approved without the MCP client; `db` names its task
+ * store. The path and the id are shell words (decision 163): a path with a space or a
+ * `$` pastes as it is printed.
+ */
 export function taskApprovalHint(taskId: string, db: string): string {
-  return `Approve it from a client that can ask its user (tasks/result), with "fino sessions approve --db ${db} ${taskId} call", or in the inbox (fino sessions serve --db ${db}).`;
+  const [dbWord, idWord] = [shellQuote(db), shellQuote(taskId)];
+  return `Approve it from a client that can ask its user (tasks/result), with "fino sessions approve --db ${dbWord} ${idWord} call", or in the inbox (fino sessions serve --db ${dbWord}).`;
 }
