@@ -13,7 +13,7 @@
  *
  * It may import the rest of `ai/session` (its files, not this folder's parent index),
  * other modules through their `index.ts` (`ai/agent`, `ai/model`, `fino:task`,
- * `fino:validate`) and `src/internal/`; never `fino:workflow`, which sits above it
+ * `fino:validate`) and `src/internal/`; never `fino:workflow`, which shares its floor
  * (workflow runs come in through `InboxWorkflows`). The rest of `ai/session` imports the
  * inbox only through this file.
  *
