@@ -24,7 +24,7 @@ export type {
   ContextStrategy,
   ContextSummary,
 } from './context/types.ts';
-export { decisionMismatch } from './decisions.ts';
+export { decisionMismatch } from '../../internal/durable/index.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';

@@ -1,2 +1,2 @@
-/** The session's tokens: the shared rule of `src/internal/tokens.ts` (workflows use it too). */
-export { hashToken, isToken, newToken } from '../../internal/tokens.ts';
+/** The session's tokens: the durable kernel's rule (`src/internal/durable/tokens.ts`; workflows use it too). */
+export { hashToken, isToken, newToken } from '../../internal/durable/index.ts';
