@@ -3,7 +3,7 @@
  * and PostgreSQL (many workers on many machines) — one SQL implementation.
  */
 import { join } from 'node:path';
-import { checkDuration } from '../internal/duration.ts';
+import { postgresArguments, sqliteArguments } from '../internal/durable/index.ts';
 import { type PgPoolLike, postgresDriver, sqliteDriver } from '../internal/sql/index.ts';
 import { WorkflowError } from './errors.ts';
 import { sqlWorkflowStore } from './sql/store.ts';
@@ -74,19 +74,10 @@ export function sqliteWorkflowStore(
   path: string = DEFAULT_WORKFLOW_DB,
   options: SqliteWorkflowStoreOptions = {},
 ): WorkflowStore {
-  if (typeof path !== 'string' || path === '') {
-    throw new TypeError(
-      `sqliteWorkflowStore(path): expected a file path, received ${String(path)}`,
-    );
-  }
-  const busy = checkDuration(
-    'sqliteWorkflowStore: busyTimeoutMs',
-    options?.busyTimeoutMs ?? 10_000,
-    'nonNegative',
-  );
+  const { busyTimeoutMs } = sqliteArguments('sqliteWorkflowStore', path, options);
   return sqlWorkflowStore(
     sqliteDriver(path, {
-      busyTimeoutMs: busy,
+      busyTimeoutMs,
       store: 'sqliteWorkflowStore()',
       database: `the workflow database ${path}`,
     }),
@@ -118,23 +109,12 @@ export function postgresWorkflowStore(
   urlOrPool: string | PgPoolLike,
   options: PostgresWorkflowStoreOptions = {},
 ): WorkflowStore {
-  const isPool =
-    typeof urlOrPool === 'object' &&
-    urlOrPool !== null &&
-    typeof (urlOrPool as PgPoolLike).query === 'function' &&
-    typeof (urlOrPool as PgPoolLike).connect === 'function';
-  if (typeof urlOrPool !== 'string' && !isPool) {
-    throw new TypeError(
-      `postgresWorkflowStore(urlOrPool): expected a postgres:// URL or a pg.Pool, received ${urlOrPool === null ? 'null' : typeof urlOrPool}`,
-    );
-  }
-  const schema = options?.schema;
-  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      `postgresWorkflowStore: schema: expected a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
-    );
-  }
+  const { schema } = postgresArguments(
+    'postgresWorkflowStore',
+    urlOrPool,
+    options?.schema,
+    (message) => new WorkflowError('INVALID_ARGUMENT', message),
+  );
   return sqlWorkflowStore(
     postgresDriver(urlOrPool, {
       ...(schema === undefined ? {} : { schema }),

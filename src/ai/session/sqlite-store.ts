@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { checkDuration } from '../../internal/duration.ts';
+import { sqliteArguments } from '../../internal/durable/index.ts';
 import { sqliteDriver } from '../../internal/sql/index.ts';
 import { sqlStore } from './sql-store.ts';
 import type { Store } from './types.ts';
@@ -52,14 +52,7 @@ export function sqliteStore(
   path: string = DEFAULT_SQLITE_PATH,
   options: SqliteStoreOptions = {},
 ): Store {
-  if (typeof path !== 'string' || path === '') {
-    throw new TypeError(`sqliteStore(path): expected a file path, received ${String(path)}`);
-  }
-  const busyTimeoutMs = checkDuration(
-    'sqliteStore: busyTimeoutMs',
-    options?.busyTimeoutMs ?? 10_000,
-    'nonNegative',
-  );
+  const { busyTimeoutMs } = sqliteArguments('sqliteStore', path, options);
   return sqlStore(
     sqliteDriver(path, {
       busyTimeoutMs,

@@ -26,7 +26,8 @@ export const takeLeaseSet = (driver: Pick<SqlDriver, 'nowMs'>): string =>
   `status = 'running', lease_owner = ?, lease_expires_at = ${leaseExpiry(driver)}, updated_at = ${driver.nowMs}`;
 
 /** `?, ?, …`: one placeholder per value. */
-export const placeholders = (values: readonly unknown[]): string => values.map(() => '?').join(', ');
+export const placeholders = (values: readonly unknown[]): string =>
+  values.map(() => '?').join(', ');
 
 /** ` AND <column> NOT IN (?, …)`, or nothing when `values` is empty. */
 export const andNotIn = (column: string, values: readonly unknown[]): string =>

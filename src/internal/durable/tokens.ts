@@ -3,8 +3,8 @@
  * here, kept by the stores only as hashes, and found again by token or by run and id.
  */
 import { randomBytes } from 'node:crypto';
-import type { SqlExecutor } from '../sql/index.ts';
 import { sha256Hex } from '../sha256.ts';
+import type { SqlExecutor } from '../sql/index.ts';
 
 /**
  * 192 random bits, URL-safe: unguessable, so holding a token is the right to decide one

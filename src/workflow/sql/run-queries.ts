@@ -5,7 +5,13 @@
 import { type AuditRow, appendAudit, decodeAuditRow } from '../../internal/durable/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type { WorkflowAuditEntry, WorkflowListFilter, WorkflowStore } from '../types.ts';
-import { decodeHistoryRow, decodeRunRow, type HistoryRow, RECORD_FORMAT, type RunRow } from './rows.ts';
+import {
+  decodeHistoryRow,
+  decodeRunRow,
+  type HistoryRow,
+  RECORD_FORMAT,
+  type RunRow,
+} from './rows.ts';
 import { checkUnfinished, lockRun, type WorkflowSql } from './store-context.ts';
 
 /** The run operations of the workflow store over `sql`. */
