@@ -9,7 +9,7 @@ import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { decodeRun, type PendingRow, type RunRow } from './codec.ts';
 import type { SessionDriver } from './migrations.ts';
 import { loadRun, nextRevision, toJson } from './sql-rows.ts';
-import { appendRun } from './sql-threads.ts';
+import { appendRun } from './sql-threads/index.ts';
 import type { Outcome, StoredRun } from './types.ts';
 
 /** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */

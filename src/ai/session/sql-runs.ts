@@ -20,7 +20,7 @@ import {
   nextRevision,
   toJson,
 } from './sql-rows.ts';
-import { DEFAULT_THREAD_TOKENS, releaseThread, takeThread } from './sql-threads.ts';
+import { DEFAULT_THREAD_TOKENS, releaseThread, takeThread } from './sql-threads/index.ts';
 import type { AuditEntry, ListFilter, Store, ThreadStart } from './types.ts';
 
 /** The run operations of the SQL store over `driver`, each awaiting `schema()` first. */

@@ -4,7 +4,7 @@
  * where they are kept: runs read and changed outside a lease in `sql-runs.ts`, rounds
  * and positions of pending calls in `sql-rows.ts`, leases and the lock order in
  * `sql-lease.ts`, a worker's end of turn in `sql-finish.ts`, which copy of a pending
- * call is authoritative in `sql-decide.ts`, threads in `sql-threads.ts`, schema
+ * call is authoritative in `sql-decide.ts`, threads in `sql-threads/`, schema
  * versions in `migrations.ts`. The rules it shares with the workflow store (leases,
  * tokens, the decision rule, the audit trail, lazy migrations) are the durable kernel's
  * (`src/internal/durable/`).
@@ -18,7 +18,7 @@ import { decidePending } from './sql-decide.ts';
 import { finishRun } from './sql-finish.ts';
 import { claimNextRun, claimRun, leaseWrites } from './sql-lease.ts';
 import { runQueries } from './sql-runs.ts';
-import { forgetThread, forkThread, readThreadPage } from './sql-threads.ts';
+import { forgetThread, forkThread, readThreadPage } from './sql-threads/index.ts';
 import type { Store } from './types.ts';
 
 /**
