@@ -534,7 +534,7 @@ export function inbox(options: InboxOptions): (request: Request) => Promise<Resp
         await workflows.decide(ref, { reject: reason }, { by, note: reason });
       } else if (action === 'answer') {
         const pending = (await workflows.get(runId)).pending ?? [];
-        const call = pending.find((p) => p.decisionId === decisionId)?.call;
+        const call = pending.find((p) => p.decisionId === decisionId);
         const value = parseAnswer(call?.payload, form.get('answer') ?? '');
         await workflows.decide(ref, { resume: value }, { by, note });
       } else {
