@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { postgresArguments, sqliteArguments } from '../internal/durable/index.ts';
 import { type PgPoolLike, postgresDriver, sqliteDriver } from '../internal/sql/index.ts';
 import { WorkflowError } from './errors.ts';
-import { sqlWorkflowStore } from './sql/store.ts';
+import { sqlWorkflowStore } from './sql/index.ts';
 import type { WorkflowStore } from './types.ts';
 
 /**
