@@ -3,8 +3,12 @@
  * and PostgreSQL (many workers on many machines) — one SQL implementation.
  */
 import { join } from 'node:path';
-import { postgresArguments, sqliteArguments } from '../internal/durable/index.ts';
-import { type PgPoolLike, postgresDriver, sqliteDriver } from '../internal/sql/index.ts';
+import {
+  memoryStoreDriver,
+  postgresStoreDriver,
+  sqliteStoreDriver,
+} from '../internal/durable/index.ts';
+import type { PgPoolLike } from '../internal/sql/index.ts';
 import { WorkflowError } from './errors.ts';
 import { sqlWorkflowStore } from './sql/index.ts';
 import type { WorkflowStore } from './types.ts';
@@ -37,13 +41,7 @@ export const DEFAULT_WORKFLOW_DB = join('.fino', 'workflows.db');
  * ```
  */
 export function memoryWorkflowStore(): WorkflowStore {
-  return sqlWorkflowStore(
-    sqliteDriver(':memory:', {
-      busyTimeoutMs: 0,
-      store: 'memoryWorkflowStore()',
-      database: 'the memory workflow store',
-    }),
-  );
+  return sqlWorkflowStore(memoryStoreDriver('memoryWorkflowStore', 'the memory workflow store'));
 }
 
 /** Options of {@link sqliteWorkflowStore}. */
@@ -74,13 +72,13 @@ export function sqliteWorkflowStore(
   path: string = DEFAULT_WORKFLOW_DB,
   options: SqliteWorkflowStoreOptions = {},
 ): WorkflowStore {
-  const { busyTimeoutMs } = sqliteArguments('sqliteWorkflowStore', path, options);
   return sqlWorkflowStore(
-    sqliteDriver(path, {
-      busyTimeoutMs,
-      store: 'sqliteWorkflowStore()',
-      database: `the workflow database ${path}`,
-    }),
+    sqliteStoreDriver(
+      'sqliteWorkflowStore',
+      path,
+      options,
+      (file) => `the workflow database ${file}`,
+    ),
   );
 }
 
@@ -109,17 +107,13 @@ export function postgresWorkflowStore(
   urlOrPool: string | PgPoolLike,
   options: PostgresWorkflowStoreOptions = {},
 ): WorkflowStore {
-  const { schema } = postgresArguments(
-    'postgresWorkflowStore',
-    urlOrPool,
-    options?.schema,
-    (message) => new WorkflowError('INVALID_ARGUMENT', message),
-  );
   return sqlWorkflowStore(
-    postgresDriver(urlOrPool, {
-      ...(schema === undefined ? {} : { schema }),
-      store: 'postgresWorkflowStore()',
-      database: 'the workflow database',
-    }),
+    postgresStoreDriver(
+      'postgresWorkflowStore',
+      urlOrPool,
+      options,
+      (message) => new WorkflowError('INVALID_ARGUMENT', message),
+      'the workflow database',
+    ),
   );
 }

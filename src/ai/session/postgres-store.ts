@@ -1,5 +1,5 @@
-import { postgresArguments } from '../../internal/durable/index.ts';
-import { type PgPoolLike, postgresDriver } from '../../internal/sql/index.ts';
+import { postgresStoreDriver } from '../../internal/durable/index.ts';
+import type { PgPoolLike } from '../../internal/sql/index.ts';
 import { SessionError } from './errors.ts';
 import { sqlStore } from './sql-store.ts';
 import type { Store } from './types.ts';
@@ -41,18 +41,14 @@ export function postgresStore(
   urlOrPool: string | PgPoolLike,
   options: PostgresStoreOptions = {},
 ): Store {
-  const { schema } = postgresArguments(
-    'postgresStore',
-    urlOrPool,
-    options?.schema,
-    (message) => new SessionError('INVALID_ARGUMENT', message),
-  );
   return sqlStore(
-    postgresDriver(urlOrPool, {
-      schema,
-      store: 'postgresStore()',
-      database: 'the session database',
-    }),
+    postgresStoreDriver(
+      'postgresStore',
+      urlOrPool,
+      options,
+      (message) => new SessionError('INVALID_ARGUMENT', message),
+      'the session database',
+    ),
   );
 }
 

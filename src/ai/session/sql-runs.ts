@@ -2,12 +2,7 @@
  * The SQL store's runs as callers read and change them outside a lease: create (taking
  * its thread in the same transaction), get, list, cancel and the audit trail.
  */
-import {
-  type AuditRow,
-  appendAudit,
-  decodeAuditRow,
-  leaseExpiry,
-} from '../../internal/durable/index.ts';
+import { appendAudit, leaseExpiry, readAudit } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { decodeRun, type PendingRow, RECORD_FORMAT, type RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
@@ -31,48 +26,8 @@ export function runQueries(
   const t = driver.table;
   const now = driver.nowMs;
   return {
-    async create({ runId, threadId, input, owner, leaseMs, threadTokens }) {
-      const json = toJson(input, 'input');
-      const lease = leaseLength(leaseMs);
-      await schema();
-      const insert = (db: SqlExecutor, thread?: ThreadStart) =>
-        db.query(
-          `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at, revision, thread_start, thread_loaded)
-           VALUES (?, ?, 'running', ?, ?, 0, ?, ${leaseExpiry(driver)}, ${now}, ${now}, ${nextRevision(driver)}, ?, ?)`,
-          [
-            runId,
-            threadId ?? null,
-            RECORD_FORMAT,
-            json,
-            owner,
-            lease,
-            thread?.start ?? null,
-            thread?.history.length ?? null,
-          ],
-        );
-      try {
-        if (threadId === undefined) {
-          await insert(driver);
-          return undefined;
-        }
-        // The thread is taken in the transaction that inserts its run (decision 147).
-        return await driver.transaction(async (tx) => {
-          const thread = await takeThread(
-            tx,
-            driver,
-            threadId,
-            runId,
-            threadTokens ?? DEFAULT_THREAD_TOKENS,
-          );
-          await insert(tx, thread);
-          return thread;
-        });
-      } catch (error) {
-        if (driver.isUniqueViolation(error)) {
-          throw new SessionError('RUN_EXISTS', `a run with id "${runId}" already exists`, runId);
-        }
-        throw error;
-      }
+    async create(run) {
+      return createRun(driver, schema, run);
     },
 
     async get(runId) {
@@ -143,13 +98,59 @@ export function runQueries(
 
     async audit(runId) {
       await schema();
-      const rows = await driver.query<AuditRow>(
-        `SELECT * FROM ${t('audit')} WHERE run_id = ? ORDER BY id`,
-        [runId],
-      );
-      return rows.map((row) =>
-        decodeAuditRow<AuditEntry>(row, { column: 'tool_call_id', key: 'toolCallId' }),
-      );
+      const subject = { column: 'tool_call_id', key: 'toolCallId' } as const;
+      return readAudit<AuditEntry>(driver, t('audit'), runId, subject);
     },
   };
+}
+
+/** Inserts a run leased to its creator, taking its thread in the same transaction (see `Store.create`). */
+async function createRun(
+  driver: SessionDriver,
+  schema: () => Promise<void>,
+  { runId, threadId, input, owner, leaseMs, threadTokens }: Parameters<Store['create']>[0],
+): Promise<ThreadStart | undefined> {
+  const t = driver.table;
+  const now = driver.nowMs;
+  const json = toJson(input, 'input');
+  const lease = leaseLength(leaseMs);
+  await schema();
+  const insert = (db: SqlExecutor, thread?: ThreadStart) =>
+    db.query(
+      `INSERT INTO ${t('runs')} (run_id, thread_id, status, format, input, round, lease_owner, lease_expires_at, created_at, updated_at, revision, thread_start, thread_loaded)
+         VALUES (?, ?, 'running', ?, ?, 0, ?, ${leaseExpiry(driver)}, ${now}, ${now}, ${nextRevision(driver)}, ?, ?)`,
+      [
+        runId,
+        threadId ?? null,
+        RECORD_FORMAT,
+        json,
+        owner,
+        lease,
+        thread?.start ?? null,
+        thread?.history.length ?? null,
+      ],
+    );
+  try {
+    if (threadId === undefined) {
+      await insert(driver);
+      return undefined;
+    }
+    // The thread is taken in the transaction that inserts its run (decision 147).
+    return await driver.transaction(async (tx) => {
+      const thread = await takeThread(
+        tx,
+        driver,
+        threadId,
+        runId,
+        threadTokens ?? DEFAULT_THREAD_TOKENS,
+      );
+      await insert(tx, thread);
+      return thread;
+    });
+  } catch (error) {
+    if (driver.isUniqueViolation(error)) {
+      throw new SessionError('RUN_EXISTS', `a run with id "${runId}" already exists`, runId);
+    }
+    throw error;
+  }
 }

@@ -92,3 +92,16 @@ export function decodeAuditRow<Entry>(
   if (row.note !== null) entry.note = row.note;
   return entry as Entry;
 }
+
+/** A run's audit trail, oldest first, decoded (see {@link decodeAuditRow}). */
+export async function readAudit<Entry>(
+  db: SqlExecutor,
+  table: string,
+  runId: string,
+  subject: { column: AuditSubject; key: 'toolCallId' | 'decisionId' },
+): Promise<Entry[]> {
+  const rows = await db.query<AuditRow>(`SELECT * FROM ${table} WHERE run_id = ? ORDER BY id`, [
+    runId,
+  ]);
+  return rows.map((row) => decodeAuditRow<Entry>(row, subject));
+}

@@ -5,8 +5,8 @@
  * (made, hashed, stored only as hashes, found by token or by run and id: `tokens.ts`),
  * the rule of which decision fits which call (`decision-fit.ts`, re-exported by
  * `fino:ai/agent` as `decisionMismatch`), the audit trail and its `ALREADY_DECIDED`
- * message (`audit.ts`), lazy migrations (`lazy-schema.ts`) and what the stores'
- * constructors check (`store-arguments.ts`). Each store keeps its own tables, rows and
+ * message (`audit.ts`), lazy migrations (`lazy-schema.ts`) and the shared part of the stores'
+ * constructors (`store-constructors.ts`). Each store keeps its own tables, rows and
  * error class; the SQL is written over `src/internal/sql`'s driver.
  *
  * Private to the package. It imports only other `src/internal/` code.
@@ -18,6 +18,7 @@ export {
   alreadyDecidedMessage,
   appendAudit,
   decodeAuditRow,
+  readAudit,
 } from './audit.ts';
 export {
   type DecidedCall,
@@ -40,5 +41,11 @@ export {
   takeLeaseSet,
   writeIfHeld,
 } from './leases.ts';
-export { postgresArguments, sqliteArguments } from './store-arguments.ts';
+export {
+  memoryStoreDriver,
+  postgresArguments,
+  postgresStoreDriver,
+  sqliteArguments,
+  sqliteStoreDriver,
+} from './store-constructors.ts';
 export { findPendingRow, hashToken, isToken, newToken } from './tokens.ts';

@@ -1,36 +1,14 @@
 /**
- * The workflow store's lease code: finding due runs, claiming one, and every write a
- * worker makes under its lease (record, consume a signal, renew, park, finish, release),
- * each fenced by the kernel's rule (`src/internal/durable/leases.ts`).
- *
- * Due work is found from one index, `wake_at`: a runnable run has `wake_at <= now` (new,
- * woken by a signal, cancelled, released: now; sleeping: its timer), a run that waits
- * only for a signal or a decision has none. Every transaction that changes a run takes
- * the run's row first (its lease `UPDATE`, or `SELECT … FOR UPDATE`), then its history
- * or signal rows.
+ * The workflow store's lease code: every write a worker makes under its lease (record,
+ * consume a signal, renew, park, finish, release), each fenced by the kernel's rule
+ * (`src/internal/durable/leases.ts`); claiming a run is in `run-claims.ts`. Every
+ * transaction that changes a run takes the run's row first (its lease `UPDATE`, or
+ * `SELECT … FOR UPDATE`), then its history or signal rows.
  */
-import {
-  andNotIn,
-  claimSkipping,
-  HELD_BY,
-  leaseExpired,
-  leaseExpiry,
-  oldestUnlocked,
-  placeholders,
-  takeLeaseSet,
-  writeIfHeld,
-} from '../../internal/durable/index.ts';
+import { HELD_BY, leaseExpiry, placeholders, writeIfHeld } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
-import { WorkflowError } from '../errors.ts';
-import type {
-  HistoryEntry,
-  LeaseState,
-  RunOutcome,
-  StoredWorkflowRun,
-  WaitingOn,
-  WorkflowStore,
-} from '../types.ts';
-import { decodeRunRow, type RunRow } from './rows.ts';
+import type { HistoryEntry, LeaseState, RunOutcome, WaitingOn, WorkflowStore } from '../types.ts';
+import type { RunRow } from './rows.ts';
 import { upsertEntry, type WorkflowSql } from './store-context.ts';
 
 const LOST: LeaseState = { held: false, cancelRequested: false };
@@ -59,66 +37,12 @@ export async function extendLease(
   return row ? { held: true, cancelRequested: isSet(row.cancel_requested) } : LOST;
 }
 
-/** The lease operations of the workflow store over `sql`. */
+/** The writes under a lease of the workflow store over `sql`. */
 export function runLeases(
   sql: WorkflowSql,
-): Pick<
-  WorkflowStore,
-  | 'claimNext'
-  | 'dueElsewhere'
-  | 'nextWake'
-  | 'record'
-  | 'consumeSignal'
-  | 'renew'
-  | 'park'
-  | 'finish'
-  | 'release'
-> {
+): Pick<WorkflowStore, 'record' | 'consumeSignal' | 'renew' | 'park' | 'finish' | 'release'> {
   const { driver, t, runs, now, schema } = sql;
-  const due = `status IN ('running', 'waiting') AND wake_at IS NOT NULL AND wake_at <= ${now}
-    AND (lease_owner IS NULL OR ${leaseExpired(driver)})`;
   return {
-    async claimNext(owner, leaseMs, workflowIds, exclude = []) {
-      await schema();
-      if (workflowIds.length === 0) return { corrupt: [] };
-      return claimSkipping<StoredWorkflowRun, WorkflowError>(
-        (skip) =>
-          driver.transaction(async (tx) => {
-            const which = `${due} AND workflow_id IN (${placeholders(workflowIds)})${andNotIn('run_id', skip)}`;
-            const [row] = await tx.query<RunRow>(
-              `UPDATE ${runs} SET ${takeLeaseSet(driver)}
-               WHERE ${oldestUnlocked(driver, runs, which, 'wake_at, run_id')}
-               AND ${due} RETURNING *`,
-              [owner, Math.ceil(leaseMs), ...workflowIds, ...skip],
-            );
-            return row ? decodeRunRow(row) : undefined; // a corrupt row rolls its lease back
-          }),
-        (error) =>
-          error instanceof WorkflowError && error.code === 'CORRUPT_RUN' ? error.runId : undefined,
-        exclude,
-      );
-    },
-
-    async dueElsewhere(workflowIds) {
-      await schema();
-      const rows = await driver.query<{ workflow_id: string }>(
-        `SELECT DISTINCT workflow_id FROM ${runs} WHERE ${due}${andNotIn('workflow_id', workflowIds)} ORDER BY workflow_id`,
-        workflowIds,
-      );
-      return rows.map((row) => row.workflow_id);
-    },
-
-    async nextWake(workflowIds) {
-      await schema();
-      if (workflowIds.length === 0) return undefined;
-      const [row] = await driver.query<{ at: number | string | null }>(
-        `SELECT MIN(CASE WHEN lease_owner IS NULL THEN wake_at ELSE lease_expires_at END) AS at FROM ${runs}
-         WHERE status IN ('running', 'waiting') AND wake_at IS NOT NULL AND workflow_id IN (${placeholders(workflowIds)})`,
-        workflowIds,
-      );
-      return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
-    },
-
     async record(runId, owner, entry, leaseMs) {
       await schema();
       return driver.transaction(async (tx) => {

@@ -2,7 +2,7 @@
  * The workflow store's runs as the lifecycle API reads and changes them outside a
  * lease: create (idempotent by key), get, list, history, signal, cancel, audit.
  */
-import { type AuditRow, appendAudit, decodeAuditRow } from '../../internal/durable/index.ts';
+import { appendAudit, readAudit } from '../../internal/durable/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type { WorkflowAuditEntry, WorkflowListFilter, WorkflowStore } from '../types.ts';
 import {
@@ -123,13 +123,8 @@ export function runQueries(
 
     async audit(runId) {
       await schema();
-      const rows = await driver.query<AuditRow>(
-        `SELECT * FROM ${t('workflow_audit')} WHERE run_id = ? ORDER BY id`,
-        [runId],
-      );
-      return rows.map((row) =>
-        decodeAuditRow<WorkflowAuditEntry>(row, { column: 'decision_id', key: 'decisionId' }),
-      );
+      const subject = { column: 'decision_id', key: 'decisionId' } as const;
+      return readAudit<WorkflowAuditEntry>(driver, t('workflow_audit'), runId, subject);
     },
   };
 }

@@ -1,16 +1,18 @@
 /**
  * The {@link WorkflowStore} over SQL: one implementation for SQLite and PostgreSQL, whose
- * differences are in the driver. Its parts are rooms of their own: the runs as the
- * lifecycle API reads and changes them (`run-queries.ts`), the lease code of workers
- * (`run-leases.ts`), the decision code (`run-decisions.ts`), what they share
- * (`store-context.ts`). Leases, tokens, the decision rule, the audit trail and lazy
- * migrations follow the durable kernel (`src/internal/durable/`).
+ * differences are in the driver. Its parts are files of their own: the runs as the
+ * lifecycle API reads and changes them (`run-queries.ts`), due work and claiming it
+ * (`run-claims.ts`), the writes of workers under their leases (`run-leases.ts`), the
+ * decision code (`run-decisions.ts`), what they share (`store-context.ts`). Leases,
+ * tokens, the decision rule, the audit trail and lazy migrations follow the durable
+ * kernel (`src/internal/durable/`).
  */
 import { lazySchema } from '../../internal/durable/index.ts';
 import { mapSqlFailures, type SqlDriver, type SqlFailure } from '../../internal/sql/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type { WorkflowStore } from '../types.ts';
 import { WORKFLOW_SCHEMA, type WorkflowTable } from './migrations.ts';
+import { runClaims } from './run-claims.ts';
 import { runDecisions } from './run-decisions.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
@@ -29,6 +31,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
   };
   return {
     ...runQueries(sql),
+    ...runClaims(sql),
     ...runLeases(sql),
     ...runDecisions(sql),
     close: () => driver.close(),

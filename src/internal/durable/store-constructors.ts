@@ -1,11 +1,13 @@
 /**
- * What every durable store's constructor checks of its arguments (`sqliteStore`,
- * `sqliteWorkflowStore`, `postgresStore`, `postgresWorkflowStore`): a file path, a busy
- * timeout, a PostgreSQL URL or pool, a schema name. Each message names the constructor.
+ * The shared part of every durable store's constructor (`sqliteStore`,
+ * `sqliteWorkflowStore`, `memoryStore`, `memoryWorkflowStore`, `postgresStore`,
+ * `postgresWorkflowStore`): checking a file path, a busy timeout, a PostgreSQL URL or
+ * pool and a schema name, and opening the driver the store is built on. Each message
+ * names the constructor.
  */
 import { typeName } from '../describe-value.ts';
 import { checkDuration } from '../duration.ts';
-import type { PgPoolLike } from '../sql/index.ts';
+import { type PgPoolLike, postgresDriver, type SqlDriver, sqliteDriver } from '../sql/index.ts';
 
 /** A SQLite store's file and busy timeout (default 10 000 ms), checked. */
 export function sqliteArguments(
@@ -57,4 +59,45 @@ export function postgresArguments(
     );
   }
   return { urlOrPool, schema };
+}
+
+/** The in-memory SQLite database of a memory store (`store` names it, as `memoryStore()`). */
+export const memoryStoreDriver = (store: string, database: string): SqlDriver =>
+  sqliteDriver(':memory:', { busyTimeoutMs: 0, store: `${store}()`, database });
+
+/**
+ * The SQLite file of a store, its arguments checked; `database` names it in messages
+ * (`the session database .fino/sessions.db`).
+ */
+export function sqliteStoreDriver(
+  store: string,
+  path: unknown,
+  options: { busyTimeoutMs?: number } | undefined,
+  database: (path: string) => string,
+): SqlDriver {
+  const checked = sqliteArguments(store, path, options);
+  return sqliteDriver(checked.path, {
+    busyTimeoutMs: checked.busyTimeoutMs,
+    store: `${store}()`,
+    database: database(checked.path),
+  });
+}
+
+/**
+ * The PostgreSQL database of a store, its arguments checked (see {@link postgresArguments});
+ * `database` names it in messages.
+ */
+export function postgresStoreDriver(
+  store: string,
+  urlOrPool: unknown,
+  options: { schema?: string } | undefined,
+  invalid: (message: string) => Error,
+  database: string,
+): SqlDriver {
+  const checked = postgresArguments(store, urlOrPool, options?.schema, invalid);
+  return postgresDriver(checked.urlOrPool, {
+    ...(checked.schema === undefined ? {} : { schema: checked.schema }),
+    store: `${store}()`,
+    database,
+  });
 }
