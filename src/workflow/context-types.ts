@@ -149,13 +149,21 @@ export interface AgentOutcome {
   output?: unknown;
 }
 
-/** A pending decision as the worker hands it out, once, with its single-use token. */
-export interface PendingDecision {
+/**
+ * A pending decision as the worker hands it out, once, with its single-use token: the
+ * pending call's fields at the top (`toolName`, `args`, `argsHash`, `kind`, `risk`, …),
+ * as a session's pending call has them, so one approver serves both (decision 159).
+ */
+export interface PendingDecision extends PendingCall {
   runId: string;
   workflowId: string;
   /** Names the decision with the run id (`{ runId, decisionId }`) when the token is not at hand. */
   decisionId: string;
-  /** The tool, its arguments, risk, and for a suspension its reason and payload. */
+  /**
+   * The pending call again, as it was handed out before decision 159.
+   *
+   * @deprecated Read the top-level fields; `call` goes in the next minor release.
+   */
   call: PendingCall;
   /** The right to decide it once. Only its hash is stored: send it on from here. */
   token: string;

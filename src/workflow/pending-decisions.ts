@@ -3,7 +3,7 @@
  * `fino:ai/session`: single-use tokens of which the store keeps only the hash, handed out once.
  */
 import type { PendingCall } from '../ai/agent/index.ts';
-import { hashToken, newToken } from '../internal/tokens.ts';
+import { hashToken, newToken } from '../internal/durable/index.ts';
 import { toCheckpoint } from './json-value.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 import type { HistoryEntry } from './types.ts';
@@ -41,6 +41,7 @@ export async function suspendOn(
   pending.forEach((p, i) => {
     try {
       engine.deps.onPending?.({
+        ...p.call,
         runId: engine.runId,
         workflowId: engine.workflowId,
         decisionId: p.decisionId,

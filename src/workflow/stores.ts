@@ -3,10 +3,14 @@
  * and PostgreSQL (many workers on many machines) — one SQL implementation.
  */
 import { join } from 'node:path';
-import { checkDuration } from '../internal/duration.ts';
-import { type PgPoolLike, postgresDriver, sqliteDriver } from '../internal/sql/index.ts';
+import {
+  memoryStoreDriver,
+  postgresStoreDriver,
+  sqliteStoreDriver,
+} from '../internal/durable/index.ts';
+import type { PgPoolLike } from '../internal/sql/index.ts';
 import { WorkflowError } from './errors.ts';
-import { sqlWorkflowStore } from './sql/store.ts';
+import { sqlWorkflowStore } from './sql/index.ts';
 import type { WorkflowStore } from './types.ts';
 
 /**
@@ -37,13 +41,7 @@ export const DEFAULT_WORKFLOW_DB = join('.fino', 'workflows.db');
  * ```
  */
 export function memoryWorkflowStore(): WorkflowStore {
-  return sqlWorkflowStore(
-    sqliteDriver(':memory:', {
-      busyTimeoutMs: 0,
-      store: 'memoryWorkflowStore()',
-      database: 'the memory workflow store',
-    }),
-  );
+  return sqlWorkflowStore(memoryStoreDriver('memoryWorkflowStore', 'the memory workflow store'));
 }
 
 /** Options of {@link sqliteWorkflowStore}. */
@@ -74,22 +72,13 @@ export function sqliteWorkflowStore(
   path: string = DEFAULT_WORKFLOW_DB,
   options: SqliteWorkflowStoreOptions = {},
 ): WorkflowStore {
-  if (typeof path !== 'string' || path === '') {
-    throw new TypeError(
-      `sqliteWorkflowStore(path): expected a file path, received ${String(path)}`,
-    );
-  }
-  const busy = checkDuration(
-    'sqliteWorkflowStore: busyTimeoutMs',
-    options?.busyTimeoutMs ?? 10_000,
-    'nonNegative',
-  );
   return sqlWorkflowStore(
-    sqliteDriver(path, {
-      busyTimeoutMs: busy,
-      store: 'sqliteWorkflowStore()',
-      database: `the workflow database ${path}`,
-    }),
+    sqliteStoreDriver(
+      'sqliteWorkflowStore',
+      path,
+      options,
+      (file) => `the workflow database ${file}`,
+    ),
   );
 }
 
@@ -118,28 +107,13 @@ export function postgresWorkflowStore(
   urlOrPool: string | PgPoolLike,
   options: PostgresWorkflowStoreOptions = {},
 ): WorkflowStore {
-  const isPool =
-    typeof urlOrPool === 'object' &&
-    urlOrPool !== null &&
-    typeof (urlOrPool as PgPoolLike).query === 'function' &&
-    typeof (urlOrPool as PgPoolLike).connect === 'function';
-  if (typeof urlOrPool !== 'string' && !isPool) {
-    throw new TypeError(
-      `postgresWorkflowStore(urlOrPool): expected a postgres:// URL or a pg.Pool, received ${urlOrPool === null ? 'null' : typeof urlOrPool}`,
-    );
-  }
-  const schema = options?.schema;
-  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      `postgresWorkflowStore: schema: expected a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
-    );
-  }
   return sqlWorkflowStore(
-    postgresDriver(urlOrPool, {
-      ...(schema === undefined ? {} : { schema }),
-      store: 'postgresWorkflowStore()',
-      database: 'the workflow database',
-    }),
+    postgresStoreDriver(
+      'postgresWorkflowStore',
+      urlOrPool,
+      options,
+      (message) => new WorkflowError('INVALID_ARGUMENT', message),
+      'the workflow database',
+    ),
   );
 }

@@ -108,11 +108,18 @@ export type RunOutcome =
   | { status: 'cancelled'; error?: StoredError };
 
 /** A decision a run waits for: a tool call to approve, or a suspension to answer. */
-export interface StoredPending {
+export interface StoredPending extends PendingCall {
   runId: string;
+  /** The workflow of the run. */
+  workflowId: string;
   /** Unique in the run; names the decision with the run id when the token is not at hand. */
   decisionId: string;
-  /** What is to be decided: the tool, its arguments, the suspension's reason and payload. */
+  /**
+   * The pending call again, as it was shown before decision 159: its fields are now at
+   * the top (`toolName`, `args`, `argsHash`, `kind`, …), as on every pending call of fino.
+   *
+   * @deprecated Read the top-level fields; `call` goes in the next minor release.
+   */
   call: PendingCall;
   decision?: Decision;
   createdAt: number;

@@ -18,7 +18,11 @@ const ORIGIN = 'http://127.0.0.1:9999';
 const pendingOf = (i: number): InboxWorkflowPending => ({
   runId: `wf-${i}`,
   decisionId: '$call:refund',
-  call: { kind: 'approval', toolCallId: 'c', toolName: 'refund', args: { i }, argsHash: 'x' },
+  kind: 'approval',
+  toolCallId: 'c',
+  toolName: 'refund',
+  args: { i },
+  argsHash: 'x',
   createdAt: 1_700_000_000_000 + i,
 });
 

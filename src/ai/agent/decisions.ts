@@ -1,3 +1,4 @@
+import { decisionMismatch } from '../../internal/durable/index.ts';
 import { AgentError } from './agent-error.ts';
 import { argsHash } from './args-hash.ts';
 import { describe } from './state.ts';
@@ -41,32 +42,6 @@ export function applyDecisions(state: RunState, decisions: Decisions): boolean {
     }
   }
   return true;
-}
-
-/**
- * Why `decision` does not fit the pending call, or `undefined` when it does: an
- * approval is answered by approving or rejecting, a suspension by resuming with a value
- * or rejecting. The one rule, shared with `fino:ai/session`.
- *
- * @example
- * ```ts
- * import { decisionMismatch } from 'fino:ai/agent';
- *
- * decisionMismatch({ kind: 'approval' }, { resume: 42 });
- * // 'waits for an approval; answer { approve: true } or { reject: reason }, not { resume }'
- * ```
- */
-export function decisionMismatch(
-  call: Pick<PendingCall, 'kind' | 'reason'>,
-  decision: Decision,
-): string | undefined {
-  if (call.kind === 'approval' && 'resume' in decision) {
-    return 'waits for an approval; answer { approve: true } or { reject: reason }, not { resume }';
-  }
-  if (call.kind === 'suspend' && 'approve' in decision) {
-    return `is suspended ("${call.reason ?? 'Suspended'}"); answer { resume: value } or { reject: reason }, not { approve }`;
-  }
-  return undefined;
 }
 
 function check(state: RunState, id: string, decision: unknown): Checked {

@@ -23,6 +23,7 @@
  * @module
  */
 
+export { decisionMismatch } from '../../internal/durable/index.ts';
 export { Agent, type AgentStream, agent, type OutputOf } from './agent.ts';
 export { AgentError, type AgentErrorCode } from './agent-error.ts';
 export type { AgentToolOptions, AgentToolResume } from './agent-tool.ts';
@@ -42,7 +43,6 @@ export type {
   ContextStrategy,
   ContextSummary,
 } from './context/types.ts';
-export { decisionMismatch } from './decisions.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';

@@ -1,12 +1,7 @@
-import {
-  type Decision,
-  decisionMismatch,
-  type PendingCall,
-  type RunState,
-  STATE_VERSION,
-} from '../agent/index.ts';
+import { decisionMismatch } from '../../internal/durable/index.ts';
+import { type Decision, type PendingCall, type RunState, STATE_VERSION } from '../agent/index.ts';
 import { SessionError } from './errors.ts';
-import type { AuditEntry, RunStatus, StoredPending, StoredProgress, StoredRun } from './types.ts';
+import type { RunStatus, StoredPending, StoredProgress, StoredRun } from './types.ts';
 
 /** The layout of a run row this version writes; a row of another format is refused. */
 export const RECORD_FORMAT = 1;
@@ -64,17 +59,6 @@ export interface PendingRow {
   tool_call_id: string;
   call: string;
   decision: string | null;
-}
-
-/** A `fino_audit` row. */
-export interface AuditRow {
-  run_id: string;
-  at: number | string;
-  action: string;
-  tool_call_id: string | null;
-  tool_name: string | null;
-  actor: string | null;
-  note: string | null;
 }
 
 const corrupt = (runId: string, what: string) =>
@@ -188,23 +172,6 @@ function decodePending(runId: string, row: PendingRow): StoredPending {
   }
   return pending;
 }
-
-/** Decodes an audit row. */
-export function decodeAudit(row: AuditRow): AuditEntry {
-  const entry: AuditEntry = {
-    at: new Date(Number(row.at)).toISOString(),
-    action: row.action as AuditEntry['action'],
-  };
-  if (row.tool_call_id !== null) entry.toolCallId = row.tool_call_id;
-  if (row.tool_name !== null) entry.toolName = row.tool_name;
-  if (row.actor !== null) entry.by = row.actor;
-  if (row.note !== null) entry.note = row.note;
-  return entry;
-}
-
-/** The audit action of a decision. */
-export const decisionAction = (decision: Decision): AuditEntry['action'] =>
-  'approve' in decision ? 'approve' : 'reject' in decision ? 'reject' : 'resume';
 
 /** The audit note of a decision: the caller's note, or the rejection's reason. */
 export const decisionNote = (decision: Decision, note: string | undefined): string | undefined =>

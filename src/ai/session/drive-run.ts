@@ -5,6 +5,7 @@
  * has taken the run over.
  */
 
+import { newToken } from '../../internal/durable/index.ts';
 import { storeSqlOf } from '../../internal/sql/index.ts';
 import { throttledWriter } from '../../internal/throttled-writer.ts';
 import { errorMessage } from '../../internal/thrown-value.ts';
@@ -19,7 +20,6 @@ import {
 import type { Model } from '../model/index.ts';
 import { SessionError } from './errors.ts';
 import { currentView, toView } from './run-view.ts';
-import { newToken } from './tokens.ts';
 import type {
   Outcome,
   SessionAgent,

@@ -2,8 +2,19 @@
  * `fino:ai/session`: durable runs that suspend today and resume tomorrow, in this
  * process or another, on one machine or many. A session stores every checkpoint of an
  * agent's run, hands out one single-use token per pending call, records who decided
- * what, and continues the run exactly once when the decisions are in. `inbox()` is a web
- * page over the store to decide pending calls in a browser (`serveInbox()` on Node).
+ * what, and continues the run exactly once when the decisions are in. Runs carry the
+ * agent's context window and budgets: a run continues a **thread** (`threadId`: the
+ * thread's newest messages that fit the window, its latest summary, one run at a time),
+ * and a failed run keeps its error's code (`BUDGET_EXCEEDED`, …) to be continued with a
+ * new budget. `inbox()` is a web page over the store to decide pending calls in a
+ * browser (`serveInbox()` on Node), workflow decisions included.
+ *
+ * The room: `session.ts` and its parts (`session-*.ts`), the stores (`sqlite-store.ts`,
+ * `postgres-store.ts`, and the SQL store `sql-store.ts` with its parts `sql-*.ts` and
+ * `sql-threads/`), the inbox (`inbox/`). The rules it shares with the workflow store
+ * (leases, tokens, the decision rule, the audit trail, lazy migrations) are the durable
+ * kernel's, `src/internal/durable/`. MCP task records are no longer this module's
+ * business: they live in `ai/mcp`.
  *
  * @module
  */

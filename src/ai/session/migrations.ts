@@ -2,8 +2,9 @@
  * The session store's schema: its tables, and every change to them, applied by the
  * shared migration runner (`src/internal/sql/migrate.ts`).
  */
+
+import { hashToken } from '../../internal/durable/index.ts';
 import type { Migration, Schema, SqlDriver } from '../../internal/sql/index.ts';
-import { hashToken } from './tokens.ts';
 
 /** The session store's tables (each `fino_<name>`). */
 export type SessionTable =

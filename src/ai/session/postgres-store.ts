@@ -1,4 +1,5 @@
-import { type PgPoolLike, postgresDriver } from '../../internal/sql/index.ts';
+import { postgresStoreDriver } from '../../internal/durable/index.ts';
+import type { PgPoolLike } from '../../internal/sql/index.ts';
 import { SessionError } from './errors.ts';
 import { sqlStore } from './sql-store.ts';
 import type { Store } from './types.ts';
@@ -8,20 +9,6 @@ export interface PostgresStoreOptions {
   /** The schema holding fino's tables (default: the connection's search path, usually `public`). */
   schema?: string;
 }
-
-const isPool = (value: unknown): value is PgPoolLike =>
-  value !== null &&
-  typeof value === 'object' &&
-  typeof (value as PgPoolLike).query === 'function' &&
-  typeof (value as PgPoolLike).connect === 'function' &&
-  typeof (value as PgPoolLike).end === 'function';
-
-const describe = (value: unknown): string =>
-  value === null
-    ? 'null'
-    : typeof value === 'object'
-      ? 'an object that is not a pg.Pool'
-      : typeof value;
 
 /**
  * A session store in PostgreSQL, for several workers on several machines: decisions and
@@ -54,24 +41,14 @@ export function postgresStore(
   urlOrPool: string | PgPoolLike,
   options: PostgresStoreOptions = {},
 ): Store {
-  if (typeof urlOrPool !== 'string' && !isPool(urlOrPool)) {
-    throw new TypeError(
-      `postgresStore(urlOrPool): expected a postgres:// URL or a pg.Pool, received ${describe(urlOrPool)}`,
-    );
-  }
-  const schema = options?.schema;
-  if (schema !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) {
-    throw new SessionError(
-      'INVALID_ARGUMENT',
-      `postgresStore: schema: expected a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
-    );
-  }
   return sqlStore(
-    postgresDriver(urlOrPool, {
-      schema,
-      store: 'postgresStore()',
-      database: 'the session database',
-    }),
+    postgresStoreDriver(
+      'postgresStore',
+      urlOrPool,
+      options,
+      (message) => new SessionError('INVALID_ARGUMENT', message),
+      'the session database',
+    ),
   );
 }
 

@@ -12,21 +12,19 @@
  * checkpoint, and is not applied twice).
  */
 
+import {
+  alreadyDecidedMessage,
+  appendAudit,
+  decisionAction,
+  findPendingRow,
+} from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { Decision } from '../agent/index.ts';
-import {
-  type AuditRow,
-  checkDecisionFits,
-  decisionAction,
-  decisionNote,
-  type PendingRow,
-  type RunRow,
-} from './codec.ts';
+import { checkDecisionFits, decisionNote, type PendingRow, type RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
 import { leased, takeLease } from './sql-lease.ts';
 import { currentPendingSql, loadRun, nextRevision, toJson } from './sql-rows.ts';
-import { hashToken, isToken } from './tokens.ts';
 import type { Actor, PendingRef, StoredRun } from './types.ts';
 
 /**
@@ -53,18 +51,9 @@ export async function decidePending(
     const current = run.pending.find((p) => p.tokenHash === found.token_hash);
     const where = `tool call "${found.tool_call_id}" of run "${found.run_id}"`;
     if (current ? current.decision !== undefined : found.decision !== null) {
-      const [last] = await tx.query<AuditRow>(
-        `SELECT * FROM ${t('audit')} WHERE run_id = ? AND tool_call_id = ? ORDER BY id DESC LIMIT 1`,
-        [found.run_id, found.tool_call_id],
-      );
-      const how = last
-        ? ` (${last.action}${last.actor ? ` by ${last.actor}` : ''} at ${new Date(Number(last.at)).toISOString()})`
-        : '';
-      throw new SessionError(
-        'ALREADY_DECIDED',
-        `${where} was already decided${how}; a token is single-use`,
-        found.run_id,
-      );
+      const subject = { column: 'tool_call_id', id: found.tool_call_id } as const;
+      const message = await alreadyDecidedMessage(tx, t('audit'), where, found.run_id, subject);
+      throw new SessionError('ALREADY_DECIDED', message, found.run_id);
     }
     if (run.status !== 'suspended' || !current) {
       throw new SessionError(
@@ -78,17 +67,17 @@ export async function decidePending(
       decisionText,
       current.tokenHash,
     ]);
-    await tx.query(
-      `INSERT INTO ${t('audit')} (run_id, at, action, tool_call_id, tool_name, actor, note) VALUES (?, ${now}, ?, ?, ?, ?, ?)`,
-      [
-        run.runId,
-        decisionAction(decision),
-        current.call.toolCallId,
-        current.call.toolName ?? null,
-        actor.by ?? null,
-        decisionNote(decision, actor.note) ?? null,
-      ],
-    );
+    await appendAudit(tx, t('audit'), now, {
+      runId: run.runId,
+      action: decisionAction(decision),
+      subject: {
+        column: 'tool_call_id',
+        id: current.call.toolCallId,
+        toolName: current.call.toolName ?? null,
+      },
+      actor: actor.by ?? null,
+      note: decisionNote(decision, actor.note) ?? null,
+    });
     current.decision = decision;
     if (run.pending.some((p) => p.decision === undefined)) return { run, claimed: false };
     if (claim) {
@@ -123,36 +112,29 @@ async function findPending(
   ref: PendingRef,
 ): Promise<PendingRow> {
   const t = driver.table;
-  if (typeof ref === 'string') {
-    const [row] = isToken(ref)
-      ? await tx.query<PendingRow>(`SELECT * FROM ${t('pending')} WHERE token_hash = ?`, [
-          hashToken(ref),
-        ])
-      : [];
-    if (!row) throw new SessionError('NOT_FOUND', 'no pending call has this token');
-    return row;
-  }
   if (
-    ref === null ||
-    typeof ref !== 'object' ||
-    typeof ref.runId !== 'string' ||
-    typeof ref.toolCallId !== 'string'
+    typeof ref !== 'string' &&
+    (ref === null ||
+      typeof ref !== 'object' ||
+      typeof ref.runId !== 'string' ||
+      typeof ref.toolCallId !== 'string')
   ) {
     throw new SessionError(
       'INVALID_ARGUMENT',
       'expected a token string or { runId, toolCallId } naming a pending call',
     );
   }
-  const [row] = await tx.query<PendingRow>(
-    currentPendingSql(t, 'p.run_id = ? AND p.tool_call_id = ?'),
-    [ref.runId, ref.toolCallId],
+  const row = await findPendingRow<PendingRow>(
+    tx,
+    typeof ref === 'string' ? ref : { runId: ref.runId, id: ref.toolCallId },
+    { table: t('pending'), byIdSql: currentPendingSql(t, 'p.run_id = ? AND p.tool_call_id = ?') },
   );
-  if (!row) {
-    throw new SessionError(
-      'NOT_FOUND',
-      `run "${ref.runId}" has no pending call "${ref.toolCallId}"`,
-      ref.runId,
-    );
-  }
-  return row;
+  if (row) return row;
+  if (typeof ref === 'string')
+    throw new SessionError('NOT_FOUND', 'no pending call has this token');
+  throw new SessionError(
+    'NOT_FOUND',
+    `run "${ref.runId}" has no pending call "${ref.toolCallId}"`,
+    ref.runId,
+  );
 }

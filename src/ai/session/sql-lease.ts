@@ -1,11 +1,13 @@
 /**
- * Leases of the SQL store: which runs a worker may claim, and claiming them.
+ * Leases of the SQL store: which runs a worker may claim, claiming them, and the writes
+ * a worker makes under its lease (checkpoint, progress, renewal; `finish` in
+ * `sql-finish.ts`).
  *
- * A lease is `lease_owner` with `lease_expires_at` on a `running` run. A worker writes
- * to a run (checkpoint, renewal, progress, finish) only through one `UPDATE … WHERE
- * lease_owner = <it> AND status = 'running'`, so once another worker has taken the run
- * over (its lease expired) the first one's writes change nothing, and it learns so from
- * the row count.
+ * A lease is `lease_owner` with `lease_expires_at` on a `running` run: the durable
+ * kernel's rule (`src/internal/durable/leases.ts`). A worker writes to a run only
+ * through the kernel's fenced `UPDATE … WHERE lease_owner = <it> AND status =
+ * 'running'`, so once another worker has taken the run over (its lease expired) the
+ * first one's writes change nothing, and it learns so from the row count.
  *
  * Lock order. Every transaction that changes a run locks its `fino_runs` row first
  * (`SELECT … FOR UPDATE`, or the run's `UPDATE`), then writes its `fino_pending` rows,
@@ -27,19 +29,28 @@
  * unreadable run's lease is rolled back and its row left as it was.
  */
 
+import {
+  andNotIn,
+  claimSkipping,
+  leaseExpired,
+  leaseExpiry,
+  oldestUnlocked,
+  takeLeaseSet,
+  writeIfHeld,
+} from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { RunRow } from './codec.ts';
 import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
-import { leaseLength, loadRun, nextRevision } from './sql-rows.ts';
-import type { StoredRun } from './types.ts';
+import { leaseLength, loadRun, nextRevision, toJson } from './sql-rows.ts';
+import type { Store, StoredRun } from './types.ts';
 
 /**
  * The SQL condition of a claimable run: `ready`, `running` with an expired lease (its
  * worker died), or (with `retryErrors`) `error`.
  */
 const claimable = (driver: SessionDriver, retryErrors: boolean) =>
-  `(status = 'ready' OR (status = 'running' AND lease_expires_at < ${driver.nowMs})${retryErrors ? ` OR status = 'error'` : ''})`;
+  `(status = 'ready' OR (status = 'running' AND ${leaseExpired(driver)})${retryErrors ? ` OR status = 'error'` : ''})`;
 
 /** Leases `runId` to `owner` inside a transaction that holds the run's row; returns the lease columns. */
 export async function takeLease(
@@ -49,9 +60,8 @@ export async function takeLease(
   owner: string,
   leaseMs: number,
 ): Promise<RunRow> {
-  const { table: t, nowMs: now } = driver;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
+    `UPDATE ${driver.table('runs')} SET ${takeLeaseSet(driver)}, revision = ${nextRevision(driver)}
      WHERE run_id = ? RETURNING lease_owner, lease_expires_at, updated_at, revision`,
     [owner, leaseLength(leaseMs), runId],
   );
@@ -85,9 +95,9 @@ async function leaseRun(
   leaseMs: number,
   retryErrors: boolean,
 ): Promise<StoredRun | undefined> {
-  const { table: t, nowMs: now } = driver;
+  const t = driver.table;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET status = 'running', lease_owner = ?, lease_expires_at = ${now} + ?, updated_at = ${now}, revision = ${nextRevision(driver)}
+    `UPDATE ${t('runs')} SET ${takeLeaseSet(driver)}, revision = ${nextRevision(driver)}
      WHERE ${which} AND ${claimable(driver, retryErrors)} RETURNING *`,
     [owner, leaseLength(leaseMs), ...params],
   );
@@ -112,30 +122,59 @@ export function claimRun(
  * `owner` — oldest by its last change, runs changed in the same millisecond by revision; unreadable candidates are skipped, left untouched (their lease rolled back),
  * and returned in `corrupt`.
  */
-export async function claimNextRun(
+export function claimNextRun(
   driver: SessionDriver,
   owner: string,
   leaseMs: number,
   exclude: readonly string[],
 ): Promise<{ run?: StoredRun; corrupt: SessionError[] }> {
-  const t = driver.table;
-  const corrupt: SessionError[] = [];
-  const skip = [...exclude];
-  for (;;) {
-    const notIn = skip.length > 0 ? ` AND run_id NOT IN (${skip.map(() => '?').join(', ')})` : '';
-    const oldest = `run_id = (SELECT run_id FROM ${t('runs')} WHERE ${claimable(driver, false)}${notIn}
-       ORDER BY updated_at, revision, run_id LIMIT 1${driver.forUpdateSkipLocked})`;
-    try {
-      const run = await driver.transaction((tx) =>
-        leaseRun(driver, tx, oldest, skip, owner, leaseMs, false),
+  const runs = driver.table('runs');
+  return claimSkipping<StoredRun, SessionError>(
+    (skip) => {
+      const where = `${claimable(driver, false)}${andNotIn('run_id', skip)}`;
+      const oldest = oldestUnlocked(driver, runs, where, 'updated_at, revision, run_id');
+      return driver.transaction((tx) => leaseRun(driver, tx, oldest, skip, owner, leaseMs, false));
+    },
+    (error) =>
+      error instanceof SessionError && error.code === 'CORRUPT_RUN' ? error.runId : undefined,
+    exclude,
+  );
+}
+
+/** The writes a worker makes to the run it holds: each `false` once its lease is lost. */
+export function leaseWrites(
+  driver: SessionDriver,
+  schema: () => Promise<void>,
+): Pick<Store, 'checkpoint' | 'progress' | 'renew'> {
+  const table = driver.table('runs');
+  const now = driver.nowMs;
+  return {
+    async checkpoint(runId, owner, state, leaseMs) {
+      // Serialised before the first await: the session passes the agent's live state (decision 089).
+      const json = toJson(state, 'state');
+      await schema();
+      const set = `state = ?, usage = ?, lease_expires_at = ${leaseExpiry(driver)}, updated_at = ${now}, revision = ${nextRevision(driver)}`;
+      const params = [json, toJson(state.usage ?? null, 'usage'), leaseLength(leaseMs)];
+      return (await writeIfHeld(driver, { table, set, params }, runId, owner)).length === 1;
+    },
+
+    async progress(runId, owner, progress) {
+      await schema();
+      const params = [toJson(progress, 'progress')];
+      const written = await writeIfHeld(
+        driver,
+        { table, set: 'progress = ?', params },
+        runId,
+        owner,
       );
-      return run ? { run, corrupt } : { corrupt };
-    } catch (error) {
-      if (!(error instanceof SessionError && error.code === 'CORRUPT_RUN' && error.runId)) {
-        throw error;
-      }
-      corrupt.push(error);
-      skip.push(error.runId);
-    }
-  }
+      return written.length === 1;
+    },
+
+    async renew(runId, owner, leaseMs) {
+      await schema();
+      const set = `lease_expires_at = ${leaseExpiry(driver)}`;
+      const params = [leaseLength(leaseMs)];
+      return (await writeIfHeld(driver, { table, set, params }, runId, owner)).length === 1;
+    },
+  };
 }

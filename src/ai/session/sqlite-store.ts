@@ -1,6 +1,5 @@
 import { join } from 'node:path';
-import { checkDuration } from '../../internal/duration.ts';
-import { sqliteDriver } from '../../internal/sql/index.ts';
+import { memoryStoreDriver, sqliteStoreDriver } from '../../internal/durable/index.ts';
 import { sqlStore } from './sql-store.ts';
 import type { Store } from './types.ts';
 
@@ -52,20 +51,8 @@ export function sqliteStore(
   path: string = DEFAULT_SQLITE_PATH,
   options: SqliteStoreOptions = {},
 ): Store {
-  if (typeof path !== 'string' || path === '') {
-    throw new TypeError(`sqliteStore(path): expected a file path, received ${String(path)}`);
-  }
-  const busyTimeoutMs = checkDuration(
-    'sqliteStore: busyTimeoutMs',
-    options?.busyTimeoutMs ?? 10_000,
-    'nonNegative',
-  );
   return sqlStore(
-    sqliteDriver(path, {
-      busyTimeoutMs,
-      store: 'sqliteStore()',
-      database: `the session database ${path}`,
-    }),
+    sqliteStoreDriver('sqliteStore', path, options, (file) => `the session database ${file}`),
   );
 }
 
@@ -83,11 +70,5 @@ export function sqliteStore(
  * ```
  */
 export function memoryStore(): Store {
-  return sqlStore(
-    sqliteDriver(':memory:', {
-      busyTimeoutMs: 0,
-      store: 'memoryStore()',
-      database: 'the memory store',
-    }),
-  );
+  return sqlStore(memoryStoreDriver('memoryStore', 'the memory store'));
 }

@@ -76,11 +76,11 @@ const describeRun = (run: WorkflowRun): string[] => {
   }
   for (const p of run.pending ?? []) {
     const reason =
-      p.call.kind === 'suspend' ? `  reason=${JSON.stringify(p.call.reason ?? 'Suspended')}` : '';
+      p.kind === 'suspend' ? `  reason=${JSON.stringify(p.reason ?? 'Suspended')}` : '';
     lines.push(
-      `  pending ${p.call.kind} ${p.decisionId}  tool=${p.call.toolName}${p.call.risk ? `  risk=${p.call.risk}` : ''}${reason}`,
+      `  pending ${p.kind} ${p.decisionId}  tool=${p.toolName}${p.risk ? `  risk=${p.risk}` : ''}${reason}`,
     );
-    lines.push(`    args=${JSON.stringify(p.call.args)}`);
+    lines.push(`    args=${JSON.stringify(p.args)}`);
     lines.push(
       `    decide: fino workflows approve ${shellQuote(run.runId)} ${shellQuote(p.decisionId)}`,
     );

@@ -35,8 +35,9 @@
  * `runs`, `pending`, `audit`, `migrations`, `mcp_tasks`). `driver.query` and
  * `driver.exec` retry transient failures on their own; `driver.transaction(work)` runs
  * `work` again from the start after one, so `work` must do nothing but SQL on its `tx`.
- * Lease rules are a store's own (see `ai/session/sql-lease.ts`); the driver gives them
- * `nowMs` (the database's clock) and `forUpdateSkipLocked`.
+ * Lease rules, tokens and the audit trail are the durable kernel's
+ * (`src/internal/durable/`), written over `nowMs` (the database's clock) and
+ * `forUpdateSkipLocked`.
  */
 /** The SQL dialects the drivers speak. */
 export type Dialect = 'sqlite' | 'postgres';

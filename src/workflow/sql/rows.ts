@@ -115,13 +115,20 @@ export interface PendingRow {
   created_at: number | string;
 }
 
-/** Decodes a pending row; `CORRUPT_RUN` when it cannot be read. */
-export function decodePendingRow(row: PendingRow): StoredPending {
+/**
+ * Decodes a pending row (stored as it always was: the call as JSON) with its run's
+ * workflow id (read from the run); `CORRUPT_RUN` when it cannot be read.
+ */
+export function decodePendingRow(row: PendingRow & { workflow_id: string }): StoredPending {
   try {
+    const call = JSON.parse(row.call) as PendingCall;
+    // The call's fields at the top, and once more as the deprecated `call` (decision 159).
     const pending: StoredPending = {
+      ...call,
       runId: row.run_id,
+      workflowId: row.workflow_id,
       decisionId: row.decision_id,
-      call: JSON.parse(row.call) as PendingCall,
+      call,
       createdAt: Number(row.created_at),
     };
     if (row.decision !== null) pending.decision = JSON.parse(row.decision) as Decision;

@@ -54,7 +54,7 @@ export async function decideWorkflow(
     } else {
       const pending = (await workflows.get(ref.runId)).pending ?? [];
       const waiting = pending.find((p) => p.decisionId === ref.decisionId);
-      const payload = waiting?.call.payload;
+      const payload = waiting?.payload;
       const value = parseAnswer(payload, form.get('answer') ?? '');
       await workflows.decide(ref, { resume: value }, { by, note });
     }

@@ -42,11 +42,12 @@ export interface InboxWorkflowRun {
   updatedAt: string;
 }
 
-/** An undecided pending decision of a workflow run. */
-export interface InboxWorkflowPending {
+/** An undecided pending decision of a workflow run: the pending call's fields at the top (decision 159). */
+export interface InboxWorkflowPending extends PendingCall {
   runId: string;
   decisionId: string;
-  call: PendingCall;
+  /** @deprecated The pending call again, as `fino:workflow` showed it before decision 159; not read. */
+  call?: PendingCall;
   /** Epoch milliseconds. */
   createdAt: number;
 }
@@ -100,7 +101,7 @@ export function workflowPendingCard(
   pending: InboxWorkflowPending,
   workflowId: string | undefined,
 ): Html {
-  const { call } = pending;
+  const call = pending;
   const { asks, effects } = callSummary(call);
   return html`<article class="card pending workflow" data-workflow-run="${pending.runId}" data-decision="${pending.decisionId}">
 <h3><span class="tool">${call.toolName}</span> ${asks}</h3>
@@ -130,7 +131,7 @@ export async function workflowSection(
 ): Promise<{ part: Html; count: number }> {
   if (status === 'suspended') {
     const pending = (await workflows.pending())
-      .filter((p) => tool === '' || p.call.toolName === tool)
+      .filter((p) => tool === '' || p.toolName === tool)
       .reverse()
       .slice(0, WORKFLOW_LIST_LIMIT);
     const ids = new Map<string, string>();

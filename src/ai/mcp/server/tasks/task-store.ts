@@ -5,8 +5,8 @@
  * arguments, how long it is kept, and its latest status message. Decisions 096, 156.
  */
 
+import { newToken } from '../../../../internal/durable/index.ts';
 import { type StoreSql, storeSqlOf } from '../../../../internal/sql/index.ts';
-import { newToken } from '../../../../internal/tokens.ts';
 import { type PendingCall, type RunState, STATE_VERSION } from '../../../agent/index.ts';
 import { SessionError, type Store, type StoredRun } from '../../../session/index.ts';
 

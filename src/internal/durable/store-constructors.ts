@@ -1,0 +1,103 @@
+/**
+ * The shared part of every durable store's constructor (`sqliteStore`,
+ * `sqliteWorkflowStore`, `memoryStore`, `memoryWorkflowStore`, `postgresStore`,
+ * `postgresWorkflowStore`): checking a file path, a busy timeout, a PostgreSQL URL or
+ * pool and a schema name, and opening the driver the store is built on. Each message
+ * names the constructor.
+ */
+import { typeName } from '../describe-value.ts';
+import { checkDuration } from '../duration.ts';
+import { type PgPoolLike, postgresDriver, type SqlDriver, sqliteDriver } from '../sql/index.ts';
+
+/** A SQLite store's file and busy timeout (default 10 000 ms), checked. */
+export function sqliteArguments(
+  store: string,
+  path: unknown,
+  options: { busyTimeoutMs?: number } | undefined,
+): { path: string; busyTimeoutMs: number } {
+  if (typeof path !== 'string' || path === '') {
+    throw new TypeError(`${store}(path): expected a file path, received ${String(path)}`);
+  }
+  const busyTimeoutMs = checkDuration(
+    `${store}: busyTimeoutMs`,
+    options?.busyTimeoutMs ?? 10_000,
+    'nonNegative',
+  );
+  return { path, busyTimeoutMs };
+}
+
+const isPool = (value: unknown): value is PgPoolLike =>
+  value !== null &&
+  typeof value === 'object' &&
+  typeof (value as PgPoolLike).query === 'function' &&
+  typeof (value as PgPoolLike).connect === 'function' &&
+  typeof (value as PgPoolLike).end === 'function';
+
+/**
+ * A PostgreSQL store's URL or pool and schema name, checked: a `TypeError` for what is
+ * neither, `invalid(message)` (the module's `INVALID_ARGUMENT`) for a schema that is not
+ * a plain identifier.
+ */
+export function postgresArguments(
+  store: string,
+  urlOrPool: unknown,
+  schema: unknown,
+  invalid: (message: string) => Error,
+): { urlOrPool: string | PgPoolLike; schema: string | undefined } {
+  if (typeof urlOrPool !== 'string' && !isPool(urlOrPool)) {
+    const type = typeName(urlOrPool);
+    throw new TypeError(
+      `${store}(urlOrPool): expected a postgres:// URL or a pg.Pool, received ${type === 'object' ? 'an object that is not a pg.Pool' : type}`,
+    );
+  }
+  if (
+    schema !== undefined &&
+    (typeof schema !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
+  ) {
+    throw invalid(
+      `${store}: schema: expected a plain identifier (letters, digits, _), received ${JSON.stringify(schema)}`,
+    );
+  }
+  return { urlOrPool, schema };
+}
+
+/** The in-memory SQLite database of a memory store (`store` names it, as `memoryStore()`). */
+export const memoryStoreDriver = (store: string, database: string): SqlDriver =>
+  sqliteDriver(':memory:', { busyTimeoutMs: 0, store: `${store}()`, database });
+
+/**
+ * The SQLite file of a store, its arguments checked; `database` names it in messages
+ * (`the session database .fino/sessions.db`).
+ */
+export function sqliteStoreDriver(
+  store: string,
+  path: unknown,
+  options: { busyTimeoutMs?: number } | undefined,
+  database: (path: string) => string,
+): SqlDriver {
+  const checked = sqliteArguments(store, path, options);
+  return sqliteDriver(checked.path, {
+    busyTimeoutMs: checked.busyTimeoutMs,
+    store: `${store}()`,
+    database: database(checked.path),
+  });
+}
+
+/**
+ * The PostgreSQL database of a store, its arguments checked (see {@link postgresArguments});
+ * `database` names it in messages.
+ */
+export function postgresStoreDriver(
+  store: string,
+  urlOrPool: unknown,
+  options: { schema?: string } | undefined,
+  invalid: (message: string) => Error,
+  database: string,
+): SqlDriver {
+  const checked = postgresArguments(store, urlOrPool, options?.schema, invalid);
+  return postgresDriver(checked.urlOrPool, {
+    ...(checked.schema === undefined ? {} : { schema: checked.schema }),
+    store: `${store}()`,
+    database,
+  });
+}
