@@ -18,12 +18,17 @@ export function noElicitationHint(tool: AnyTask): string {
   return `${trust}, ${wait}.`;
 }
 
+/** What the hint says for `--db` when the server was given a store it knows no path of. */
+export const UNNAMED_TASK_STORE = "<the server's task store>";
+
 /**
  * Where a waiting task can be approved without the MCP client; `db` names its task
- * store. The path and the id are shell words (decision 163): a path with a space or a
- * `$` pastes as it is printed.
+ * store's file, or is {@link UNNAMED_TASK_STORE}. The path and the id are shell words
+ * (decision 163): a path with a space or a `$` pastes as it is printed; the placeholder
+ * is for a person to replace, so it is shown as it is.
  */
 export function taskApprovalHint(taskId: string, db: string): string {
-  const [dbWord, idWord] = [shellQuote(db), shellQuote(taskId)];
+  const dbWord = db === UNNAMED_TASK_STORE ? db : shellQuote(db);
+  const idWord = shellQuote(taskId);
   return `Approve it from a client that can ask its user (tasks/result), with "fino sessions approve --db ${dbWord} ${idWord} call", or in the inbox (fino sessions serve --db ${dbWord}).`;
 }

@@ -4,7 +4,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { taskApprovalHint } from '../../../../src/ai/mcp/server/approval-hint.ts';
+import {
+  taskApprovalHint,
+  UNNAMED_TASK_STORE,
+} from '../../../../src/ai/mcp/server/approval-hint.ts';
 
 /** The arguments `sh` passes to the command quoted in `hint`, `fino` replaced by printf. */
 function pastedArgv(hint: string): string[] {
@@ -18,6 +21,12 @@ describe('taskApprovalHint', () => {
   it('prints plain words as they are', () => {
     expect(taskApprovalHint('task_01', '.fino/sessions.db')).toContain(
       '"fino sessions approve --db .fino/sessions.db task_01 call"',
+    );
+  });
+
+  it('shows the placeholder of a store without a path as it is, for a person to replace', () => {
+    expect(taskApprovalHint('task_01', UNNAMED_TASK_STORE)).toContain(
+      `"fino sessions approve --db ${UNNAMED_TASK_STORE} task_01 call"`,
     );
   });
 

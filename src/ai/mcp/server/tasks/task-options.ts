@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describeValue } from '../../../../internal/describe-value.ts';
 import { checkDuration } from '../../../../internal/duration.ts';
 import { type Store, sqliteStore } from '../../../session/index.ts';
+import { UNNAMED_TASK_STORE } from '../approval-hint.ts';
 import { type McpTaskStore, mcpTaskStore } from './task-store.ts';
 
 /** How `mcpServer()` keeps and runs MCP tasks. Every duration is in milliseconds, > 0 and ≤ 2^31 − 1. */
@@ -69,7 +70,7 @@ export function taskSetting(options: { store?: Store; tasks?: McpServerTaskOptio
     maxRunningPerOwner: checkLimit('maxRunningPerOwner', tasks.maxRunningPerOwner),
     maxQueued: checkLimit('maxQueued', tasks.maxQueued),
     maxStoredPerOwner: checkLimit('maxStoredPerOwner', tasks.maxStoredPerOwner),
-    storeName: store === undefined ? DEFAULT_MCP_TASKS_PATH : "<the server's task store>",
+    storeName: store === undefined ? DEFAULT_MCP_TASKS_PATH : UNNAMED_TASK_STORE,
     records: () => {
       records ??= mcpTaskStore(store ?? sqliteStore(DEFAULT_MCP_TASKS_PATH));
       return records;
