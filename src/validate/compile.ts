@@ -12,6 +12,7 @@ import { DepthExceeded, newState, RefinementThrew, type State } from './compiler
 import { unreadableIssue } from './compiler/unreadable.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
+import { parseOrThrow } from './parse-or-throw.ts';
 import {
   compileStandard,
   type InferSchema,
@@ -204,11 +205,7 @@ function compileJsonSchema(
   return {
     schema,
     safeParse,
-    parse(data) {
-      const result = safeParse(data);
-      if (!result.success) throw result.error;
-      return result.value;
-    },
+    parse: parseOrThrow(safeParse),
     async safeParseAsync(data) {
       return safeParse(data);
     },

@@ -24,7 +24,7 @@ import { compileValues } from './keywords/values.ts';
 import type { SchemaPattern } from './regex.ts';
 import { SchemaError } from './schema-error.ts';
 import { ARRAY, arrayShape, conforms, leafShape, OBJECT, type Shape, typedShape } from './shape.ts';
-import { allOf, alwaysValid, RefinementThrew, report, type Validate } from './state.ts';
+import { allOf, alwaysValid, entering, RefinementThrew, report, type Validate } from './state.ts';
 
 const falseSchema: Validate = (data, st) =>
   st.issues !== null &&
@@ -122,7 +122,7 @@ export function compileNode(ctx: CompileContext, node: SchemaNode, info: NodeInf
   const plain = validate;
   if (!refOnly) validate = withUnevaluated(scope, validate);
   validate = withRefinements(refinements, validate);
-  if (isDynamicScopeRoot(ctx, node, info)) validate = enteringScope(info.resource, validate);
+  if (isDynamicScopeRoot(ctx, node, info)) validate = entering(info.resource, validate);
   let shape: Shape | null = null;
   if (validate === plain) {
     if (leaf !== undefined) shape = leafShape(leaf, validate);
@@ -270,13 +270,4 @@ function isDynamicScopeRoot(
     ctx.hasDynamicAnchors(info.resource) &&
     (typeof node.$id === 'string' || info.isRoot)
   );
-}
-
-function enteringScope(resource: string, validate: Validate): Validate {
-  return (data, st) => {
-    st.scope.push(resource);
-    const ok = validate(data, st);
-    st.scope.pop();
-    return ok;
-  };
 }

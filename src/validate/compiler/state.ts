@@ -127,6 +127,16 @@ export function guarded(validate: Validate): Validate {
   };
 }
 
+/** Validates with `validate`, with `resource` entered in the dynamic scope (for `$dynamicRef`). */
+export function entering(resource: string, validate: Validate): Validate {
+  return (data, st) => {
+    st.scope.push(resource);
+    const ok = validate(data, st);
+    st.scope.pop();
+    return ok;
+  };
+}
+
 /** Runs an in-place subschema in the fast pass, whatever the current mode: does it pass? */
 export function passes(validate: Validate, data: unknown, st: State): boolean {
   const issues = st.issues;

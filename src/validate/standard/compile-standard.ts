@@ -2,6 +2,7 @@ import type { CompiledValidator, SafeParseResult } from '../compile.ts';
 import { formatPath } from '../compiler/path.ts';
 import { type Issue, ValidationError } from '../issues.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
+import { parseOrThrow } from '../parse-or-throw.ts';
 import { jsonSchemaOf } from './json-schema-of.ts';
 import type { StandardSchemaV1 } from './types.ts';
 
@@ -43,11 +44,7 @@ export function compileStandard<T>(schema: StandardSchemaV1<unknown, T>): Compil
       return jsonSchema;
     },
     safeParse,
-    parse(data) {
-      const result = safeParse(data);
-      if (!result.success) throw result.error;
-      return result.value;
-    },
+    parse: parseOrThrow(safeParse),
     async safeParseAsync(data) {
       return toSafeParseResult(await validate(data));
     },

@@ -4,8 +4,10 @@
  * the suspension's schema, and the words that tell the person what happened.
  */
 import { compile, formatIssues } from '../../../validate/index.ts';
+import type { InboxAccess } from './access.ts';
 import { HttpError, optionalText } from './http.ts';
-import { declaredSchema } from './pages.ts';
+import type { Login } from './logins.ts';
+import { declaredSchema, type PageContext } from './pages.ts';
 
 /** A decision as posted: what to do, who decides and the note for the audit trail. */
 export interface PostedDecision {
@@ -28,6 +30,21 @@ export function postedDecision(form: URLSearchParams, by: string | undefined): P
   const note = optionalText(form.get('note'))?.slice(0, 2000);
   const reason = note ?? `Rejected${by ? ` by ${by}` : ''} in the approval inbox`;
   return { action, by, note, reason };
+}
+
+/**
+ * A decision POSTed to the inbox, read the one way for sessions and workflows: the form
+ * checked (origin, CSRF value), who decides, and the pages' context for the login.
+ */
+export async function readDecisionForm(
+  access: InboxAccess,
+  request: Request,
+  url: URL,
+  login: Login | undefined,
+): Promise<{ ctx: PageContext; form: URLSearchParams; decision: PostedDecision }> {
+  const ctx = access.contextOf(login);
+  const form = await access.checkedForm(request, url, login);
+  return { ctx, form, decision: postedDecision(form, access.deciderOf(request, form, login)) };
 }
 
 /** A notice at the top of a page: what just happened, or (`warn`) what did not. */

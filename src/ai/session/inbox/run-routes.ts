@@ -7,7 +7,7 @@ import { SessionError } from '../errors.ts';
 import { runThread } from '../run-thread.ts';
 import type { SessionRun } from '../types.ts';
 import type { InboxContext, RunView } from './context.ts';
-import { alreadyDecided, DONE, parseAnswer, postedDecision, statusOf } from './decision-form.ts';
+import { alreadyDecided, DONE, parseAnswer, readDecisionForm, statusOf } from './decision-form.ts';
 import { HttpError, respond } from './http.ts';
 import type { Login } from './logins.ts';
 import { runPage } from './run-page.ts';
@@ -35,9 +35,7 @@ export async function decideRun(
   ref: { runId: string; toolCallId: string },
 ): Promise<Response> {
   const { session, access } = inbox;
-  const ctx = access.contextOf(login);
-  const form = await access.checkedForm(request, url, login);
-  const decision = postedDecision(form, access.deciderOf(request, form, login));
+  const { ctx, form, decision } = await readDecisionForm(access, request, url, login);
   const { action, by, note } = decision;
   let run: SessionRun;
   try {

@@ -9,7 +9,7 @@ import {
   DONE,
   type Notice,
   parseAnswer,
-  postedDecision,
+  readDecisionForm,
   statusOf,
 } from './decision-form.ts';
 import { HttpError, respond } from './http.ts';
@@ -43,9 +43,7 @@ export async function decideWorkflow(
 ): Promise<Response> {
   const { workflows, access } = inbox;
   if (!workflows) throw new HttpError(404, 'No such form.');
-  const ctx = access.contextOf(login);
-  const form = await access.checkedForm(request, url, login);
-  const decision = postedDecision(form, access.deciderOf(request, form, login));
+  const { ctx, form, decision } = await readDecisionForm(access, request, url, login);
   const { action, by, note } = decision;
   try {
     if (action === 'approve') await workflows.decide(ref, { approve: true }, { by, note });

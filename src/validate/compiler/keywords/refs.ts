@@ -1,16 +1,6 @@
 import type { NodeInfo, SchemaNode } from '../context.ts';
-import { guarded, type Validate } from '../state.ts';
+import { entering, guarded, type Validate } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
-
-/** Validates with `validate`, with `resource` entered in the dynamic scope. */
-function entering(resource: string, validate: Validate): Validate {
-  return (data, st) => {
-    st.scope.push(resource);
-    const ok = validate(data, st);
-    st.scope.pop();
-    return ok;
-  };
-}
 
 /** `$ref`, and in draft 2020-12 `$dynamicRef`. */
 export function compileRefs(scope: NodeScope, checks: Checks): void {

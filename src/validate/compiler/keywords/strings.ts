@@ -1,7 +1,7 @@
 import { FORMATS } from '../../formats/index.ts';
 import { showValue } from '../describe.ts';
 import type { SchemaPattern } from '../regex.ts';
-import { report } from '../state.ts';
+import { report, type State } from '../state.ts';
 import type { Checks, NodeScope } from './scope.ts';
 
 /** Length in Unicode code points, as JSON Schema counts it (a surrogate pair is one character). */
@@ -23,6 +23,14 @@ export function codePointLength(text: string): number {
 const characters = (count: number) => (count === 1 ? '1 character' : `${count} characters`);
 
 /**
+ * Fails a `minLength` or `maxLength` check with an issue naming the `expected` length and
+ * `text`'s own, counted in code points only when issues are collected (not in the fast pass).
+ */
+const lengthIssue = (st: State, keyword: string, expected: string, text: string): boolean =>
+  st.issues !== null &&
+  report(st, keyword, `expected ${expected}, received ${characters(codePointLength(text))}`, text);
+
+/**
  * `minLength`, `maxLength`, `pattern` and (when asserted) `format`. Returns the compiled
  * `pattern`, for the node's leaf test (leaf.ts).
  */
@@ -40,30 +48,14 @@ export function compileStrings(scope: NodeScope, checks: Checks): SchemaPattern 
         (text.length >= minLength && codePointLength(text) >= minLength)
       )
         return true;
-      return (
-        st.issues !== null &&
-        report(
-          st,
-          'minLength',
-          `expected at least ${characters(minLength)}, received ${characters(codePointLength(text))}`,
-          data,
-        )
-      );
+      return lengthIssue(st, 'minLength', `at least ${characters(minLength)}`, text);
     });
   }
   if (maxLength !== undefined) {
     checks.string.push((data, st) => {
       const text = data as string;
       if (text.length <= maxLength || codePointLength(text) <= maxLength) return true;
-      return (
-        st.issues !== null &&
-        report(
-          st,
-          'maxLength',
-          `expected at most ${characters(maxLength)}, received ${characters(codePointLength(text))}`,
-          data,
-        )
-      );
+      return lengthIssue(st, 'maxLength', `at most ${characters(maxLength)}`, text);
     });
   }
   const regex = pattern === undefined ? undefined : read.regex(pattern, 'pattern');
