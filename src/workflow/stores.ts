@@ -5,7 +5,9 @@
 import { join } from 'node:path';
 import {
   memoryStoreDriver,
+  type PostgresOptions,
   postgresStoreDriver,
+  type SqliteOptions,
   sqliteStoreDriver,
 } from '../internal/durable/index.ts';
 import type { PgPoolLike } from '../internal/sql/index.ts';
@@ -44,11 +46,11 @@ export function memoryWorkflowStore(): WorkflowStore {
   return sqlWorkflowStore(memoryStoreDriver('memoryWorkflowStore', 'the memory workflow store'));
 }
 
-/** Options of {@link sqliteWorkflowStore}. */
-export interface SqliteWorkflowStoreOptions {
-  /** How long to wait for another process's write lock, in ms (default 10 000). */
-  busyTimeoutMs?: number;
-}
+/**
+ * Options of {@link sqliteWorkflowStore}: `busyTimeoutMs`, how long to wait for another
+ * process's write lock.
+ */
+export interface SqliteWorkflowStoreOptions extends SqliteOptions {}
 
 /**
  * Workflow runs in one SQLite file (default `.fino/workflows.db`, created on first use,
@@ -82,11 +84,11 @@ export function sqliteWorkflowStore(
   );
 }
 
-/** Options of {@link postgresWorkflowStore}. */
-export interface PostgresWorkflowStoreOptions {
-  /** A PostgreSQL schema to keep the tables in (created beforehand); default the search path. */
-  schema?: string;
-}
+/**
+ * Options of {@link postgresWorkflowStore}: `schema`, the PostgreSQL schema holding the
+ * workflow tables.
+ */
+export interface PostgresWorkflowStoreOptions extends PostgresOptions {}
 
 /**
  * Workflow runs in PostgreSQL, for many workers on many machines: leases are row-locked

@@ -1,14 +1,11 @@
-import { postgresStoreDriver } from '../../internal/durable/index.ts';
+import { type PostgresOptions, postgresStoreDriver } from '../../internal/durable/index.ts';
 import type { PgPoolLike } from '../../internal/sql/index.ts';
 import { SessionError } from './errors.ts';
 import { sqlStore } from './sql-store.ts';
 import type { Store } from './types.ts';
 
-/** Options of {@link postgresStore}. */
-export interface PostgresStoreOptions {
-  /** The schema holding fino's tables (default: the connection's search path, usually `public`). */
-  schema?: string;
-}
+/** Options of {@link postgresStore}: `schema`, the PostgreSQL schema holding fino's tables. */
+export interface PostgresStoreOptions extends PostgresOptions {}
 
 /**
  * A session store in PostgreSQL, for several workers on several machines: decisions and

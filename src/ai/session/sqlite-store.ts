@@ -1,17 +1,17 @@
 import { join } from 'node:path';
-import { memoryStoreDriver, sqliteStoreDriver } from '../../internal/durable/index.ts';
+import {
+  memoryStoreDriver,
+  type SqliteOptions,
+  sqliteStoreDriver,
+} from '../../internal/durable/index.ts';
 import { sqlStore } from './sql-store.ts';
 import type { Store } from './types.ts';
 
-/** Options of {@link sqliteStore}. */
-export interface SqliteStoreOptions {
-  /**
-   * How long to wait for another process's write lock, in milliseconds (default 10 000;
-   * 0 fails at once; at most 2^31 − 1, else a `RangeError` at construction). Past it, the
-   * operation fails with `SessionError` code `STORE_UNAVAILABLE`.
-   */
-  busyTimeoutMs?: number;
-}
+/**
+ * Options of {@link sqliteStore}: `busyTimeoutMs`, how long to wait for another process's
+ * write lock.
+ */
+export interface SqliteStoreOptions extends SqliteOptions {}
 
 /**
  * The default SQLite file of {@link sqliteStore}, relative to the working directory.

@@ -1,7 +1,10 @@
 /**
  * The audit trail of a durable store: one row per decision or cancellation, and the
  * messages that quote it. A session's trail names the tool call (`tool_call_id`), a
- * workflow's the decision (`decision_id`); the rest of the row is the same.
+ * workflow's the decision (`decision_id`); the rest of the row is the same. The tables
+ * are each store's, created by its own migrations (the session store's first, the
+ * workflow store's second) and written out there in full: a migration that shipped is
+ * never edited, and a table built by a shared helper could change under it.
  */
 import type { SqlExecutor } from '../sql/index.ts';
 

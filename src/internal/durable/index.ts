@@ -43,8 +43,10 @@ export {
 } from './leases.ts';
 export {
   memoryStoreDriver,
+  type PostgresOptions,
   postgresArguments,
   postgresStoreDriver,
+  type SqliteOptions,
   sqliteArguments,
   sqliteStoreDriver,
 } from './store-constructors.ts';

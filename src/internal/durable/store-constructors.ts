@@ -9,11 +9,39 @@ import { typeName } from '../describe-value.ts';
 import { checkDuration } from '../duration.ts';
 import { type PgPoolLike, postgresDriver, type SqlDriver, sqliteDriver } from '../sql/index.ts';
 
+/**
+ * The options every SQLite store takes (`sqliteStore`, `sqliteWorkflowStore`; each
+ * module's public options type extends this one), checked by {@link sqliteArguments}.
+ */
+export interface SqliteOptions {
+  /**
+   * How long to wait for another process's write lock, in milliseconds (default 10 000;
+   * 0 fails at once; at most 2^31 − 1, else a `RangeError` at construction). Past it, the
+   * operation fails with the store's error (`SessionError`, `WorkflowError`) code
+   * `STORE_UNAVAILABLE`.
+   */
+  busyTimeoutMs?: number;
+}
+
+/**
+ * The options every PostgreSQL store takes (`postgresStore`, `postgresWorkflowStore`;
+ * each module's public options type extends this one), checked by {@link postgresArguments}.
+ */
+export interface PostgresOptions {
+  /**
+   * The PostgreSQL schema holding the store's tables, created beforehand (default: the
+   * connection's search path, usually `public`). A plain identifier (letters, digits and
+   * `_`, not starting with a digit, at most 63 characters), else the store's error code
+   * `INVALID_ARGUMENT` at construction.
+   */
+  schema?: string;
+}
+
 /** A SQLite store's file and busy timeout (default 10 000 ms), checked. */
 export function sqliteArguments(
   store: string,
   path: unknown,
-  options: { busyTimeoutMs?: number } | undefined,
+  options: SqliteOptions | undefined,
 ): { path: string; busyTimeoutMs: number } {
   if (typeof path !== 'string' || path === '') {
     throw new TypeError(`${store}(path): expected a file path, received ${String(path)}`);
@@ -72,7 +100,7 @@ export const memoryStoreDriver = (store: string, database: string): SqlDriver =>
 export function sqliteStoreDriver(
   store: string,
   path: unknown,
-  options: { busyTimeoutMs?: number } | undefined,
+  options: SqliteOptions | undefined,
   database: (path: string) => string,
 ): SqlDriver {
   const checked = sqliteArguments(store, path, options);
@@ -90,7 +118,7 @@ export function sqliteStoreDriver(
 export function postgresStoreDriver(
   store: string,
   urlOrPool: unknown,
-  options: { schema?: string } | undefined,
+  options: PostgresOptions | undefined,
   invalid: (message: string) => Error,
   database: string,
 ): SqlDriver {
