@@ -200,9 +200,13 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   effects?: readonly string[];
   /** Whether a human must approve a call before it runs (default `false`). */
   requiresApproval?: boolean;
-  /** How much harm a call can do: a {@link KnownRisk} or any non-empty label. */
+  /**
+   * How much harm a call can do: a {@link KnownRisk} — `'low'`, `'medium'`, `'high'`,
+   * `'destructive'` (which fino maps to MCP's `destructiveHint`) — or any other
+   * non-empty label of your own.
+   */
   risk?: Risk;
-  /** Whether the task changes anything; leave undefined when unknown. */
+  /** Whether it changes anything; leave undefined when unknown. */
   sideEffects?: boolean;
   /**
    * Whether calling again with the same input has no further effect (MCP's
@@ -222,20 +226,21 @@ export interface TaskOptions<Input = unknown, Output = unknown> {
   scopes?: readonly string[];
   /**
    * Deadline for one execution, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`).
-   * At the deadline the call settles and `ctx.signal` aborts; code that ignores the
-   * signal, or runs synchronously, is not stopped and keeps running in the background —
-   * unless `isolation: 'worker'`, which terminates it at the deadline.
+   * At the deadline the call settles (`run()` rejects with a `TaskTimeoutError`,
+   * `invoke()` returns an `isError` result) and `ctx.signal` aborts; code that ignores
+   * the signal, or runs synchronously, is not stopped and keeps running in the
+   * background — unless `isolation: 'worker'`, which terminates it at the deadline.
    */
   timeoutMs?: number;
   /** When true, `invoke()` rethrows validation and executor errors instead of returning `isError`. */
   throwOnError?: boolean;
   /**
-   * `'worker'` runs the executor in a worker thread, terminated at `timeoutMs` or on
-   * abort: hard cancellation. The task must be constructed at the top level of an ES
-   * module, which the worker imports (never call it at that module's top level); input
-   * and output cross by structured clone. Workers are capped (`configureIsolation`) and
-   * ended past `maxExternalMemoryMb`. Decisions 082 and 132, docs/tool.md "Hard
-   * cancellation".
+   * `'worker'` (or `{ type: 'worker', module?, resourceLimits? }`) runs the executor in
+   * a worker thread, terminated at `timeoutMs` or on abort: hard cancellation. The task
+   * must be constructed at the top level of an ES module, which the worker imports
+   * (never call it at that module's top level); input and output cross by structured
+   * clone. Workers are capped (`configureIsolation`) and ended past
+   * `maxExternalMemoryMb`. Decisions 082 and 132, docs/tool.md "Hard cancellation".
    */
   isolation?: Isolation;
   /** The executor. */

@@ -3,15 +3,7 @@
  */
 
 import { describeValue } from '../../internal/describe-value.ts';
-import {
-  type ContentPart,
-  type Isolation,
-  type Risk,
-  type SchemaInput,
-  Task,
-  type TaskExecution,
-} from '../../task/index.ts';
-import type { SchemaLike } from '../../validate/index.ts';
+import { type ContentPart, type SchemaInput, Task, type TaskOptions } from '../../task/index.ts';
 import type { ToolRunContext } from './tool-run-context.ts';
 
 /**
@@ -27,6 +19,23 @@ export type ToolResult =
       content: ContentPart | ContentPart[] | string;
       isError?: boolean;
     };
+
+/**
+ * The options a tool passes on to its `Task` as they are, documented on `TaskOptions`:
+ * approval, risk and MCP hints, scopes, deadline, isolation, output schema.
+ */
+type ToolTaskOption =
+  | 'outputSchema'
+  | 'effects'
+  | 'requiresApproval'
+  | 'risk'
+  | 'sideEffects'
+  | 'idempotent'
+  | 'execution'
+  | 'scopes'
+  | 'timeoutMs'
+  | 'throwOnError'
+  | 'isolation';
 
 /**
  * Definition used to create a `Tool`.
@@ -53,7 +62,8 @@ export type ToolResult =
  * });
  * ```
  */
-export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
+export interface ToolOptions<Args, R extends ToolResult = ToolResult>
+  extends Pick<TaskOptions<Args, R>, ToolTaskOption> {
   /** Identifier the model calls the tool by. */
   name: string;
   /** What the tool does, for the model. */
@@ -62,51 +72,12 @@ export interface ToolOptions<Args, R extends ToolResult = ToolResult> {
   title?: string;
   /** Schema of the arguments; none means an object with no properties. */
   parameters?: SchemaInput<Args>;
-  /** Schema of structured output, for callers that want it (e.g. MCP). */
-  outputSchema?: SchemaLike;
-  /** Whether a human must approve each call before it runs (default `false`). */
-  requiresApproval?: boolean;
-  /**
-   * How much harm a call can do: `'low'`, `'medium'`, `'high'`, `'destructive'` (which
-   * fino maps to MCP's `destructiveHint`), or any other non-empty label of your own.
-   */
-  risk?: Risk;
-  /** Whether the tool changes anything; leave undefined when unknown. */
-  sideEffects?: boolean;
-  /** Whether calling again with the same arguments has no further effect (MCP's `idempotentHint`). */
-  idempotent?: boolean;
-  /** Whether MCP clients may (`'task-optional'`) or must (`'task'`) run it as a durable MCP Task. */
-  execution?: TaskExecution;
-  /**
-   * OAuth scopes a caller's access token must carry to call it through
-   * `mcpServer({ auth })`; a call without them is refused, naming the missing scopes.
-   */
-  scopes?: readonly string[];
-  /** Declared effects, free-form labels such as `'fs:write'` or `'network'`. */
-  effects?: readonly string[];
-  /**
-   * Deadline for one call, in milliseconds (> 0, ≤ 2^31 − 1, else a `RangeError`). At the
-   * deadline the call fails with an `isError` result and `ctx.signal` aborts; an executor
-   * that ignores the signal, or runs synchronously, is not stopped: it keeps running in
-   * the background until it returns — unless `isolation: 'worker'`, which terminates it.
-   */
-  timeoutMs?: number;
   /**
    * How many characters of a result reach a model in an agent run (media count by their
    * base64 size); a longer result is cut and the model pages through it with the built-in
    * `read_result` tool. A positive integer or `Infinity`; default: the agent's budget.
    */
   maxResultChars?: number;
-  /** Rethrow validation and executor errors from `invoke()` instead of returning `isError`. */
-  throwOnError?: boolean;
-  /**
-   * `'worker'` (or `{ type: 'worker', module?, resourceLimits? }`) runs `execute` in a
-   * worker thread that is terminated at `timeoutMs` or on abort, so even a synchronous
-   * loop is stopped. The tool must be created at the top level of an ES module (the
-   * worker imports it); arguments and results cross by structured clone. See
-   * docs/tool.md "Hard cancellation" and decision 082.
-   */
-  isolation?: Isolation;
   /** The executor: receives validated arguments and a complete context. */
   execute(args: Args, ctx: ToolRunContext): R | Promise<R>;
 }

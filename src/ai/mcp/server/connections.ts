@@ -42,4 +42,34 @@ export class Connections {
     this.send((server) => server.sendToolListChanged());
     for (const notifier of this.notifiers) notifier.toolsChanged();
   }
+
+  /** Tells every connection that `list` changed. */
+  changed(list: ServedList): void {
+    if (list === 'tools') this.toolsChanged();
+    else if (list === 'resources') this.send((server) => server.sendResourceListChanged());
+    else this.send((server) => server.sendPromptListChanged());
+  }
+
+  /** `add`, announced: runs it, then tells every connection that `list` changed. */
+  adding<T>(list: ServedList, add: (item: T) => void): (item: T) => void {
+    return (item) => {
+      add(item);
+      this.changed(list);
+    };
+  }
+
+  /**
+   * `remove`, announced: runs it and, when it removed something, tells every connection
+   * that `list` changed; returns whether it removed something.
+   */
+  removing<K>(list: ServedList, remove: (key: K) => boolean): (key: K) => boolean {
+    return (key) => {
+      if (!remove(key)) return false;
+      this.changed(list);
+      return true;
+    };
+  }
 }
+
+/** The lists a server serves whose changes clients hear of. */
+export type ServedList = 'tools' | 'resources' | 'prompts';

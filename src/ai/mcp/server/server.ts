@@ -188,39 +188,22 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     get tools() {
       return served.tools();
     },
-    addTool(tool) {
-      served.add(tool);
-      connections.toolsChanged();
-    },
-    removeTool(name) {
-      if (!served.remove(name)) return false;
-      connections.toolsChanged();
-      return true;
-    },
+    addTool: connections.adding('tools', (tool: AnyTask) => served.add(tool)),
+    removeTool: connections.removing('tools', (name: string) => served.remove(name)),
     get resources() {
       return catalog.resources;
     },
     get prompts() {
       return catalog.prompts;
     },
-    addResource(resource) {
-      catalog.addResource(resource);
-      connections.send((server) => server.sendResourceListChanged());
-    },
-    removeResource(uri) {
-      if (!catalog.removeResource(uri)) return false;
-      connections.send((server) => server.sendResourceListChanged());
-      return true;
-    },
-    addPrompt(prompt) {
-      catalog.addPrompt(prompt);
-      connections.send((server) => server.sendPromptListChanged());
-    },
-    removePrompt(name) {
-      if (!catalog.removePrompt(name)) return false;
-      connections.send((server) => server.sendPromptListChanged());
-      return true;
-    },
+    addResource: connections.adding('resources', (resource: AnyResource) =>
+      catalog.addResource(resource),
+    ),
+    removeResource: connections.removing('resources', (uri: string) => catalog.removeResource(uri)),
+    addPrompt: connections.adding('prompts', (prompt: McpServedPrompt) =>
+      catalog.addPrompt(prompt),
+    ),
+    removePrompt: connections.removing('prompts', (name: string) => catalog.removePrompt(name)),
     notifyResourceUpdated: (uri) => catalog.notifyUpdated(uri),
     createServer,
     async connect(transport) {

@@ -5,8 +5,8 @@
 import type { Model, ModelLimits, ModelWarning } from '../core/index.ts';
 import {
   apiKey,
+  baseURLOf,
   checkModelOptions,
-  checkRequest,
   PROVIDER_OPTIONS,
   providerModel,
 } from '../provider/index.ts';
@@ -74,7 +74,7 @@ export function anthropic(options: AnthropicOptions): Model {
     anthropicVersion: '"version"',
     betas: '"headers" ({ headers: { \'anthropic-beta\': … } })',
   });
-  const baseURL = (options.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/, '');
+  const baseURL = baseURLOf(options.baseURL, 'https://api.anthropic.com');
   const headers = () => ({
     'x-api-key': apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true)!,
     'anthropic-version': options.version ?? '2023-06-01',
@@ -84,10 +84,7 @@ export function anthropic(options: AnthropicOptions): Model {
     { provider: PROVIDER, requestIdHeader: REQUEST_ID },
     options,
     {
-      begin(request, stream) {
-        checkRequest(PROVIDER, request);
-        return { ...pausableTurn(request), stream, warnings: [] };
-      },
+      begin: (request, stream) => ({ ...pausableTurn(request), stream, warnings: [] }),
       send(turn, request) {
         // Each response of a paused turn has its own warnings; the last one's reach the result.
         turn.warnings = [];
@@ -104,7 +101,6 @@ export function anthropic(options: AnthropicOptions): Model {
       },
       count: {
         call(request) {
-          checkRequest(PROVIDER, request);
           const body = bodyOf(options, request, false, [], []);
           return {
             url: `${baseURL}/v1/messages/count_tokens`,

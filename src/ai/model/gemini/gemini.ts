@@ -10,8 +10,8 @@ import {
   type ModelWarning,
 } from '../core/index.ts';
 import {
+  baseURLOf,
   checkModelOptions,
-  checkRequest,
   PROVIDER_OPTIONS,
   providerModel,
 } from '../provider/index.ts';
@@ -71,11 +71,10 @@ export function gemini(options: GeminiOptions): Model {
     generationConfig: IN_PROVIDER_OPTIONS('generationConfig'),
     cachedContent: IN_PROVIDER_OPTIONS('cachedContent'),
   });
-  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const baseURL = baseURLOf(options.baseURL, DEFAULT_BASE_URL);
   const path = modelPath(options.model);
 
   const prepared = (request: GenerateRequest, stream: boolean) => {
-    checkRequest(PROVIDER, request);
     checkToolNames(request);
     const key = keyOf(options.apiKey);
     const warnings: ModelWarning[] = [];

@@ -13,8 +13,8 @@ import type {
 } from '../core/index.ts';
 import {
   apiKey,
+  baseURLOf,
   checkModelOptions,
-  checkRequest,
   PROVIDER_OPTIONS,
   type ProviderWiring,
   providerModel,
@@ -108,7 +108,7 @@ export function openai(options: OpenAIOptions): Model {
   checkModelOptions(PROVIDER, options, KNOWN_OPTIONS, {
     organization: '"headers" ({ headers: { \'OpenAI-Organization\': … } })',
   });
-  const baseURL = (options.baseURL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const baseURL = baseURLOf(options.baseURL, DEFAULT_BASE_URL);
   const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
   const api = options.api ?? (customBase ? 'chat' : 'responses');
   if (api !== 'responses' && api !== 'chat') {
@@ -134,10 +134,7 @@ export function openai(options: OpenAIOptions): Model {
   const { path, endMarker, ...format } = api === 'responses' ? RESPONSES : CHAT;
   const url = `${baseURL}${path}`;
   const wiring: ProviderWiring<PreparedTurn> = {
-    begin(request, stream) {
-      checkRequest(PROVIDER, request);
-      return format.prepare(options, request, stream);
-    },
+    begin: (request, stream) => format.prepare(options, request, stream),
     send: (turn, request) => ({ url, headers: headers(), body: turn.body, signal: request.signal }),
     read: format.read,
     readStream: format.readStream,

@@ -17,7 +17,7 @@ export {
   textOf,
   warnUnsentProviderTools,
 } from './message-parts.ts';
-export { apiKey, checkProviderOptions } from './provider-config.ts';
+export { apiKey, baseURLOf, checkProviderOptions } from './provider-config.ts';
 export {
   checkModelOptions,
   PROVIDER_OPTIONS,

@@ -51,6 +51,11 @@ export function requireModelName(provider: string, options: { model?: unknown } 
   }
 }
 
+/** The base URL given, else the provider's default, without trailing slashes. */
+export function baseURLOf(given: string | undefined, fallback: string): string {
+  return (given ?? fallback).replace(/\/+$/, '');
+}
+
 /** The API key given, else the environment variable's; a clear error when required and missing. */
 export function apiKey(
   provider: string,

@@ -24,6 +24,7 @@ import {
   transport,
   type WireFormat,
 } from '../wire/index.ts';
+import { checkRequest } from './check-request.ts';
 import { checkProviderOptions, requireModelName } from './provider-config.ts';
 
 /** What every provider's options hold besides its own: the model, its limits, the transport. */
@@ -62,7 +63,10 @@ export function checkModelOptions<T extends object>(
  * it reads one turn of the model: its turn builder, warnings, whatever its format needs.
  */
 export interface ProviderWiring<Turn> {
-  /** Checks a request before anything is sent and starts the turn that answers it. */
+  /**
+   * Starts the turn that answers a request, which the skeleton has checked
+   * (`checkRequest`); refuses what only this provider cannot send, before anything is sent.
+   */
   begin(request: GenerateRequest, stream: boolean): Turn;
   /** The HTTP call for the turn's next answer (headers are read at each call). */
   send(turn: Turn, request: GenerateRequest): ProviderRequest;
@@ -79,7 +83,10 @@ export interface ProviderWiring<Turn> {
     stream: EventStream,
     turn: Turn,
   ): AsyncGenerator<StreamEvent, GenerateResult | undefined>;
-  /** The provider's token counting endpoint: the call for a request, and the answer's count field. */
+  /**
+   * The provider's token counting endpoint: the call for a request (checked, as for
+   * {@link begin}), and the answer's count field.
+   */
   count?: { call(request: GenerateRequest): ProviderRequest; field: string };
 }
 
@@ -87,7 +94,7 @@ export interface ProviderWiring<Turn> {
  * A {@link Model} over a provider's HTTP API: id `provider:model`, the limits of the
  * shipped table under `options.limits`, one transport (retries, timeouts, byte limits)
  * checked now, `generate`, `stream` (abortable, usage and stop at its end) and, where the
- * provider has a counting endpoint, `countTokens`.
+ * provider has a counting endpoint, `countTokens`; each checks its request first.
  */
 export function providerModel<Turn>(
   wire: WireFormat,
@@ -101,6 +108,7 @@ export function providerModel<Turn>(
     id: `${provider}:${options.model}`,
     limits,
     async generate(request) {
+      checkRequest(provider, request);
       const turn = wiring.begin(request, false);
       for (;;) {
         const result = wiring.read(await http.json(wiring.send(turn, request)), turn);
@@ -109,6 +117,7 @@ export function providerModel<Turn>(
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
+        checkRequest(provider, request);
         const turn = wiring.begin(request, true);
         for (;;) {
           const events = await http.events(wiring.send(turn, request));
@@ -124,8 +133,10 @@ export function providerModel<Turn>(
   };
   const { count } = wiring;
   if (count) {
-    model.countTokens = async (request) =>
-      countFromAnswer(provider, await http.json(count.call(request)), count.field);
+    model.countTokens = async (request) => {
+      checkRequest(provider, request);
+      return countFromAnswer(provider, await http.json(count.call(request)), count.field);
+    };
   }
   return model;
 }
