@@ -6,8 +6,7 @@
 import type { ToolResultObject } from './content.ts';
 import { withDeadline } from './deadline.ts';
 import type { RunContextFromOptions } from './execution-context.ts';
-import type { ResolvedIsolation } from './isolation/options.ts';
-import { runIsolated } from './isolation/run-isolated.ts';
+import { type ResolvedIsolation, runIsolated } from './isolation/index.ts';
 import { normalizeResult } from './normalize-result.ts';
 import { executorThrew } from './tool-result-errors.ts';
 import type { InvokeContext, TaskOptions, TaskRunOptions } from './types.ts';

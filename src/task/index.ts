@@ -23,9 +23,11 @@ export type * from './content.ts';
 export { TaskTimeoutError, UsageError } from './errors.ts';
 export {
   configureIsolation,
+  type Isolation,
   type IsolationCapacity,
-} from './isolation/capacity.ts';
-export type { Isolation, WorkerIsolation, WorkerResourceLimits } from './isolation/options.ts';
+  type WorkerIsolation,
+  type WorkerResourceLimits,
+} from './isolation/index.ts';
 export { SuspendSignal } from './suspend-signal.ts';
 export { type ParsedCommand, type ParseOptions, Task, task } from './task.ts';
 export type * from './types.ts';

@@ -12,7 +12,7 @@ import type {
   SampleResult,
 } from './client-requests.ts';
 import type { JsonSchemaObject, ModelMessage } from './content.ts';
-import type { Isolation } from './isolation/options.ts';
+import type { Isolation } from './isolation/index.ts';
 import type { Task } from './task.ts';
 
 /** An output format a caller can ask for. */

@@ -4,9 +4,7 @@
  */
 
 import { type CompiledValidator, type CompileOptions, compile, SchemaError } from './compile.ts';
-import { describeValue } from './compiler/describe.ts';
-import { formatPath } from './compiler/path.ts';
-import { pointerTokens } from './compiler/pointer.ts';
+import { describeValue, formatPath, pointerTokens } from './compiler/index.ts';
 import type { Issue } from './issues.ts';
 import { DRAFT_07_URI, DRAFT_2020_12_URI, METASCHEMAS } from './metaschemas/index.ts';
 

@@ -3,13 +3,20 @@
  * model can repair from.
  */
 
-import { CompileContext, type SchemaNode } from './compiler/context.ts';
-import { compileDefaults } from './compiler/defaults.ts';
-import { describeValue } from './compiler/describe.ts';
-import { SchemaError } from './compiler/schema-error.ts';
-import { conforms, type Shape } from './compiler/shape.ts';
-import { DepthExceeded, newState, RefinementThrew, type State } from './compiler/state.ts';
-import { unreadableIssue } from './compiler/unreadable.ts';
+import {
+  CompileContext,
+  compileDefaults,
+  conforms,
+  DepthExceeded,
+  describeValue,
+  newState,
+  RefinementThrew,
+  SchemaError,
+  type SchemaNode,
+  type Shape,
+  type State,
+  unreadableIssue,
+} from './compiler/index.ts';
 import { type Issue, ValidationError } from './issues.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
 import { parseOrThrow } from './parse-or-throw.ts';
@@ -22,7 +29,7 @@ import {
 import { isBuilder, type RefinementMap } from './v/brand.ts';
 import { buildSchema } from './v/build-schema.ts';
 
-export { SchemaError } from './compiler/schema-error.ts';
+export { SchemaError } from './compiler/index.ts';
 
 /** Options of {@link compile}, {@link parse} and {@link safeParse}. */
 export interface CompileOptions {

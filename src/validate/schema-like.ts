@@ -2,7 +2,7 @@
  * What fino accepts wherever a schema is expected, and how each kind becomes JSON Schema.
  */
 
-import { describeValue } from './compiler/describe.ts';
+import { describeValue } from './compiler/index.ts';
 import type { JsonSchemaObject } from './json-schema.ts';
 import { isStandardSchema } from './standard/is-standard-schema.ts';
 import { jsonSchemaOf } from './standard/json-schema-of.ts';

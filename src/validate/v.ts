@@ -1,48 +1,63 @@
 /**
  * The `v` schema builders: typed, immutable descriptions of JSON Schema.
  */
-import { ArrayBuilder } from './v/array.ts';
-import type { AnyBuilder, Builder } from './v/builder.ts';
-import { DiscriminatedUnionBuilder, type TaggedObject } from './v/discriminated-union.ts';
-import type { Shape } from './v/infer.ts';
-import { IntersectionBuilder } from './v/intersection.ts';
-import { NumberBuilder } from './v/number.ts';
-import { ObjectBuilder } from './v/object.ts';
-import { RecordBuilder } from './v/record.ts';
 import {
+  type AnyBuilder,
   AnyValueBuilder,
+  ArrayBuilder,
   BooleanBuilder,
+  type Builder,
+  DiscriminatedUnionBuilder,
   EnumBuilder,
+  IntersectionBuilder,
   LiteralBuilder,
   NullBuilder,
+  NumberBuilder,
+  ObjectBuilder,
   type Primitive,
+  RecordBuilder,
   requirePrimitive,
-} from './v/scalar.ts';
-import { StringBuilder } from './v/string.ts';
-import { TupleBuilder } from './v/tuple.ts';
-import { UnionBuilder } from './v/union.ts';
+  type Shape,
+  StringBuilder,
+  type TaggedObject,
+  TupleBuilder,
+  UnionBuilder,
+} from './v/index.ts';
 
-export { ArrayBuilder } from './v/array.ts';
-export { FINO_SCHEMA, isBuilder, type RefinementCheck, type RefinementMap } from './v/brand.ts';
-export { type BuiltSchema, buildSchema } from './v/build-schema.ts';
-export { type AnyBuilder, Builder, type Optionality } from './v/builder.ts';
-export { DiscriminatedUnionBuilder, type TaggedObject } from './v/discriminated-union.ts';
-export type { Infer, InferInput, ObjectInput, ObjectOutput, Shape } from './v/infer.ts';
-export { IntersectionBuilder } from './v/intersection.ts';
-export { NumberBuilder } from './v/number.ts';
-export { ObjectBuilder } from './v/object.ts';
-export { RecordBuilder, type RecordOf } from './v/record.ts';
 export {
+  type AnyBuilder,
   AnyValueBuilder,
+  ArrayBuilder,
   BooleanBuilder,
+  Builder,
+  type BuiltSchema,
+  buildSchema,
+  DiscriminatedUnionBuilder,
   EnumBuilder,
+  FINO_SCHEMA,
+  type Infer,
+  type InferInput,
+  IntersectionBuilder,
+  isBuilder,
+  type KnownFormat,
   LiteralBuilder,
   NullBuilder,
+  NumberBuilder,
+  ObjectBuilder,
+  type ObjectInput,
+  type ObjectOutput,
+  type Optionality,
   type Primitive,
-} from './v/scalar.ts';
-export { type KnownFormat, StringBuilder } from './v/string.ts';
-export { TupleBuilder } from './v/tuple.ts';
-export { UnionBuilder } from './v/union.ts';
+  RecordBuilder,
+  type RecordOf,
+  type RefinementCheck,
+  type RefinementMap,
+  type Shape,
+  StringBuilder,
+  type TaggedObject,
+  TupleBuilder,
+  UnionBuilder,
+} from './v/index.ts';
 
 function record<V extends AnyBuilder>(values: V): RecordBuilder<Builder<string>, V>;
 function record<K extends Builder<string, any, any>, V extends AnyBuilder>(

@@ -31,18 +31,20 @@ export { argsHash } from './args-hash.ts';
 export { type Budget, BudgetExceededError, checkBudget } from './budget.ts';
 export {
   type ClearToolResultsOptions,
+  type ContextOptions,
+  type ContextReport,
+  type ContextState,
+  type ContextStrategy,
+  type ContextSummary,
   clearToolResults,
-} from './context/clear-tool-results.ts';
-export { type ProviderManagedOptions, providerManaged } from './context/provider-managed.ts';
-export { DEFAULT_SUMMARY_PROMPT, type SummarizeOptions, summarize } from './context/summarize.ts';
-export { type TrimOldestOptions, trimOldest } from './context/trim-oldest.ts';
-export type {
-  ContextOptions,
-  ContextReport,
-  ContextState,
-  ContextStrategy,
-  ContextSummary,
-} from './context/types.ts';
+  DEFAULT_SUMMARY_PROMPT,
+  type ProviderManagedOptions,
+  providerManaged,
+  type SummarizeOptions,
+  summarize,
+  type TrimOldestOptions,
+  trimOldest,
+} from './context/index.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';

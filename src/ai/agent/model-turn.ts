@@ -12,7 +12,7 @@ import type {
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
 import { withCost } from './budget.ts';
-import { applyContext } from './context/step.ts';
+import { applyContext } from './context/index.ts';
 import { offeredTools } from './result-budget.ts';
 import type { Run } from './run.ts';
 import { describe } from './state.ts';

@@ -8,7 +8,7 @@ import type {
   Usage,
 } from '../model/index.ts';
 import type { Budget } from './budget.ts';
-import type { ContextReport, ContextState } from './context/types.ts';
+import type { ContextReport, ContextState } from './context/index.ts';
 import type { RunHooks } from './hooks.ts';
 import type { TraceContext } from './telemetry.ts';
 

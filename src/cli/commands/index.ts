@@ -3,6 +3,14 @@
  * file in this folder and exports a `Command`; the table holds its name and summary and
  * loads the file only when the command runs, so `fino --help` and `fino --version` load
  * no command and each command loads only what it uses. Add one entry to add a command.
+ * The files: `run.ts`, `tools.ts`, `mcp.ts`, `sessions.ts` (with `sessions-serve.ts` for
+ * `fino sessions serve` and `thread-lines.ts` for a thread's lines) and `workflows.ts`.
+ *
+ * May import: the CLI's shared files (`../command.ts`, `../subcommand.ts`,
+ * `../task-command.ts`, `../load-module.ts`, `../database-option.ts`, `../exit-codes.ts`,
+ * `../report-error.ts`, the output and input helpers beside them), every module through
+ * its `index.ts`, and `src/internal/`; never `../main.ts` or `../index.ts`, which list
+ * the commands from this file.
  */
 import type { Command } from '../command.ts';
 import { TOOL_FORMATS } from '../tool-formats.ts';

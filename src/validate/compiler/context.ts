@@ -1,7 +1,6 @@
 import { METASCHEMAS } from '../metaschemas/index.ts';
 import { type Dialect, DRAFT_7, DRAFT_2020, dialectOf } from './dialect.ts';
-import { ANY, Leaf } from './keywords/leaf.ts';
-import type { JsonType } from './keywords/type.ts';
+import { ANY, type JsonType, Leaf } from './keywords/index.ts';
 import { compileNode } from './node.ts';
 import { NodeInfo } from './node-info.ts';
 import { escapeToken, pointerTokens } from './pointer.ts';

@@ -1,26 +1,29 @@
 import type { CompileContext, NodeInfo, SchemaNode } from './context.ts';
 import { describeValue, showValue, typeName } from './describe.ts';
 import { KeywordReader } from './expect.ts';
-import { compileArrays } from './keywords/arrays.ts';
-import { compileCombinators } from './keywords/combinators.ts';
-import { typed } from './keywords/inline-type-checks.ts';
 import {
+  type Checks,
+  compileArrays,
+  compileCombinators,
+  compileNumbers,
+  compileObjects,
+  compileProperties,
+  compileRefs,
+  compileStrings,
+  compileType,
+  compileValues,
   describeLeaf,
   isAnnotation,
   isTypeOnlyNode,
+  type JsonType,
   type Leaf,
   leafFirst,
+  type NodeScope,
+  readTypes,
+  typed,
   typeOnlyLeaf,
-} from './keywords/leaf.ts';
-import { compileNumbers } from './keywords/numbers.ts';
-import { compileObjects } from './keywords/objects.ts';
-import { compileProperties } from './keywords/properties.ts';
-import { compileRefs } from './keywords/refs.ts';
-import type { Checks, NodeScope } from './keywords/scope.ts';
-import { compileStrings } from './keywords/strings.ts';
-import { compileType, type JsonType, readTypes } from './keywords/type.ts';
-import { withUnevaluated } from './keywords/unevaluated.ts';
-import { compileValues } from './keywords/values.ts';
+  withUnevaluated,
+} from './keywords/index.ts';
 import type { SchemaPattern } from './regex.ts';
 import { SchemaError } from './schema-error.ts';
 import { ARRAY, arrayShape, conforms, leafShape, OBJECT, type Shape, typedShape } from './shape.ts';

@@ -1,6 +1,12 @@
 /**
- * The formats `compile` asserts when `CompileOptions.formats` is true. Hand-written
- * checks, no dependency: see docs/decisions/013. Any other format stays an annotation.
+ * `validate/formats`: the formats `compile` asserts when `CompileOptions.formats` is
+ * true. Hand-written checks, no dependency: see docs/decisions/013. Any other format
+ * stays an annotation. The files: `date-time.ts`, `email.ts`, `hostname.ts` (with
+ * `punycode.ts` for internationalized names), `ip.ts`, `uri.ts`, `pointers.ts` (JSON
+ * Pointers) and `identifiers.ts` (`uuid`, `regex`).
+ *
+ * May import: nothing outside the room (its checks depend on nothing, not even
+ * `src/internal/`). The compiler's `keywords/strings.ts` reads `FORMATS` from this file.
  */
 import { isDate, isDateTime, isDuration, isTime } from './date-time.ts';
 import { isEmail } from './email.ts';

@@ -1,17 +1,25 @@
 /**
- * The standard metaschemas fino knows without a registry: draft-07 and 2020-12 with its
- * vocabulary metaschemas, by URI (no fragment). As in Ajv, a `$ref` to one of them resolves
- * offline; a document of the same URI in `options.registry` takes precedence.
+ * `validate/metaschemas`: the standard metaschemas fino knows without a registry:
+ * draft-07 and 2020-12 with its vocabulary metaschemas, by URI (no fragment). As in Ajv,
+ * a `$ref` to one of them resolves offline; a document of the same URI in
+ * `options.registry` takes precedence. The files: `draft-07.ts` (the draft-07
+ * metaschema) and `draft-2020-12/` (the 2020-12 one and its vocabularies).
+ *
+ * May import: nothing outside the room (plain data); `draft-2020-12/` through its
+ * `index.ts`. The compiler (`../compiler/context.ts`) and `../check-schema.ts` read
+ * `METASCHEMAS` and the URIs from this file.
  */
 import { draft07Schema } from './draft-07.ts';
-import { applicatorMeta } from './draft-2020-12/applicator.ts';
-import { contentMeta } from './draft-2020-12/content.ts';
-import { coreMeta } from './draft-2020-12/core.ts';
-import { formatAnnotationMeta } from './draft-2020-12/format-annotation.ts';
-import { metaDataMeta } from './draft-2020-12/meta-data.ts';
-import { draft2020Schema } from './draft-2020-12/schema.ts';
-import { unevaluatedMeta } from './draft-2020-12/unevaluated.ts';
-import { validationMeta } from './draft-2020-12/validation.ts';
+import {
+  applicatorMeta,
+  contentMeta,
+  coreMeta,
+  draft2020Schema,
+  formatAnnotationMeta,
+  metaDataMeta,
+  unevaluatedMeta,
+  validationMeta,
+} from './draft-2020-12/index.ts';
 
 /** The draft-07 metaschema's URI, as `$schema` names it. */
 export const DRAFT_07_URI = 'http://json-schema.org/draft-07/schema#';

@@ -1,6 +1,6 @@
 import { type CompiledValidator, compile } from '../compile.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
-import type { Emitter } from '../v/brand.ts';
+import type { Emitter } from '../v/index.ts';
 import { parsePath } from './parse-path.ts';
 import { toDraft07 } from './to-draft-07.ts';
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from './types.ts';

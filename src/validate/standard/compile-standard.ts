@@ -1,5 +1,5 @@
 import type { CompiledValidator, SafeParseResult } from '../compile.ts';
-import { formatPath } from '../compiler/path.ts';
+import { formatPath } from '../compiler/index.ts';
 import { type Issue, ValidationError } from '../issues.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
 import { parseOrThrow } from '../parse-or-throw.ts';

@@ -1,7 +1,10 @@
 import { describeValue } from '../../internal/describe-value.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
-import { builderStandardProps } from '../standard/builder-standard.ts';
-import type { StandardJSONSchemaV1, StandardSchemaV1 } from '../standard/types.ts';
+import {
+  builderStandardProps,
+  type StandardJSONSchemaV1,
+  type StandardSchemaV1,
+} from '../standard/index.ts';
 import {
   type EmitSchema,
   type Emitter,

@@ -1,5 +1,4 @@
-import { showValue } from '../compiler/describe.ts';
-import { compilePattern, PatternError } from '../compiler/regex.ts';
+import { compilePattern, PatternError, showValue } from '../compiler/index.ts';
 import type { JsonSchemaObject } from '../json-schema.ts';
 import { Builder, requireCount, requireString } from './builder.ts';
 
