@@ -1,16 +1,16 @@
 /** `ctx.call`: a tool or task called durably inside a workflow, approvals included. */
 import { setTimeout as delay } from 'node:timers/promises';
-import { type PendingCall, pendingCall } from '../ai/agent/index.ts';
-import { controlFlowName, errorMessage } from '../internal/thrown-value.ts';
-import type { ToolResultObject } from '../task/index.ts';
+import { type PendingCall, pendingCall } from '../../ai/agent/index.ts';
+import { controlFlowName, errorMessage } from '../../internal/thrown-value.ts';
+import type { ToolResultObject } from '../../task/index.ts';
+import { stepFailure, WorkflowError } from '../errors.ts';
+import { fromCheckpoint } from '../json-value.ts';
+import { endSpan } from '../telemetry.ts';
+import type { HistoryEntry } from '../types.ts';
 import type { Callable, CallOptions } from './context-types.ts';
-import { stepFailure, WorkflowError } from './errors.ts';
-import { fromCheckpoint } from './json-value.ts';
 import { suspendOn } from './pending-decisions.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 import { retriesAfter, retryDelay, retryPolicy } from './retry.ts';
-import { endSpan } from './telemetry.ts';
-import type { HistoryEntry } from './types.ts';
 
 /**
  * `ctx.call(tool, args, { id, retry })`: invokes a fino Tool or Task once with the

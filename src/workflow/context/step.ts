@@ -1,13 +1,13 @@
 /** `ctx.step(id, fn, { retry })`: a function run live once, its result or failure checkpointed. */
 
-import { errorMessage } from '../internal/thrown-value.ts';
+import { errorMessage } from '../../internal/thrown-value.ts';
+import { stepFailure, WorkflowError } from '../errors.ts';
+import { endSpan } from '../telemetry.ts';
+import type { HistoryEntry } from '../types.ts';
 import type { StepContext, StepOptions } from './context-types.ts';
-import { stepFailure, WorkflowError } from './errors.ts';
 import { checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 import { retriesAfter, retryPolicy } from './retry.ts';
-import { endSpan } from './telemetry.ts';
-import type { HistoryEntry } from './types.ts';
 
 /** Runs `fn` live once (retrying by `options.retry`), or returns its saved result. */
 export async function step<T>(

@@ -4,14 +4,14 @@
  * key is the call's idempotency key) and waits for its end; the run's output is the result.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Tool, tool } from '../ai/tool/index.ts';
-import { sha256Hex } from '../internal/sha256.ts';
-import type { TaskExecution } from '../task/index.ts';
-import type { SchemaLike } from '../validate/index.ts';
-import { WorkflowError } from './errors.ts';
-import type { WorkflowStore } from './types.ts';
+import { type Tool, tool } from '../../ai/tool/index.ts';
+import { sha256Hex } from '../../internal/sha256.ts';
+import type { TaskExecution } from '../../task/index.ts';
+import type { SchemaLike } from '../../validate/index.ts';
+import { WorkflowError } from '../errors.ts';
+import type { WorkflowStore } from '../types.ts';
+import type { Workflow } from '../workflow.ts';
 import type { RunWaitingOn } from './view.ts';
-import type { Workflow } from './workflow.ts';
 
 /** Options of {@link workflowTool}. */
 export interface WorkflowToolOptions {

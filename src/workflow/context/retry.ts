@@ -3,8 +3,8 @@
  * backoff with a cap). Checked once, when the step is called.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { checkDuration } from '../internal/duration.ts';
-import { isNonRetryable, WorkflowError } from './errors.ts';
+import { checkDuration } from '../../internal/duration.ts';
+import { isNonRetryable, WorkflowError } from '../errors.ts';
 
 /** How a failing step is retried. */
 export interface RetryPolicy {

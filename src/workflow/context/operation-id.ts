@@ -1,5 +1,5 @@
 /** The ids of workflow operations: the rule for ids callers give, and the prefix of made-up ones. */
-import { WorkflowError } from './errors.ts';
+import { WorkflowError } from '../errors.ts';
 
 const MAX_ID_LENGTH = 200;
 /** Ids fino makes up for `now`, `random`, `uuid`, `version` start with "$"; step ids may not. */

@@ -4,8 +4,10 @@
  * code again from the start every time a worker picks the run up and returns saved
  * results until the history ends.
  */
-import type { AgentInput } from '../ai/agent/index.ts';
-import type { ToolResultObject } from '../task/index.ts';
+import type { AgentInput } from '../../ai/agent/index.ts';
+import type { ToolResultObject } from '../../task/index.ts';
+import type { HistoryEntry, StoredWorkflowRun } from '../types.ts';
+import type { Workflow } from '../workflow.ts';
 import { runAgent } from './agent-child.ts';
 import { child } from './child-workflow.ts';
 import { version } from './code-version.ts';
@@ -27,8 +29,6 @@ import { waitForSignal } from './signal-wait.ts';
 import { step } from './step.ts';
 import { sleep, sleepUntil } from './timers.ts';
 import { call } from './tool-call.ts';
-import type { HistoryEntry, StoredWorkflowRun } from './types.ts';
-import type { Workflow } from './workflow.ts';
 
 export type { ExecutionDeps, ExecutionEnd } from './execution-end.ts';
 

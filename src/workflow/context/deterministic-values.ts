@@ -3,9 +3,9 @@
  * unchanged on every replay.
  */
 import { randomUUID } from 'node:crypto';
+import type { HistoryEntry } from '../types.ts';
 import { AUTO } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import type { HistoryEntry } from './types.ts';
 
 /** `ctx.now()`: the clock, read once. */
 export async function now(engine: ReplayEngine): Promise<Date> {

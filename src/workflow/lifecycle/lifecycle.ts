@@ -4,12 +4,12 @@
  * result, and the checks every call shares (the store passed, the run owned).
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Decision } from '../ai/agent/index.ts';
-import { canonicalJson } from '../internal/canonical-json.ts';
-import { checkDuration } from '../internal/duration.ts';
-import { sortableId } from '../internal/sortable-id.ts';
-import { WorkflowError } from './errors.ts';
-import { fromCheckpoint, toCheckpoint } from './json-value.ts';
+import type { Decision } from '../../ai/agent/index.ts';
+import { canonicalJson } from '../../internal/canonical-json.ts';
+import { checkDuration } from '../../internal/duration.ts';
+import { sortableId } from '../../internal/sortable-id.ts';
+import { WorkflowError } from '../errors.ts';
+import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import type {
   DecisionRef,
   StoredPending,
@@ -17,10 +17,10 @@ import type {
   WorkflowActor,
   WorkflowStatus,
   WorkflowStore,
-} from './types.ts';
+} from '../types.ts';
+import type { StartOptions, StoreOption } from '../workflow.ts';
+import { checkValue, type WorkflowSettings } from '../workflow-settings.ts';
 import { runView } from './view.ts';
-import type { StartOptions, StoreOption } from './workflow.ts';
-import { checkValue, type WorkflowSettings } from './workflow-settings.ts';
 
 /** Creates a run of the workflow; with a `key` already used, returns that run. */
 export async function startRun(

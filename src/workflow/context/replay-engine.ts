@@ -25,12 +25,12 @@
  * so a `finally` block runs only when the run ends or is cancelled.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { OtelSpan } from '../ai/agent/index.ts';
-import { WorkflowError } from './errors.ts';
+import type { OtelSpan } from '../../ai/agent/index.ts';
+import { WorkflowError } from '../errors.ts';
+import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import type { EntryKind, HistoryEntry, StoredError, StoredWorkflowRun } from '../types.ts';
 import { type Blocked, type ExecutionDeps, type ExecutionEnd, waitingOn } from './execution-end.ts';
-import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { AUTO, checkId } from './operation-id.ts';
-import type { EntryKind, HistoryEntry, StoredError, StoredWorkflowRun } from './types.ts';
 
 /** The promise an operation returns when this execution must not go on: it never settles. */
 export const never = <T>(): Promise<T> => new Promise<T>(() => {});

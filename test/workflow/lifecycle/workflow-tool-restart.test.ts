@@ -7,13 +7,17 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
-import { sqliteWorkflowStore } from '../../src/workflow/index.ts';
-import type { Target } from '../ai/mcp/fixtures/clients.ts';
-import { connectTaskClient, pollTask, type TaskClient } from '../ai/mcp/fixtures/task-clients.ts';
-import { tempDir } from '../helpers/temp-dir.ts';
-import { refund } from './fixtures/mcp-workflow-server.ts';
+import { sqliteWorkflowStore } from '../../../src/workflow/index.ts';
+import type { Target } from '../../ai/mcp/fixtures/clients.ts';
+import {
+  connectTaskClient,
+  pollTask,
+  type TaskClient,
+} from '../../ai/mcp/fixtures/task-clients.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
+import { refund } from '../fixtures/mcp-workflow-server.ts';
 
-const fixture = fileURLToPath(new URL('./fixtures/mcp-workflow-server.ts', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/mcp-workflow-server.ts', import.meta.url));
 const dir = tempDir('wf-mcp');
 const open: TaskClient[] = [];
 afterEach(async () => {

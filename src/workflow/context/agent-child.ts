@@ -6,15 +6,15 @@ import type {
   Decisions,
   RunResult,
   RunState,
-} from '../ai/agent/index.ts';
-import { errorMessage } from '../internal/thrown-value.ts';
+} from '../../ai/agent/index.ts';
+import { errorMessage } from '../../internal/thrown-value.ts';
+import { stepFailure, WorkflowError } from '../errors.ts';
+import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { endSpan } from '../telemetry.ts';
+import type { HistoryEntry } from '../types.ts';
 import type { AgentOutcome, DurableAgent } from './context-types.ts';
-import { stepFailure, WorkflowError } from './errors.ts';
-import { fromCheckpoint, toCheckpoint } from './json-value.ts';
 import { suspendOn } from './pending-decisions.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import { endSpan } from './telemetry.ts';
-import type { HistoryEntry } from './types.ts';
 
 /**
  * `ctx.agent(agent, prompt, { id })`: runs a `fino:ai/agent` agent as a durable child.

@@ -9,10 +9,10 @@ import type {
   PendingCall,
   RunResult,
   RunState,
-} from '../ai/agent/index.ts';
-import type { ToolResultObject } from '../task/index.ts';
+} from '../../ai/agent/index.ts';
+import type { ToolResultObject } from '../../task/index.ts';
+import type { Workflow } from '../workflow.ts';
 import type { RetryPolicy } from './retry.ts';
-import type { Workflow } from './workflow.ts';
 
 /** What a step's function receives. */
 export interface StepContext {

@@ -1,14 +1,14 @@
 /**
  * Runs as the lifecycle API shows them: decoded values and ISO times.
  */
-import { fromCheckpoint } from './json-value.ts';
+import { fromCheckpoint } from '../json-value.ts';
 import type {
   HistoryEntry,
   StoredPending,
   StoredWorkflowRun,
   WorkflowAuditEntry,
   WorkflowStatus,
-} from './types.ts';
+} from '../types.ts';
 
 /** What a waiting run waits on. */
 export interface RunWaitingOn {

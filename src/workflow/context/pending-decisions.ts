@@ -2,11 +2,11 @@
  * Parking a run on pending decisions (an approval, a suspension's answer), as in
  * `fino:ai/session`: single-use tokens of which the store keeps only the hash, handed out once.
  */
-import type { PendingCall } from '../ai/agent/index.ts';
-import { hashToken, newToken } from '../internal/durable/index.ts';
-import { toCheckpoint } from './json-value.ts';
+import type { PendingCall } from '../../ai/agent/index.ts';
+import { hashToken, newToken } from '../../internal/durable/index.ts';
+import { toCheckpoint } from '../json-value.ts';
+import type { HistoryEntry } from '../types.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import type { HistoryEntry } from './types.ts';
 
 /**
  * Records `entry` (waiting, with its round) and creates its pending decisions in one

@@ -2,10 +2,10 @@
  * What one execution of a run (see `replay-engine.ts`) needs besides the run and its
  * history, how it ends, and what a parked run waits on once only waits remain.
  */
-import type { OtelSpan } from '../ai/agent/index.ts';
+import type { OtelSpan } from '../../ai/agent/index.ts';
+import type { WorkflowError } from '../errors.ts';
+import type { WaitingOn, WorkflowStore } from '../types.ts';
 import type { PendingDecision } from './context-types.ts';
-import type { WorkflowError } from './errors.ts';
-import type { WaitingOn, WorkflowStore } from './types.ts';
 
 /** How one execution of a run ends. */
 export type ExecutionEnd =

@@ -4,13 +4,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { checkDuration } from '../internal/duration.ts';
-import type { Execution } from './context.ts';
-import type { PendingDecision } from './context-types.ts';
+import { checkDuration } from '../../internal/duration.ts';
+import type { Execution, PendingDecision } from '../context/index.ts';
+import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from '../telemetry.ts';
+import type { WorkflowStore } from '../types.ts';
+import type { AnyWorkflow } from '../workflow.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
-import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from './telemetry.ts';
-import type { WorkflowStore } from './types.ts';
-import type { AnyWorkflow } from './workflow.ts';
 
 /** Options of {@link worker}. */
 export interface WorkerOptions {

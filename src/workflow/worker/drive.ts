@@ -3,13 +3,13 @@
  * parks, loses its lease or its worker stops. A park that finds what it waits for
  * already there (a queued signal, a due timer, a cancellation) executes again at once.
  */
-import { errorMessage } from '../internal/thrown-value.ts';
-import { Execution } from './context.ts';
-import type { PendingDecision } from './context-types.ts';
-import { fromCheckpoint, toCheckpoint } from './json-value.ts';
-import { endSpan, type SpanStarter } from './telemetry.ts';
-import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from './types.ts';
-import type { AnyWorkflow } from './workflow.ts';
+import { errorMessage } from '../../internal/thrown-value.ts';
+import type { PendingDecision } from '../context/index.ts';
+import { Execution } from '../context/index.ts';
+import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { endSpan, type SpanStarter } from '../telemetry.ts';
+import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from '../types.ts';
+import type { AnyWorkflow } from '../workflow.ts';
 
 /** How driving a run ended. */
 export type DriveEnd = 'done' | 'error' | 'cancelled' | 'parked' | 'lost' | 'stopped';

@@ -1,6 +1,7 @@
 /** `ctx.waitForSignal`: a durable wait for a named signal, consumed exactly once. */
+
+import { WorkflowError } from '../errors.ts';
 import type { WaitForSignalOptions } from './context-types.ts';
-import { WorkflowError } from './errors.ts';
 import { checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 

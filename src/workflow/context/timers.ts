@@ -1,5 +1,5 @@
 /** Durable timers: `ctx.sleep` and `ctx.sleepUntil`, their deadline fixed on first reach and saved. */
-import { WorkflowError } from './errors.ts';
+import { WorkflowError } from '../errors.ts';
 import { checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 

@@ -1,8 +1,8 @@
 /** `ctx.version`: lets code change safely under running runs. */
-import { WorkflowError } from './errors.ts';
+import { WorkflowError } from '../errors.ts';
+import type { HistoryEntry } from '../types.ts';
 import { AUTO, checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import type { HistoryEntry } from './types.ts';
 
 /**
  * `ctx.version(changeId, { min, max })`: the version of a code change this run follows —

@@ -1,8 +1,8 @@
 /** `ctx.child`: a run of another workflow, started once and awaited durably. */
-import { stepFailure, WorkflowError } from './errors.ts';
+import { stepFailure, WorkflowError } from '../errors.ts';
+import type { HistoryEntry } from '../types.ts';
+import type { Workflow } from '../workflow.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
-import type { HistoryEntry } from './types.ts';
-import type { Workflow } from './workflow.ts';
 
 /**
  * `ctx.child(workflow, input, { id })`: starts a run of another workflow once (its run id

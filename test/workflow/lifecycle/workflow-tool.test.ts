@@ -4,9 +4,9 @@
  * task reports what the run waits on, and its result is the run's output after a signal.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type McpHttpServer, mcpServer } from '../../src/ai/mcp/index.ts';
-import { memoryStore, type Store } from '../../src/ai/session/index.ts';
-import { v } from '../../src/validate/index.ts';
+import { type McpHttpServer, mcpServer } from '../../../src/ai/mcp/index.ts';
+import { memoryStore, type Store } from '../../../src/ai/session/index.ts';
+import { v } from '../../../src/validate/index.ts';
 import {
   memoryWorkflowStore,
   type Worker,
@@ -14,8 +14,12 @@ import {
   worker,
   workflow,
   workflowTool,
-} from '../../src/workflow/index.ts';
-import { connectTaskClient, pollTask, type TaskClient } from '../ai/mcp/fixtures/task-clients.ts';
+} from '../../../src/workflow/index.ts';
+import {
+  connectTaskClient,
+  pollTask,
+  type TaskClient,
+} from '../../ai/mcp/fixtures/task-clients.ts';
 
 const refund = workflow({
   id: 'refund',

@@ -3,16 +3,16 @@
  * that do not load the workflows' code (the `fino workflows` command, an inbox): list,
  * show, history, signal, cancel and decide.
  */
-import type { Decision } from '../ai/agent/index.ts';
-import { WorkflowError } from './errors.ts';
-import { DEFAULT_MAX_VALUE_BYTES, fromCheckpoint, toCheckpoint } from './json-value.ts';
+import type { Decision } from '../../ai/agent/index.ts';
+import { WorkflowError } from '../errors.ts';
+import { DEFAULT_MAX_VALUE_BYTES, fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import type {
   DecisionRef,
   StoredPending,
   WorkflowActor,
   WorkflowListFilter,
   WorkflowStore,
-} from './types.ts';
+} from '../types.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
