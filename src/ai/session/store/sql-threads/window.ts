@@ -3,10 +3,10 @@
  * budget, read backwards in growing chunks, never cutting an exchange or a tool call
  * from its result; never the whole thread.
  */
-import type { SqlExecutor } from '../../../internal/sql/index.ts';
-import type { ModelMessage } from '../../model/index.ts';
+import type { SqlExecutor } from '../../../../internal/sql/index.ts';
+import type { ModelMessage } from '../../../model/index.ts';
+import type { ThreadStart } from '../../types.ts';
 import type { SessionDriver } from '../migrations.ts';
-import type { ThreadStart } from '../types.ts';
 import { decodeMessage, type MessageRow, startsExchange, type ThreadRow } from './rows.ts';
 
 /** The first chunk of token counts a start reads backwards; each next one is twice as big. */

@@ -17,15 +17,15 @@ import {
   appendAudit,
   decisionAction,
   findPendingRow,
-} from '../../internal/durable/index.ts';
-import type { SqlExecutor } from '../../internal/sql/index.ts';
-import type { Decision } from '../agent/index.ts';
+} from '../../../internal/durable/index.ts';
+import type { SqlExecutor } from '../../../internal/sql/index.ts';
+import type { Decision } from '../../agent/index.ts';
+import { SessionError } from '../errors.ts';
+import type { Actor, PendingRef, StoredRun } from '../types.ts';
 import { checkDecisionFits, decisionNote, type PendingRow, type RunRow } from './codec.ts';
-import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
 import { leased, takeLease } from './sql-lease.ts';
 import { currentPendingSql, loadRun, nextRevision, toJson } from './sql-rows.ts';
-import type { Actor, PendingRef, StoredRun } from './types.ts';
 
 /**
  * Records `decision` on the pending call `ref` names (see `Store.decide`): when it was

@@ -1,8 +1,8 @@
-import { postgresStoreDriver } from '../../internal/durable/index.ts';
-import type { PgPoolLike } from '../../internal/sql/index.ts';
-import { SessionError } from './errors.ts';
+import { postgresStoreDriver } from '../../../internal/durable/index.ts';
+import type { PgPoolLike } from '../../../internal/sql/index.ts';
+import { SessionError } from '../errors.ts';
+import type { Store } from '../types.ts';
 import { sqlStore } from './sql-store.ts';
-import type { Store } from './types.ts';
 
 /** Options of {@link postgresStore}. */
 export interface PostgresStoreOptions {
@@ -52,4 +52,4 @@ export function postgresStore(
   );
 }
 
-export type { PgClientLike, PgPoolLike, PgResultLike } from '../../internal/sql/index.ts';
+export type { PgClientLike, PgPoolLike, PgResultLike } from '../../../internal/sql/index.ts';

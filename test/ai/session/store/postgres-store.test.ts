@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { postgresStore } from '../../../src/ai/session/index.ts';
-import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
-import { sqlStore } from '../../../src/ai/session/sql-store.ts';
-import { postgresDriver } from '../../../src/internal/sql/index.ts';
-import { freshSchema } from '../../helpers/postgres.ts';
-import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
+import { postgresStore } from '../../../../src/ai/session/index.ts';
+import { MIGRATIONS } from '../../../../src/ai/session/store/migrations.ts';
+import { sqlStore } from '../../../../src/ai/session/store/sql-store.ts';
+import { postgresDriver } from '../../../../src/internal/sql/index.ts';
+import { freshSchema } from '../../../helpers/postgres.ts';
+import { postgresForTests } from '../../../helpers/postgres-for-tests.ts';
 import { checkTokenMigration, storeConformance, suspended } from './store-conformance.ts';
 
 const postgres = postgresForTests();

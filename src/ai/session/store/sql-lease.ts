@@ -37,13 +37,13 @@ import {
   oldestUnlocked,
   takeLeaseSet,
   writeIfHeld,
-} from '../../internal/durable/index.ts';
-import type { SqlExecutor } from '../../internal/sql/index.ts';
+} from '../../../internal/durable/index.ts';
+import type { SqlExecutor } from '../../../internal/sql/index.ts';
+import { SessionError } from '../errors.ts';
+import type { Store, StoredRun } from '../types.ts';
 import type { RunRow } from './codec.ts';
-import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
 import { leaseLength, loadRun, nextRevision, toJson } from './sql-rows.ts';
-import type { Store, StoredRun } from './types.ts';
 
 /**
  * The SQL condition of a claimable run: `ready`, `running` with an expired lease (its

@@ -1,7 +1,12 @@
-import { decisionMismatch } from '../../internal/durable/index.ts';
-import { type Decision, type PendingCall, type RunState, STATE_VERSION } from '../agent/index.ts';
-import { SessionError } from './errors.ts';
-import type { RunStatus, StoredPending, StoredProgress, StoredRun } from './types.ts';
+import { decisionMismatch } from '../../../internal/durable/index.ts';
+import {
+  type Decision,
+  type PendingCall,
+  type RunState,
+  STATE_VERSION,
+} from '../../agent/index.ts';
+import { SessionError } from '../errors.ts';
+import type { RunStatus, StoredPending, StoredProgress, StoredRun } from '../types.ts';
 
 /** The layout of a run row this version writes; a row of another format is refused. */
 export const RECORD_FORMAT = 1;

@@ -2,10 +2,10 @@
  * The rows of a thread (`fino_threads`, `fino_thread_messages`), how a stored message reads
  * back, the shapes of messages a window must not cut between, and the thread's lock.
  */
-import { hasMessageShape, MESSAGE_SHAPE } from '../../../internal/message-shape.ts';
-import type { SqlExecutor } from '../../../internal/sql/index.ts';
-import type { ModelMessage } from '../../model/index.ts';
-import { SessionError } from '../errors.ts';
+import { hasMessageShape, MESSAGE_SHAPE } from '../../../../internal/message-shape.ts';
+import type { SqlExecutor } from '../../../../internal/sql/index.ts';
+import type { ModelMessage } from '../../../model/index.ts';
+import { SessionError } from '../../errors.ts';
 import type { SessionDriver } from '../migrations.ts';
 
 /** A `fino_threads` row. */

@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryStore, SessionError, sqliteStore } from '../../../src/ai/session/index.ts';
-import { sqlStore } from '../../../src/ai/session/sql-store.ts';
-import { type Importer, sqliteDriver } from '../../../src/internal/sql/index.ts';
-import { builtinSqlite, openSqlite } from '../../helpers/sqlite.ts';
-import { tempDir } from '../../helpers/temp-dir.ts';
+import { memoryStore, SessionError, sqliteStore } from '../../../../src/ai/session/index.ts';
+import { sqlStore } from '../../../../src/ai/session/store/sql-store.ts';
+import { type Importer, sqliteDriver } from '../../../../src/internal/sql/index.ts';
+import { builtinSqlite, openSqlite } from '../../../helpers/sqlite.ts';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 import { checkTokenMigration, storeConformance } from './store-conformance.ts';
 
 /** The session's SQLite driver with its module loading replaced (as `sqliteStore()` makes it otherwise). */
@@ -212,7 +212,7 @@ describe('sqliteStore', () => {
   });
 
   it('loads no driver until a store is used: fino:ai/session imports without them (and SQLite needs none where Node.js has node:sqlite)', () => {
-    const fixtures = join(import.meta.dirname, 'fixtures');
+    const fixtures = join(import.meta.dirname, '..', 'fixtures');
     const out = execFileSync(
       process.execPath,
       [

@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PendingCall, RunState } from '../../../src/ai/agent/index.ts';
-import { SessionError, type Store, type StoredRun } from '../../../src/ai/session/index.ts';
-import { MIGRATIONS } from '../../../src/ai/session/migrations.ts';
-import { type Dialect, versionsTableSql } from '../../../src/internal/sql/index.ts';
+import type { PendingCall, RunState } from '../../../../src/ai/agent/index.ts';
+import { SessionError, type Store, type StoredRun } from '../../../../src/ai/session/index.ts';
+import { MIGRATIONS } from '../../../../src/ai/session/store/migrations.ts';
+import { type Dialect, versionsTableSql } from '../../../../src/internal/sql/index.ts';
 
 /** A store under test, and (when possible) raw SQL on its database with unqualified `fino_*` names. */
 export interface StoreUnderTest {

@@ -10,16 +10,16 @@
  * (`src/internal/durable/`).
  */
 
-import { lazySchema } from '../../internal/durable/index.ts';
-import { mapSqlFailures, registerStoreSql } from '../../internal/sql/index.ts';
-import { sessionErrorOf } from './errors.ts';
+import { lazySchema } from '../../../internal/durable/index.ts';
+import { mapSqlFailures, registerStoreSql } from '../../../internal/sql/index.ts';
+import { sessionErrorOf } from '../errors.ts';
+import type { Store } from '../types.ts';
 import { SESSION_SCHEMA, type SessionDriver } from './migrations.ts';
 import { decidePending } from './sql-decide.ts';
 import { finishRun } from './sql-finish.ts';
 import { claimNextRun, claimRun, leaseWrites } from './sql-lease.ts';
 import { runQueries } from './sql-runs.ts';
 import { forgetThread, forkThread, readThreadPage } from './sql-threads/index.ts';
-import type { Store } from './types.ts';
 
 /**
  * A {@link Store} over any SQL database the driver speaks; schema migrated on first use.

@@ -2,11 +2,11 @@
  * A thread as its readers reach it: a page of its messages with the usage of its runs,
  * forgetting it, forking it.
  */
-import { addUsage } from '../../agent/index.ts';
-import type { Usage } from '../../model/index.ts';
-import { SessionError } from '../errors.ts';
+import { addUsage } from '../../../agent/index.ts';
+import type { Usage } from '../../../model/index.ts';
+import { SessionError } from '../../errors.ts';
+import type { ThreadMessage, ThreadPage } from '../../types.ts';
 import type { SessionDriver } from '../migrations.ts';
-import type { ThreadMessage, ThreadPage } from '../types.ts';
 import { asksTools, decodeMessage, type MessageRow, type ThreadRow } from './rows.ts';
 
 /** One page of a thread, newest last, with the usage of its runs; `undefined` for an unknown thread. */

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { memoryStoreDriver, sqliteStoreDriver } from '../../internal/durable/index.ts';
+import { memoryStoreDriver, sqliteStoreDriver } from '../../../internal/durable/index.ts';
+import type { Store } from '../types.ts';
 import { sqlStore } from './sql-store.ts';
-import type { Store } from './types.ts';
 
 /** Options of {@link sqliteStore}. */
 export interface SqliteStoreOptions {

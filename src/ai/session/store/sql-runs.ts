@@ -2,10 +2,11 @@
  * The SQL store's runs as callers read and change them outside a lease: create (taking
  * its thread in the same transaction), get, list, cancel and the audit trail.
  */
-import { appendAudit, leaseExpiry, readAudit } from '../../internal/durable/index.ts';
-import type { SqlExecutor } from '../../internal/sql/index.ts';
+import { appendAudit, leaseExpiry, readAudit } from '../../../internal/durable/index.ts';
+import type { SqlExecutor } from '../../../internal/sql/index.ts';
+import { SessionError } from '../errors.ts';
+import type { AuditEntry, ListFilter, Store, ThreadStart } from '../types.ts';
 import { decodeRun, type PendingRow, RECORD_FORMAT, type RunRow } from './codec.ts';
-import { SessionError } from './errors.ts';
 import type { SessionDriver } from './migrations.ts';
 import {
   currentPendingSql,
@@ -16,7 +17,6 @@ import {
   toJson,
 } from './sql-rows.ts';
 import { DEFAULT_THREAD_TOKENS, releaseThread, takeThread } from './sql-threads/index.ts';
-import type { AuditEntry, ListFilter, Store, ThreadStart } from './types.ts';
 
 /** The run operations of the SQL store over `driver`, each awaiting `schema()` first. */
 export function runQueries(

@@ -4,13 +4,13 @@
  * pending calls (see `sql-rows.ts`), a run of a thread that is done appends its messages
  * to the thread (decision 147), and the state just written is not read back.
  */
-import { hashToken, writeIfHeld } from '../../internal/durable/index.ts';
-import type { SqlExecutor } from '../../internal/sql/index.ts';
+import { hashToken, writeIfHeld } from '../../../internal/durable/index.ts';
+import type { SqlExecutor } from '../../../internal/sql/index.ts';
+import type { Outcome, StoredRun } from '../types.ts';
 import { decodeRun, type PendingRow, type RunRow } from './codec.ts';
 import type { SessionDriver } from './migrations.ts';
 import { loadRun, nextRevision, toJson } from './sql-rows.ts';
 import { appendRun } from './sql-threads/index.ts';
-import type { Outcome, StoredRun } from './types.ts';
 
 /** Every `fino_runs` column but `state`: what `finish` reads back when it has just written the state. */
 const ALL_BUT_STATE =

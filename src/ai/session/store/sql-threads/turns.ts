@@ -2,14 +2,14 @@
  * One run at a time on a thread: `takeThread` in the transaction that inserts a run,
  * `appendRun` in the one that ends it `done`, `releaseThread` when it is cancelled.
  */
-import type { SqlExecutor } from '../../../internal/sql/index.ts';
-import type { RunState } from '../../agent/index.ts';
-import type { Model } from '../../model/index.ts';
-import { estimateMessageTokens } from '../../model/index.ts';
-import { SessionError } from '../errors.ts';
+import type { SqlExecutor } from '../../../../internal/sql/index.ts';
+import type { RunState } from '../../../agent/index.ts';
+import type { Model } from '../../../model/index.ts';
+import { estimateMessageTokens } from '../../../model/index.ts';
+import { SessionError } from '../../errors.ts';
+import type { ThreadStart } from '../../types.ts';
 import type { SessionDriver } from '../migrations.ts';
 import { toJson } from '../sql-rows.ts';
-import type { ThreadStart } from '../types.ts';
 import { ENDED, lockThread, type ThreadRow } from './rows.ts';
 import { readWindow } from './window.ts';
 

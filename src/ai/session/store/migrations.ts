@@ -3,8 +3,8 @@
  * shared migration runner (`src/internal/sql/migrate.ts`).
  */
 
-import { hashToken } from '../../internal/durable/index.ts';
-import type { Migration, Schema, SqlDriver } from '../../internal/sql/index.ts';
+import { hashToken } from '../../../internal/durable/index.ts';
+import type { Migration, Schema, SqlDriver } from '../../../internal/sql/index.ts';
 
 /** The session store's tables (each `fino_<name>`). */
 export type SessionTable =

@@ -12,11 +12,11 @@
  * cancelled has no current pending calls, whatever its rows say.
  */
 
-import type { SqlExecutor } from '../../internal/sql/index.ts';
+import type { SqlExecutor } from '../../../internal/sql/index.ts';
+import { SessionError } from '../errors.ts';
+import type { StoredRun } from '../types.ts';
 import { decodeRun, type PendingRow, type RunRow } from './codec.ts';
-import { SessionError } from './errors.ts';
 import type { SessionDriver, TableName } from './migrations.ts';
-import type { StoredRun } from './types.ts';
 
 /**
  * SQL for the next run revision (migration 5): every statement that changes a run's
