@@ -3,8 +3,8 @@
  * `telemetry` option, the trace a run state keeps, and how `@opentelemetry/api` is loaded.
  * The spans of a run are made in `run-telemetry.ts`.
  */
-import { AgentError } from './agent-error.ts';
-import { describe } from './describe.ts';
+import { AgentError } from '../agent-error.ts';
+import { describe } from '../describe.ts';
 
 /** The span context a run state keeps of the span that started the run (W3C trace ids). */
 export interface TraceContext {

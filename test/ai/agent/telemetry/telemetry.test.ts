@@ -5,11 +5,11 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agent, type RunState } from '../../../src/ai/agent/index.ts';
-import { setTelemetryLoader } from '../../../src/ai/agent/telemetry.ts';
-import { scriptedModel } from '../../../src/ai/model/index.ts';
-import { tool } from '../../../src/ai/tool/index.ts';
-import { v } from '../../../src/validate/index.ts';
+import { agent, type RunState } from '../../../../src/ai/agent/index.ts';
+import { setTelemetryLoader } from '../../../../src/ai/agent/telemetry/telemetry.ts';
+import { scriptedModel } from '../../../../src/ai/model/index.ts';
+import { tool } from '../../../../src/ai/tool/index.ts';
+import { v } from '../../../../src/validate/index.ts';
 
 function tracing() {
   const exporter = new InMemorySpanExporter();

@@ -3,10 +3,10 @@
  * `chat` per model request, `execute_tool` per tool execution, and span events for
  * approvals, suspensions, decisions and context-window changes.
  */
-import type { GenerateRequest, GenerateResult, Model, ToolCall, Usage } from '../model/index.ts';
+import type { GenerateRequest, GenerateResult, Model, ToolCall, Usage } from '../../model/index.ts';
+import type { AgentEvent, Decisions, RunState, ToolResultPart } from '../types.ts';
 import { type SafeSpan, safeTracer } from './safe-tracer.ts';
 import { loadOtelApi, type OtelApi, type OtelSpan, type TelemetryConfig } from './telemetry.ts';
-import type { AgentEvent, Decisions, RunState, ToolResultPart } from './types.ts';
 
 // SpanKind and SpanStatusCode values of the OpenTelemetry API (stable across 1.x).
 const INTERNAL = 0;
