@@ -5,19 +5,18 @@
  * stopped — after a crash, a deploy, or a wait of days. Stores: memory, SQLite (the
  * default) and PostgreSQL. See docs/workflow.md.
  *
- * The rooms, Temporal style: the deterministic side — what a run's code sees — is the
- * replay engine (`replay-engine.ts`, `execution-end.ts`) and the `ctx` operations written
- * against it (`step.ts`, `timers.ts`, `signal-wait.ts`, `deterministic-values.ts`,
- * `code-version.ts`, `tool-call.ts`, `agent-child.ts`, `child-workflow.ts`,
- * `emit-event.ts`, `pending-decisions.ts`, wrapped by `context.ts`): a run's code reaches
- * time, randomness and the store only through them, so a replay takes the same path.
- * The other side drives runs and answers callers:
- * `workflow.ts` (a definition; its checks in `workflow-settings.ts`, its lifecycle calls
- * in `lifecycle.ts`), `worker.ts` and `drive.ts` (claiming runs under leases and driving
- * one execution), `runs.ts` and `view.ts` (reading runs), `workflow-tool.ts`, and the
- * stores (`stores.ts`, `sql/`). It imports `fino:ai/agent`, `fino:ai/tool`, `fino:task`,
- * `fino:validate` and `src/internal` (the SQL layer in `internal/sql`), never
- * `fino:ai/session`.
+ * The rooms, Temporal style. `context/` is the deterministic side — what a run's code
+ * sees: the replay engine and the `ctx` operations written against it, through which a
+ * run's code reaches time, randomness and the store, so a replay takes the same path.
+ * The other side starts, drives and shows runs: `lifecycle/` (what callers do — start,
+ * signal, decide, read runs, a workflow as a tool), `worker/` (claiming runs under
+ * leases and driving one execution), and the stores (`stores.ts`, `sql/`). At the top,
+ * what both sides share: the definition (`workflow.ts`, its checks in
+ * `workflow-settings.ts`), the stored records and the store interface (`types.ts`),
+ * errors, checkpointed values (`json-value.ts`) and telemetry. `context/` never imports
+ * `lifecycle/`, `worker/` or the stores. The module imports `fino:ai/agent`,
+ * `fino:ai/tool`, `fino:task`, `fino:validate` and `src/internal` (the SQL layer in
+ * `internal/sql`), never `fino:ai/session`.
  *
  * @module
  */
@@ -29,16 +28,21 @@ export type {
   CallOptions,
   DurableAgent,
   PendingDecision,
+  RetryPolicy,
   StepContext,
   StepOptions,
   WaitForSignalOptions,
   WorkflowContext,
-} from './context-types.ts';
-export type { DriveEnd } from './drive.ts';
+} from './context/index.ts';
 export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './errors.ts';
 export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
-export type { RetryPolicy } from './retry.ts';
-export { type WorkflowRuns, workflowRuns } from './runs.ts';
+export type { RunWaitingOn, WorkflowHistoryEntry, WorkflowRun } from './lifecycle/index.ts';
+export {
+  type WorkflowRuns,
+  type WorkflowToolOptions,
+  workflowRuns,
+  workflowTool,
+} from './lifecycle/index.ts';
 export {
   DEFAULT_WORKFLOW_DB,
   memoryWorkflowStore,
@@ -49,8 +53,8 @@ export {
 } from './stores.ts';
 export type { WorkflowTelemetryOptions } from './telemetry.ts';
 export type * from './types.ts';
-export type { RunWaitingOn, WorkflowHistoryEntry, WorkflowRun } from './view.ts';
-export { type DrainReport, type Worker, type WorkerOptions, worker } from './worker.ts';
+export type { DriveEnd } from './worker/index.ts';
+export { type DrainReport, type Worker, type WorkerOptions, worker } from './worker/index.ts';
 export {
   type AnyWorkflow,
   type StartOptions,
@@ -59,4 +63,3 @@ export {
   type WorkflowOptions,
   workflow,
 } from './workflow.ts';
-export { type WorkflowToolOptions, workflowTool } from './workflow-tool.ts';

@@ -1,16 +1,27 @@
 /**
  * `workflow()`: a workflow's definition and its lifecycle API — start, signal, cancel,
  * get, list, history, result. Its options are checked in `workflow-settings.ts`; the
- * longer lifecycle calls live in `lifecycle.ts`.
+ * longer lifecycle calls live in `lifecycle/`.
  */
 
 import type { SchemaInput } from '../task/index.ts';
 import type { SchemaLike } from '../validate/index.ts';
-import type { WorkflowContext } from './context-types.ts';
+import type { WorkflowContext } from './context/index.ts';
 import { WorkflowError } from './errors.ts';
 import { fromCheckpoint, toCheckpoint } from './json-value.ts';
-import { actorOf, awaitResult, decide, runOf, sendSignal, startRun, storeOf } from './lifecycle.ts';
-import { workflowRuns } from './runs.ts';
+import {
+  actorOf,
+  awaitResult,
+  decide,
+  runOf,
+  runView,
+  sendSignal,
+  startRun,
+  storeOf,
+  type WorkflowHistoryEntry,
+  type WorkflowRun,
+  workflowRuns,
+} from './lifecycle/index.ts';
 import type {
   DecisionRef,
   StoredPending,
@@ -18,7 +29,6 @@ import type {
   WorkflowStatus,
   WorkflowStore,
 } from './types.ts';
-import { runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 import { checkValue, readWorkflowOptions } from './workflow-settings.ts';
 
 /** Definition of a workflow. */

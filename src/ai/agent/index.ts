@@ -16,8 +16,8 @@
  * The files: `agent.ts` (the `Agent`), `run.ts` (one run's loop), `model-turn.ts`,
  * `settle-call.ts` (a tool call's approval, execution and suspension), `state.ts` and
  * `state-signature.ts` (the run state), the options' checks (`options.ts`,
- * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), and tracing
- * (`telemetry.ts`, `run-telemetry.ts`, `safe-tracer.ts`). It imports `fino:ai/model`,
+ * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), and tracing in the room
+ * `telemetry/`. It imports `fino:ai/model`,
  * `fino:ai/tool`, `fino:task`, `fino:validate` and `src/internal`.
  *
  * @module
@@ -53,7 +53,7 @@ export { DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 export { addUsage, STATE_VERSION } from './state.ts';
 export { maxSteps, type StopCondition } from './stop-conditions.ts';
 export { streamText } from './stream-text.ts';
-export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry.ts';
+export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry/index.ts';
 export type {
   AgentEvent,
   AgentInput,

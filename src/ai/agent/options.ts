@@ -19,7 +19,7 @@ import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS } from './result-budget.t
 import { describe } from './state.ts';
 import { checkStateSecret, type StateSecret } from './state-signature.ts';
 import { maxSteps, type StopCondition } from './stop-conditions.ts';
-import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry.ts';
+import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry/index.ts';
 import { readSettings, type TurnSettings } from './turn-settings.ts';
 import type { ApprovalAnswer } from './types.ts';
 

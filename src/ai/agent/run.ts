@@ -12,10 +12,10 @@ import { collectWarnings, emitProviderCalls, requestTurn } from './model-turn.ts
 import type { AgentConfig } from './options.ts';
 import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
 import { checkRunOptions } from './run-options.ts';
-import { type RunTelemetry, startRunTelemetry } from './run-telemetry.ts';
 import { settleCall } from './settle-call.ts';
 import { addUsage } from './state.ts';
 import { signState } from './state-signature.ts';
+import { type RunTelemetry, startRunTelemetry } from './telemetry/index.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
   AgentEvent,

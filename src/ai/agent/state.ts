@@ -6,7 +6,7 @@ import { checkContextState } from './context/check-state.ts';
 import { describe } from './describe.ts';
 import { checkStoredResults } from './result-budget.ts';
 import { type StateSecret, verifyState } from './state-signature.ts';
-import { checkTraceContext } from './telemetry.ts';
+import { checkTraceContext } from './telemetry/index.ts';
 import type { AgentInput, RunState } from './types.ts';
 
 export { describe };

@@ -10,7 +10,7 @@ import type {
 import type { Budget } from './budget.ts';
 import type { ContextReport, ContextState } from './context/index.ts';
 import type { RunHooks } from './hooks.ts';
-import type { TraceContext } from './telemetry.ts';
+import type { TraceContext } from './telemetry/index.ts';
 
 /** One tool result as it appears in the conversation. */
 export type ToolResultPart = Extract<ContentPart, { type: 'tool_result' }>;

@@ -9,9 +9,12 @@
  * new budget. `inbox()` is a web page over the store to decide pending calls in a
  * browser (`serveInbox()` on Node), workflow decisions included.
  *
- * The room: `session.ts` and its parts (`session-*.ts`), the stores (`sqlite-store.ts`,
- * `postgres-store.ts`, and the SQL store `sql-store.ts` with its parts `sql-*.ts` and
- * `sql-threads/`), the inbox (`inbox/`). The rules it shares with the workflow store
+ * The rooms: at the top, the session API — `session.ts` and its parts (`session-*.ts`),
+ * the driver of a run (`drive-run.ts`), what callers are shown (`run-view.ts`,
+ * `run-thread.ts`, `message-text.ts`), the checks on threads (`thread-options.ts`), and
+ * the `Store` interface with the stored records (`types.ts`) and errors; the stores in
+ * `store/` (SQLite, PostgreSQL, the SQL store in its parts, threads, migrations); the
+ * inbox in `inbox/`. The rules it shares with the workflow store
  * (leases, tokens, the decision rule, the audit trail, lazy migrations) are the durable
  * kernel's, `src/internal/durable/`. MCP task records are no longer this module's
  * business: they live in `ai/mcp`.
@@ -19,7 +22,6 @@
  * @module
  */
 
-export { RUN_STATUSES } from './codec.ts';
 export { SessionError, type SessionErrorCode } from './errors.ts';
 export {
   type InboxOptions,
@@ -34,13 +36,6 @@ export {
   serveInbox,
 } from './inbox/index.ts';
 export { describeMessage } from './message-text.ts';
-export {
-  type PgClientLike,
-  type PgPoolLike,
-  type PgResultLike,
-  type PostgresStoreOptions,
-  postgresStore,
-} from './postgres-store.ts';
 export { type RunThread, runThread } from './run-thread.ts';
 export {
   type ContinueOptions,
@@ -54,8 +49,14 @@ export {
 export {
   DEFAULT_SQLITE_PATH,
   memoryStore,
+  type PgClientLike,
+  type PgPoolLike,
+  type PgResultLike,
+  type PostgresStoreOptions,
+  postgresStore,
+  RUN_STATUSES,
   type SqliteStoreOptions,
   sqliteStore,
-} from './sqlite-store.ts';
+} from './store/index.ts';
 export { MAX_THREAD_ID_LENGTH, MAX_THREAD_PAGE, type ThreadOptions } from './thread-options.ts';
 export type * from './types.ts';

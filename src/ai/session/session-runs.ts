@@ -5,12 +5,12 @@
 import { describeValue } from '../../internal/describe-value.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
 import { type AgentRunOptions, checkBudget } from '../agent/index.ts';
-import { RUN_STATUSES } from './codec.ts';
 import { continueClaimedRun, driveHeldRun } from './drive-run.ts';
 import { SessionError } from './errors.ts';
 import { corruptView, currentView, toView } from './run-view.ts';
 import type { DrainReport, Session } from './session-api.ts';
 import { checkRunId, type SessionCore } from './session-core.ts';
+import { RUN_STATUSES } from './store/index.ts';
 import { checkThreadId, whenThreadFree } from './thread-options.ts';
 
 /** The run methods of a session over `core`. */

@@ -7,7 +7,7 @@ import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import type { Model } from '../model/index.ts';
 import { SessionError } from './errors.ts';
-import { DEFAULT_THREAD_TOKENS } from './sql-threads/index.ts';
+import { DEFAULT_THREAD_TOKENS } from './store/index.ts';
 import type { SessionAgent } from './types.ts';
 
 /** The `threads` option of `session()`. */

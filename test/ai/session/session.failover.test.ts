@@ -18,7 +18,7 @@ import {
   type SessionRun,
   session,
 } from '../../../src/ai/session/index.ts';
-import { sqlStore } from '../../../src/ai/session/sql-store.ts';
+import { sqlStore } from '../../../src/ai/session/store/sql-store.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { isTransientPostgres, postgresDriver } from '../../../src/internal/sql/index.ts';
 import { freshSchema, type PostgresServer } from '../../helpers/postgres.ts';

@@ -18,8 +18,8 @@ import {
   usageCost,
 } from '../../../src/ai/model/index.ts';
 import { session } from '../../../src/ai/session/index.ts';
-import { SESSION_SCHEMA } from '../../../src/ai/session/migrations.ts';
-import { sqlStore } from '../../../src/ai/session/sql-store.ts';
+import { SESSION_SCHEMA } from '../../../src/ai/session/store/migrations.ts';
+import { sqlStore } from '../../../src/ai/session/store/sql-store.ts';
 import type { ThreadMessage } from '../../../src/ai/session/types.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { postgresDriver, type SqlDriver, sqliteDriver } from '../../../src/internal/sql/index.ts';

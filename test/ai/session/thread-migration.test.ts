@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../../src/ai/model/index.ts';
 import { session, sqliteStore } from '../../../src/ai/session/index.ts';
-import { MIGRATIONS, SESSION_SCHEMA } from '../../../src/ai/session/migrations.ts';
+import { MIGRATIONS, SESSION_SCHEMA } from '../../../src/ai/session/store/migrations.ts';
 import { migrate, sqliteDriver } from '../../../src/internal/sql/index.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
-import { stateOf } from './store-conformance.ts';
+import { stateOf } from './store/store-conformance.ts';
 
 const dir = tempDir('thread-migration');
 

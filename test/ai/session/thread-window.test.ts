@@ -6,8 +6,8 @@ import {
   scriptedModel,
 } from '../../../src/ai/model/index.ts';
 import { session } from '../../../src/ai/session/index.ts';
-import { SESSION_SCHEMA } from '../../../src/ai/session/migrations.ts';
-import { sqlStore } from '../../../src/ai/session/sql-store.ts';
+import { SESSION_SCHEMA } from '../../../src/ai/session/store/migrations.ts';
+import { sqlStore } from '../../../src/ai/session/store/sql-store.ts';
 import { sqliteDriver } from '../../../src/internal/sql/index.ts';
 import { countingDriver } from '../../helpers/counting-driver.ts';
 import { seededMessage, seedThread } from '../../helpers/long-thread.ts';

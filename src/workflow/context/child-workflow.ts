@@ -1,0 +1,77 @@
+/** `ctx.child`: a run of another workflow, started once and awaited durably. */
+import { stepFailure, WorkflowError } from '../errors.ts';
+import type { HistoryEntry } from '../types.ts';
+import type { Workflow } from '../workflow.ts';
+import { never, type ReplayEngine } from './replay-engine.ts';
+
+/**
+ * `ctx.child(workflow, input, { id })`: starts a run of another workflow once (its run id
+ * is `<runId>/<child id>`) and waits for its end, which wakes this run.
+ */
+export async function child<Input, Output>(
+  engine: ReplayEngine,
+  workflow: Workflow<Input, Output>,
+  input: Input,
+  options?: { id?: string },
+): Promise<Output> {
+  if (!workflow || typeof workflow.start !== 'function' || typeof workflow.id !== 'string') {
+    throw new WorkflowError(
+      'INVALID_ARGUMENT',
+      'ctx.child(workflow): expected a workflow made by workflow()',
+    );
+  }
+  const id = engine.autoId(options?.id, 'child', workflow.id, 'ctx.child');
+  const where = `child workflow "${workflow.id}" (${id})`;
+  let entry = engine.meet(id, 'child');
+  if (entry?.state === 'done') return engine.replay(entry) as Output;
+  if (engine.cancelling) throw engine.deliverCancel();
+  const childRunId = `${engine.runId}/${id}`;
+  if (!entry) {
+    if (!(await engine.beginLive(id, 'child'))) return never();
+    try {
+      entry = {
+        id,
+        kind: 'child',
+        name: childRunId,
+        seq: engine.nextSeq(),
+        state: 'waiting',
+        startedAt: Date.now(),
+      };
+      // The history entry first: a crash between the two starts the child on replay, once (its id is fixed).
+      if (!(await engine.write(entry))) return never();
+      await workflow.start(input, {
+        store: engine.deps.store,
+        runId: childRunId,
+        parentRunId: engine.runId,
+      });
+    } finally {
+      engine.liveEnded();
+    }
+  }
+  engine.enterLive();
+  try {
+    const child = await engine.deps.store.get(childRunId);
+    if (!child) {
+      await workflow.start(input, {
+        store: engine.deps.store,
+        runId: childRunId,
+        parentRunId: engine.runId,
+      });
+      return engine.waitForChild(id, childRunId);
+    }
+    if (child.status === 'running' || child.status === 'waiting')
+      return engine.waitForChild(id, childRunId);
+    const done: HistoryEntry = { ...entry, state: 'done', endedAt: Date.now() };
+    if (child.status === 'done') {
+      if (child.output !== undefined) done.value = child.output;
+    } else {
+      done.error =
+        child.status === 'cancelled'
+          ? { name: 'WorkflowError', code: 'CANCELLED', message: `${where} was cancelled` }
+          : stepFailure(where, child.error?.message ?? 'unknown error');
+    }
+    return (await engine.settle(done)) as Output;
+  } finally {
+    engine.liveEnded();
+  }
+}

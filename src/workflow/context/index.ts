@@ -1,0 +1,32 @@
+/**
+ * The deterministic side of `fino:workflow`, Temporal style: what a run's code sees.
+ * The replay engine (`replay-engine.ts`, what one execution needs and how it ends in
+ * `execution-end.ts`, the ids of operations in `operation-id.ts`) runs the code again
+ * from the start each time a worker picks the run up and returns saved results until the
+ * history ends. Each `ctx` operation is written in its own file against it — `step.ts`
+ * (with `retry.ts`), `timers.ts`, `signal-wait.ts`, `deterministic-values.ts`,
+ * `code-version.ts`, `tool-call.ts`, `agent-child.ts`, `child-workflow.ts`,
+ * `emit-event.ts`, and `pending-decisions.ts` which parks a run on a decision — and
+ * `context.ts` wraps them as the `ctx` a run receives (its types in `context-types.ts`).
+ * A run's code reaches time, randomness and the store only through them, so a replay
+ * takes the same path.
+ *
+ * It imports `src/internal/`, `fino:ai/agent`, `fino:task` and the module's shared
+ * files at its top (`types.ts`, `errors.ts`, `json-value.ts`, `telemetry.ts`, and the
+ * `Workflow` type of `workflow.ts`, type-only: `ctx.child` takes a workflow), never the
+ * side that starts, drives and shows runs (`lifecycle/`, `worker/`, the stores). The
+ * rest of `workflow` reaches it through this file.
+ */
+export { Execution } from './context.ts';
+export type {
+  AgentOutcome,
+  Callable,
+  CallOptions,
+  DurableAgent,
+  PendingDecision,
+  StepContext,
+  StepOptions,
+  WaitForSignalOptions,
+  WorkflowContext,
+} from './context-types.ts';
+export type { RetryPolicy } from './retry.ts';

@@ -1,0 +1,107 @@
+/**
+ * `workflowRuns(store)`: the runs of every workflow in a store, for operators and tools
+ * that do not load the workflows' code (the `fino workflows` command, an inbox): list,
+ * show, history, signal, cancel and decide.
+ */
+import type { Decision } from '../../ai/agent/index.ts';
+import { WorkflowError } from '../errors.ts';
+import { DEFAULT_MAX_VALUE_BYTES, fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import type {
+  DecisionRef,
+  StoredPending,
+  WorkflowActor,
+  WorkflowListFilter,
+  WorkflowStore,
+} from '../types.ts';
+import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
+
+/** The runs of every workflow in a store. */
+export interface WorkflowRuns {
+  /** Runs of any workflow, oldest first. */
+  list(filter?: WorkflowListFilter): Promise<WorkflowRun[]>;
+  /** One run with its pending decisions and audit trail; `NOT_FOUND` for an unknown id. */
+  get(runId: string): Promise<WorkflowRun>;
+  /** The run's history: every checkpoint, in recording order. */
+  history(runId: string): Promise<WorkflowHistoryEntry[]>;
+  /** Undecided pending decisions of unfinished runs (of one run with `runId`), oldest first. */
+  pending(filter?: { runId?: string }): Promise<StoredPending[]>;
+  /**
+   * Sends a signal. Without the workflow's code, declared signal names and payload
+   * schemas are not checked here (the workflow's `signal` checks them).
+   */
+  signal(runId: string, name: string, payload?: unknown): Promise<void>;
+  /** Cancels a run (see the workflow's `cancel`). */
+  cancel(runId: string, actor?: WorkflowActor): Promise<WorkflowRun>;
+  /** Records one decision on a pending decision, by token or `{ runId, decisionId }`. */
+  decide(ref: DecisionRef, decision: Decision, actor?: WorkflowActor): Promise<StoredPending>;
+}
+
+/**
+ * The runs of every workflow in `store`, without their code.
+ *
+ * @example
+ * ```ts
+ * import { memoryWorkflowStore, workflowRuns, workflow } from 'fino:workflow';
+ *
+ * const store = memoryWorkflowStore();
+ * await workflow({ id: 'hello', run: () => 'hi' }).start(undefined, { store });
+ * const runs = workflowRuns(store);
+ * console.log((await runs.list()).map((run) => [run.workflowId, run.status])); // [ [ 'hello', 'running' ] ]
+ * await store.close();
+ * ```
+ */
+export function workflowRuns(store: WorkflowStore): WorkflowRuns {
+  const found = async (runId: string) => {
+    if (typeof runId !== 'string' || runId === '') {
+      throw new WorkflowError('INVALID_ARGUMENT', `expected a run id, received ${typeof runId}`);
+    }
+    const run = await store.get(runId);
+    if (!run) throw new WorkflowError('NOT_FOUND', `no workflow run with id "${runId}"`, { runId });
+    return run;
+  };
+  return {
+    async list(filter) {
+      return (await store.list(filter)).map((run) => runView(run));
+    },
+    async get(runId) {
+      const view = runView(await found(runId));
+      view.pending = await store.pending({ runId });
+      view.audit = await store.audit(runId);
+      return view;
+    },
+    async history(runId) {
+      await found(runId);
+      return (await store.history(runId)).map(entryView);
+    },
+    pending(filter) {
+      return store.pending(filter);
+    },
+    async signal(runId, name, payload) {
+      if (typeof name !== 'string' || name === '' || name.length > 200) {
+        throw new WorkflowError(
+          'INVALID_ARGUMENT',
+          `signal: name: expected a non-empty string of at most 200 characters, received ${typeof name}`,
+        );
+      }
+      const text = toCheckpoint(
+        payload,
+        `the payload of signal "${name}"`,
+        DEFAULT_MAX_VALUE_BYTES,
+      );
+      await found(runId);
+      await store.signal(runId, name, text, 1_000);
+    },
+    async cancel(runId, actor = {}) {
+      await found(runId);
+      return runView(await store.cancel(runId, actor));
+    },
+    async decide(ref, decision, actor = {}) {
+      if ('resume' in (decision ?? {})) {
+        const value = (decision as { resume: unknown }).resume;
+        const text = toCheckpoint(value, 'the resume value', DEFAULT_MAX_VALUE_BYTES);
+        return store.decide(ref, { resume: fromCheckpoint(text) }, actor);
+      }
+      return store.decide(ref, decision, actor);
+    },
+  };
+}

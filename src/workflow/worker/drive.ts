@@ -1,0 +1,137 @@
+/**
+ * Driving one leased run: executions of its code against its history, until it ends,
+ * parks, loses its lease or its worker stops. A park that finds what it waits for
+ * already there (a queued signal, a due timer, a cancellation) executes again at once.
+ */
+import { errorMessage } from '../../internal/thrown-value.ts';
+import type { PendingDecision } from '../context/index.ts';
+import { Execution } from '../context/index.ts';
+import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { endSpan, type SpanStarter } from '../telemetry.ts';
+import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from '../types.ts';
+import type { AnyWorkflow } from '../workflow.ts';
+
+/** How driving a run ended. */
+export type DriveEnd = 'done' | 'error' | 'cancelled' | 'parked' | 'lost' | 'stopped';
+
+/** What a worker lends a run it drives. */
+export interface DriveOptions {
+  store: WorkflowStore;
+  owner: string;
+  leaseMs: number;
+  /** Hands out each new pending decision with its token, once. */
+  onPending?(pending: PendingDecision): void;
+  /** Starts spans, when tracing is on. */
+  startSpan?: SpanStarter;
+  /** Called with each execution, so that the worker can stop it. */
+  onExecution(execution: Execution): void;
+}
+
+/** An error as the store keeps it, read safely from any thrown value. */
+export function storedError(error: unknown): StoredError {
+  let name = 'Error';
+  let code: string | undefined;
+  try {
+    const read = (error as { name?: unknown; code?: unknown } | null) ?? {};
+    if (typeof read.name === 'string' && read.name !== '') name = read.name.slice(0, 200);
+    if (typeof read.code === 'string') code = read.code.slice(0, 200);
+  } catch {
+    // A hostile value: its type is all that is read.
+  }
+  const message = errorMessage(error);
+  return {
+    name,
+    message: message.length > 8_192 ? `${message.slice(0, 8_191)}…` : message,
+    ...(code === undefined ? {} : { code }),
+  };
+}
+
+/** Drives the leased `run` of `definition` until it ends, parks, is lost or stopped. */
+export async function driveRun(
+  definition: AnyWorkflow,
+  leased: StoredWorkflowRun,
+  options: DriveOptions,
+): Promise<DriveEnd> {
+  const { store, owner, leaseMs } = options;
+  let run = leased;
+  for (;;) {
+    const history = await store.history(run.runId);
+    const runSpan = options.startSpan?.(`workflow.run ${definition.id}`, {
+      'fino.workflow.id': definition.id,
+      'fino.workflow.run_id': run.runId,
+      'fino.workflow.replayed_entries': history.length,
+    });
+    const execution = new Execution(run, history, {
+      ...(options.startSpan && runSpan
+        ? {
+            span: (name: string, attributes: Record<string, string | number | boolean>) =>
+              options.startSpan!(name, attributes, runSpan),
+          }
+        : {}),
+      store,
+      owner,
+      leaseMs,
+      maxValueBytes: definition.maxValueBytes,
+      maxHistoryEntries: definition.maxHistoryEntries,
+      ...(definition.signalNames ? { signals: definition.signalNames } : {}),
+      ...(options.onPending ? { onPending: options.onPending } : {}),
+    });
+    options.onExecution(execution);
+    const input = fromCheckpoint(run.input);
+    const end = await execution.execute(() => definition.options.run(execution, input as never));
+    runSpan?.setAttribute('fino.workflow.execution.end', end.kind);
+    endSpan(
+      runSpan,
+      end.kind === 'threw' ? end.error : end.kind === 'fatal' ? end.error : undefined,
+    );
+    let outcome: RunOutcome;
+    switch (end.kind) {
+      case 'lost':
+        return 'lost';
+      case 'stopped':
+        await store.release(run.runId, owner);
+        return 'stopped';
+      case 'park': {
+        const parked = await store.park(run.runId, owner, end.waiting);
+        if (parked !== 'again') return parked;
+        const now = await store.get(run.runId);
+        if (!now) return 'lost';
+        run = now;
+        continue;
+      }
+      case 'fatal':
+        outcome = { status: 'error', error: storedError(end.error) };
+        break;
+      case 'threw': {
+        const error = storedError(end.error);
+        outcome = execution.cancelling
+          ? error.code === 'CANCELLED'
+            ? { status: 'cancelled' }
+            : { status: 'cancelled', error }
+          : { status: 'error', error };
+        break;
+      }
+      case 'returned':
+        outcome = execution.cancelling
+          ? { status: 'cancelled' }
+          : await output(definition, end.value);
+        break;
+    }
+    return (await store.finish(run.runId, owner, outcome)) ? outcome.status : 'lost';
+  }
+}
+
+/** The outcome of a run that returned `value`: checked against the output schema and as JSON. */
+async function output(definition: AnyWorkflow, value: unknown): Promise<RunOutcome> {
+  try {
+    const { value: checked } = await definition.checkOutput(value);
+    const text = toCheckpoint(
+      checked,
+      `the output of workflow "${definition.id}"`,
+      definition.maxValueBytes,
+    );
+    return text === undefined ? { status: 'done' } : { status: 'done', output: text };
+  } catch (error) {
+    return { status: 'error', error: storedError(error) };
+  }
+}
