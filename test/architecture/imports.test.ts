@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -41,7 +41,33 @@ function floorsOf(markdown: string): Record<string, number> {
   return floors;
 }
 
-const FLOORS = floorsOf(readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8'));
+const ARCHITECTURE = readFileSync(resolve(SRC, '../docs/architecture.md'), 'utf8');
+const FLOORS = floorsOf(ARCHITECTURE);
+
+/** Each row of the Rooms table: the module's folder and the room folders (`name/`) it names. */
+function roomRows(markdown: string): { module: string; rooms: string[] }[] {
+  const section = markdown.split(/^## Rooms$/m)[1]?.split(/^## /m)[0] ?? '';
+  return [...section.matchAll(/^\|\s*`(src\/[\w/-]+\/)`\s*\|(.*)\|\s*$/gm)].map(
+    ([, module, cell]) => ({
+      module,
+      rooms: [...cell.matchAll(/`([\w-]+\/)`/g)].map(([, room]) => room),
+    }),
+  );
+}
+
+/** Whether a folder named `room` (`name/`) is somewhere under `dir`. */
+function folderUnder(dir: string, room: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).some(
+    (entry) =>
+      entry.isDirectory() &&
+      (`${entry.name}/` === room || folderUnder(join(dir, entry.name), room)),
+  );
+}
+
+/** Every `src/…` path the page names in backticks (a folder ends with `/`). */
+const namedPaths = (markdown: string) => [
+  ...new Set([...markdown.matchAll(/`(src\/[\w./-]+)`/g)].map(([, path]) => path)),
+];
 
 /** Why the import `from → to` breaks the floor order, or `undefined` when it goes down. */
 function floorProblem(from: string, to: string): string | undefined {
@@ -181,6 +207,30 @@ describe('imports under src/', () => {
         '## Floors\n\n| 0 | `src/internal/` |\n| 6 | `src/ai/session/`, `src/workflow/` |\n## Next\n| 9 | `src/x/` |',
       ),
     ).toEqual({ internal: 0, 'ai/session': 6, workflow: 6 });
+  });
+
+  it('name in docs/architecture.md only paths that exist, so its directions stay true', () => {
+    const paths = namedPaths(ARCHITECTURE);
+    expect(paths.length).toBeGreaterThan(20);
+    expect(paths.filter((path) => !existsSync(resolve(SRC, '..', path)))).toEqual([]);
+    expect(namedPaths('see `src/a/b.ts` and `src/c/`, not src/d')).toEqual([
+      'src/a/b.ts',
+      'src/c/',
+    ]);
+  });
+
+  it('name in the Rooms table of docs/architecture.md only rooms that exist in their module', () => {
+    const rows = roomRows(ARCHITECTURE);
+    expect(rows.length).toBeGreaterThan(10);
+    const missing = rows.flatMap(({ module, rooms }) =>
+      rooms
+        .filter((room) => !folderUnder(resolve(SRC, '..', module), room))
+        .map((room) => `${module} ${room}`),
+    );
+    expect(missing).toEqual([]);
+    expect(roomRows('## Rooms\n| `src/x/` | `a/` (b) with `c/`; `d.ts` |\n## Next')).toEqual([
+      { module: 'src/x/', rooms: ['a/', 'c/'] },
+    ]);
   });
 
   it('read from docs/architecture.md a floor for each module of src/, and none for a module that is gone', () => {
