@@ -4,6 +4,7 @@ import {
   dropped,
   partsOf,
   ranByOtherProvider,
+  resourceMedia,
   textOf,
 } from '../provider/index.ts';
 
@@ -123,15 +124,12 @@ function mediaBlock(part: ContentPart, i: number, warnings: ModelWarning[]): Blo
       }
       break;
     }
-    case 'resource':
+    case 'resource': {
       if (part.text !== undefined) return [{ type: 'text', text: part.text }];
-      if (part.data !== undefined && part.mediaType) {
-        const media: ContentPart = part.mediaType.startsWith('image/')
-          ? { type: 'image', mediaType: part.mediaType, data: part.data }
-          : { type: 'document', mediaType: part.mediaType, data: part.data, name: part.uri };
-        return mediaBlock(media, i, warnings);
-      }
+      const media = resourceMedia(part);
+      if (media) return mediaBlock(media, i, warnings);
       break;
+    }
   }
   const mediaType = 'mediaType' in part ? ` (${part.mediaType})` : '';
   warnings.push(dropped(part, i, `Anthropic Messages cannot carry this content${mediaType}`));

@@ -14,6 +14,7 @@ export {
   dropped,
   partsOf,
   ranByOtherProvider,
+  resourceMedia,
   textOf,
   warnUnsentProviderTools,
 } from './message-parts.ts';
