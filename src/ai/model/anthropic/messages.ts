@@ -3,7 +3,7 @@ import {
   decodeBase64Text,
   dropped,
   partsOf,
-  ranByOtherProvider,
+  partsToSend,
   resourceMedia,
   textOf,
 } from '../provider/index.ts';
@@ -35,7 +35,7 @@ export function toAnthropicMessages(
       prompts.push(textOf(partsOf(message)));
       return;
     }
-    const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, 'anthropic'));
+    const parts = partsToSend(message, 'anthropic');
     const blocks = blocksOf(parts, message.role, i, warnings);
     if (blocks.length === 0) return;
     const last = out.at(-1);

@@ -1,5 +1,5 @@
 import { type ContentPart, isRecord, type ModelMessage, type ModelWarning } from '../core/index.ts';
-import { dropped, partsOf, ranByOtherProvider, textOf } from '../provider/index.ts';
+import { dropped, partsOf, partsToSend, textOf } from '../provider/index.ts';
 
 /** One Gemini `Part` as sent. */
 export type GeminiPart = Record<string, unknown>;
@@ -45,12 +45,7 @@ export function toGeminiContents(
     const role = message.role === 'assistant' ? 'model' : 'user';
     const parts =
       role === 'model'
-        ? modelParts(
-            partsOf(message).filter((part) => !ranByOtherProvider(part, GEMINI)),
-            i,
-            calls,
-            warnings,
-          )
+        ? modelParts(partsToSend(message, GEMINI), i, calls, warnings)
         : userParts(partsOf(message), i, calls, warnings);
     if (parts.length === 0) return;
     const last = contents.at(-1);

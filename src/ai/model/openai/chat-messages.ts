@@ -1,5 +1,5 @@
 import type { ContentPart, ModelMessage, ModelWarning } from '../core/index.ts';
-import { dropped, partsOf, ranByOtherProvider, textOf } from '../provider/index.ts';
+import { dropped, partsOf, partsToSend, textOf } from '../provider/index.ts';
 import { type OpenAIInput, openaiInput } from './input-parts.ts';
 
 type WireMessage = Record<string, unknown>;
@@ -21,8 +21,7 @@ export function toOpenAIMessages(
       out.push({ role: 'system', content: textOf(partsOf(message)) });
     } else if (message.role === 'assistant') {
       // Calls OpenAI's servers ran (Responses API tools) have no Chat Completions form either.
-      const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, ''));
-      out.push(assistantMessage(parts, i, warnings));
+      out.push(assistantMessage(partsToSend(message, ''), i, warnings));
     } else {
       out.push(...userMessages(message, i, warnings));
     }

@@ -5,7 +5,7 @@
  * OpenAI's servers ran. Everything else is built from the provider-neutral parts.
  */
 import { type ContentPart, isRecord, type ModelMessage, type ModelWarning } from '../core/index.ts';
-import { dropped, partsOf, ranByOtherProvider, textOf } from '../provider/index.ts';
+import { dropped, partsOf, partsToSend, textOf } from '../provider/index.ts';
 import { TOOL_ERROR_PREFIX } from './chat-messages.ts';
 import { type OpenAIInput, openaiInput } from './input-parts.ts';
 
@@ -36,7 +36,7 @@ export function toResponsesInput(messages: ModelMessage[], warnings: ModelWarnin
     if (message.role === 'system') {
       out.push({ role: 'system', content: textOf(partsOf(message)) });
     } else if (message.role === 'assistant') {
-      const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, PROVIDER));
+      const parts = partsToSend(message, PROVIDER);
       out.push(...assistantItems(parts, i, sent, approvals, warnings));
     } else {
       out.push(...userItems(message, i, approvals, warnings));

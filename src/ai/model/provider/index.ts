@@ -13,7 +13,7 @@ export {
   decodeBase64Text,
   dropped,
   partsOf,
-  ranByOtherProvider,
+  partsToSend,
   resourceMedia,
   textOf,
   warnUnsentProviderTools,

@@ -49,10 +49,18 @@ export function dropped(part: ContentPart, i: number, why: string): ModelWarning
 }
 
 /**
+ * A message's parts that `provider` sends back: all but the calls another provider ran
+ * itself and their results (`''` for an API that sends back no such pair at all).
+ */
+export function partsToSend(message: ModelMessage, provider: string): ContentPart[] {
+  return partsOf(message).filter((part) => !ranByOtherProvider(part, provider));
+}
+
+/**
  * Whether a part is a call another provider ran itself, or its result (`provider` set on
  * a `tool_use` or `tool_result`): only that provider sends such a pair back.
  */
-export function ranByOtherProvider(part: ContentPart, provider: string): boolean {
+function ranByOtherProvider(part: ContentPart, provider: string): boolean {
   return (
     (part.type === 'tool_use' || part.type === 'tool_result') &&
     part.provider !== undefined &&
