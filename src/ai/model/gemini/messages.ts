@@ -22,6 +22,12 @@ export interface GeminiCallMetadata {
 }
 
 /**
+ * The function calls sent so far, by call id: a later `functionResponse` needs the
+ * function's name and the id Gemini issued.
+ */
+type SentCalls = Map<string, { name: string; meta: GeminiCallMetadata }>;
+
+/**
  * Converts messages to Gemini `contents` and a `systemInstruction`: system messages join
  * the instruction; `tool_use` parts become `functionCall` parts (with the `id` and
  * `thoughtSignature` Gemini issued, from `providerMetadata.gemini`); `tool_result` parts
@@ -35,7 +41,7 @@ export function toGeminiContents(
   warnings: ModelWarning[],
 ): { systemInstruction?: { parts: GeminiPart[] }; contents: GeminiContent[] } {
   const prompts = system ? [system] : [];
-  const calls = new Map<string, { name: string; meta: GeminiCallMetadata }>();
+  const calls: SentCalls = new Map();
   const contents: GeminiContent[] = [];
   messages.forEach((message, i) => {
     if (message.role === 'system') {
@@ -76,7 +82,7 @@ function callMetadataOf(part: ContentPart & { type: 'tool_use' }): GeminiCallMet
 function modelParts(
   parts: ContentPart[],
   i: number,
-  calls: Map<string, { name: string; meta: GeminiCallMetadata }>,
+  calls: SentCalls,
   warnings: ModelWarning[],
 ): GeminiPart[] {
   const out: GeminiPart[] = [];
@@ -122,7 +128,7 @@ function modelParts(
 function userParts(
   parts: ContentPart[],
   i: number,
-  calls: Map<string, { name: string; meta: GeminiCallMetadata }>,
+  calls: SentCalls,
   warnings: ModelWarning[],
 ): GeminiPart[] {
   const out: GeminiPart[] = [];
