@@ -48,9 +48,7 @@ const KNOWN_OPTIONS: Record<keyof AnthropicOptions, true> = {
   ...PROVIDER_OPTIONS,
   maxTokens: true,
   version: true,
-  headers: true,
   cacheControl: true,
-  limits: true,
 };
 
 /**

@@ -3,7 +3,8 @@ import {
   decodeBase64Text,
   dropped,
   partsOf,
-  ranByOtherProvider,
+  partsToSend,
+  resourceMedia,
   textOf,
 } from '../provider/index.ts';
 
@@ -34,7 +35,7 @@ export function toAnthropicMessages(
       prompts.push(textOf(partsOf(message)));
       return;
     }
-    const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, 'anthropic'));
+    const parts = partsToSend(message, 'anthropic');
     const blocks = blocksOf(parts, message.role, i, warnings);
     if (blocks.length === 0) return;
     const last = out.at(-1);
@@ -123,15 +124,12 @@ function mediaBlock(part: ContentPart, i: number, warnings: ModelWarning[]): Blo
       }
       break;
     }
-    case 'resource':
+    case 'resource': {
       if (part.text !== undefined) return [{ type: 'text', text: part.text }];
-      if (part.data !== undefined && part.mediaType) {
-        const media: ContentPart = part.mediaType.startsWith('image/')
-          ? { type: 'image', mediaType: part.mediaType, data: part.data }
-          : { type: 'document', mediaType: part.mediaType, data: part.data, name: part.uri };
-        return mediaBlock(media, i, warnings);
-      }
+      const media = resourceMedia(part);
+      if (media) return mediaBlock(media, i, warnings);
       break;
+    }
   }
   const mediaType = 'mediaType' in part ? ` (${part.mediaType})` : '';
   warnings.push(dropped(part, i, `Anthropic Messages cannot carry this content${mediaType}`));

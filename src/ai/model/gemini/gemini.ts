@@ -39,11 +39,7 @@ export interface GeminiOptions extends TransportOptions {
 }
 
 const PROVIDER = GEMINI;
-const KNOWN_OPTIONS: Record<keyof GeminiOptions, true> = {
-  ...PROVIDER_OPTIONS,
-  headers: true,
-  limits: true,
-};
+const KNOWN_OPTIONS: Record<keyof GeminiOptions, true> = PROVIDER_OPTIONS;
 const IN_PROVIDER_OPTIONS = (name: string) =>
   `the request option providerOptions ({ providerOptions: { gemini: { ${name} } } })`;
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';

@@ -1,5 +1,5 @@
 import { type ContentPart, isRecord, type ModelMessage, type ModelWarning } from '../core/index.ts';
-import { dropped, partsOf, ranByOtherProvider, textOf } from '../provider/index.ts';
+import { dropped, partsOf, partsToSend, textOf } from '../provider/index.ts';
 
 /** One Gemini `Part` as sent. */
 export type GeminiPart = Record<string, unknown>;
@@ -22,6 +22,12 @@ export interface GeminiCallMetadata {
 }
 
 /**
+ * The function calls sent so far, by call id: a later `functionResponse` needs the
+ * function's name and the id Gemini issued.
+ */
+type SentCalls = Map<string, { name: string; meta: GeminiCallMetadata }>;
+
+/**
  * Converts messages to Gemini `contents` and a `systemInstruction`: system messages join
  * the instruction; `tool_use` parts become `functionCall` parts (with the `id` and
  * `thoughtSignature` Gemini issued, from `providerMetadata.gemini`); `tool_result` parts
@@ -35,7 +41,7 @@ export function toGeminiContents(
   warnings: ModelWarning[],
 ): { systemInstruction?: { parts: GeminiPart[] }; contents: GeminiContent[] } {
   const prompts = system ? [system] : [];
-  const calls = new Map<string, { name: string; meta: GeminiCallMetadata }>();
+  const calls: SentCalls = new Map();
   const contents: GeminiContent[] = [];
   messages.forEach((message, i) => {
     if (message.role === 'system') {
@@ -45,12 +51,7 @@ export function toGeminiContents(
     const role = message.role === 'assistant' ? 'model' : 'user';
     const parts =
       role === 'model'
-        ? modelParts(
-            partsOf(message).filter((part) => !ranByOtherProvider(part, GEMINI)),
-            i,
-            calls,
-            warnings,
-          )
+        ? modelParts(partsToSend(message, GEMINI), i, calls, warnings)
         : userParts(partsOf(message), i, calls, warnings);
     if (parts.length === 0) return;
     const last = contents.at(-1);
@@ -81,7 +82,7 @@ function callMetadataOf(part: ContentPart & { type: 'tool_use' }): GeminiCallMet
 function modelParts(
   parts: ContentPart[],
   i: number,
-  calls: Map<string, { name: string; meta: GeminiCallMetadata }>,
+  calls: SentCalls,
   warnings: ModelWarning[],
 ): GeminiPart[] {
   const out: GeminiPart[] = [];
@@ -127,7 +128,7 @@ function modelParts(
 function userParts(
   parts: ContentPart[],
   i: number,
-  calls: Map<string, { name: string; meta: GeminiCallMetadata }>,
+  calls: SentCalls,
   warnings: ModelWarning[],
 ): GeminiPart[] {
   const out: GeminiPart[] = [];

@@ -6,7 +6,6 @@ import {
   type GenerateRequest,
   type GenerateResult,
   isRecord,
-  type JsonSchemaObject,
   ModelError,
   type ModelWarning,
   type OutputSpec,
@@ -20,12 +19,7 @@ import { mergeProviderOptions, warnUnsentProviderTools } from '../provider/index
 import { type EventStream, streamError } from '../wire/index.ts';
 import { toOpenAIMessages } from './chat-messages.ts';
 import type { OpenAIOptions } from './openai.ts';
-import {
-  openAITurnBuilder,
-  type PreparedTurn,
-  toOpenAIOutputFormat,
-  toOpenAITool,
-} from './tool.ts';
+import { openAIFunctionTools, type PreparedTurn, toOpenAIOutputFormat } from './tool.ts';
 
 const PROVIDER = 'openai';
 
@@ -36,17 +30,13 @@ export function prepareChat(
   stream: boolean,
 ): PreparedTurn {
   const warnings: ModelWarning[] = [];
-  const strictSchemas = new Map<string, JsonSchemaObject>();
   const body: Record<string, unknown> = {
     model: options.model,
     messages: toOpenAIMessages(request.system, request.messages, warnings),
   };
-  if (request.tools?.length) {
-    body.tools = request.tools.map((tool) => {
-      const wire = toOpenAITool(tool, { strict: options.strict, warnings });
-      if (wire.function.strict) strictSchemas.set(tool.name, tool.parameters);
-      return wire;
-    });
+  const { tools, builder } = openAIFunctionTools(request, options.strict, warnings);
+  if (tools.length) {
+    body.tools = tools;
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
   }
   warnUnsentProviderTools(
@@ -70,7 +60,7 @@ export function prepareChat(
   if (request.output) body.response_format = responseFormatOf(request.output, warnings);
   if (stream) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
   mergeProviderOptions(PROVIDER, body, request);
-  return { body, builder: openAITurnBuilder(strictSchemas, request.output), warnings };
+  return { body, builder, warnings };
 }
 
 /** `response_format` for a structured answer: the schema in strict mode, its rewrites reported. */

@@ -1,23 +1,9 @@
 import type { ContentPart, ModelMessage, ModelWarning } from '../core/index.ts';
-import {
-  decodeBase64Text,
-  dropped,
-  partsOf,
-  ranByOtherProvider,
-  textOf,
-} from '../provider/index.ts';
+import { dropped, partsOf, partsToSend, textOf } from '../provider/index.ts';
+import { type OpenAIInput, openaiInput } from './input-parts.ts';
 
 type WireMessage = Record<string, unknown>;
 type WirePart = Record<string, unknown>;
-
-/** The audio formats OpenAI's inputs take (`input_audio`), by media type. */
-export const AUDIO_FORMATS: Record<string, string> = {
-  'audio/wav': 'wav',
-  'audio/x-wav': 'wav',
-  'audio/wave': 'wav',
-  'audio/mpeg': 'mp3',
-  'audio/mp3': 'mp3',
-};
 
 /**
  * Converts messages to Chat Completions messages: `tool_use` parts become the assistant's
@@ -35,8 +21,7 @@ export function toOpenAIMessages(
       out.push({ role: 'system', content: textOf(partsOf(message)) });
     } else if (message.role === 'assistant') {
       // Calls OpenAI's servers ran (Responses API tools) have no Chat Completions form either.
-      const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, ''));
-      out.push(assistantMessage(parts, i, warnings));
+      out.push(assistantMessage(partsToSend(message, ''), i, warnings));
     } else {
       out.push(...userMessages(message, i, warnings));
     }
@@ -100,49 +85,20 @@ function isMedia(part: ContentPart): boolean {
 }
 
 function pushPart(out: WirePart[], part: ContentPart, i: number, warnings: ModelWarning[]): void {
-  switch (part.type) {
-    case 'text':
-      out.push({ type: 'text', text: part.text });
-      return;
-    case 'image':
-      out.push({ type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } });
-      return;
-    case 'document':
-      if (part.mediaType.startsWith('text/')) {
-        out.push({ type: 'text', text: decodeBase64Text(part.data) });
-      } else {
-        const filename = part.name ?? `document.${part.mediaType.split('/')[1] ?? 'bin'}`;
-        out.push({
-          type: 'file',
-          file: { filename, file_data: dataUrl(part.mediaType, part.data) },
-        });
-      }
-      return;
-    case 'audio': {
-      const format = AUDIO_FORMATS[part.mediaType];
-      if (format) out.push({ type: 'input_audio', input_audio: { data: part.data, format } });
-      else warnings.push(dropped(part, i, `audio must be wav or mp3, not ${part.mediaType}`));
-      return;
-    }
-    case 'resource':
-      if (part.text !== undefined) out.push({ type: 'text', text: part.text });
-      else if (part.data !== undefined && part.mediaType?.startsWith('image/')) {
-        out.push({ type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } });
-      } else if (part.data !== undefined && part.mediaType) {
-        pushPart(
-          out,
-          { type: 'document', mediaType: part.mediaType, data: part.data, name: part.uri },
-          i,
-          warnings,
-        );
-      } else warnings.push(dropped(part, i, 'a resource needs text, or data with a media type'));
-      return;
-    default:
-      warnings.push(dropped(part, i, 'user messages cannot carry it'));
-  }
+  const input = openaiInput(part, i, warnings);
+  if (input) out.push(chatPart(input));
 }
 
-/** A base64 payload as a `data:` URL. */
-export function dataUrl(mediaType: string, data: string): string {
-  return `data:${mediaType};base64,${data}`;
+/** A part as Chat Completions content. */
+function chatPart(input: OpenAIInput): WirePart {
+  switch (input.type) {
+    case 'text':
+      return { type: 'text', text: input.text };
+    case 'image':
+      return { type: 'image_url', image_url: { url: input.url } };
+    case 'file':
+      return { type: 'file', file: { filename: input.filename, file_data: input.url } };
+    case 'audio':
+      return { type: 'input_audio', input_audio: { data: input.data, format: input.format } };
+  }
 }

@@ -78,13 +78,11 @@ const REQUEST_ID = 'x-request-id';
 const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
   ...PROVIDER_OPTIONS,
   strict: true,
-  headers: true,
   maxTokensField: true,
   reasoningEffort: true,
   api: true,
   reasoningSummary: true,
   store: true,
-  limits: true,
 };
 
 /**

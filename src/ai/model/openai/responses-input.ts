@@ -5,14 +5,9 @@
  * OpenAI's servers ran. Everything else is built from the provider-neutral parts.
  */
 import { type ContentPart, isRecord, type ModelMessage, type ModelWarning } from '../core/index.ts';
-import {
-  decodeBase64Text,
-  dropped,
-  partsOf,
-  ranByOtherProvider,
-  textOf,
-} from '../provider/index.ts';
-import { AUDIO_FORMATS, dataUrl, TOOL_ERROR_PREFIX } from './chat-messages.ts';
+import { dropped, partsOf, partsToSend, textOf } from '../provider/index.ts';
+import { TOOL_ERROR_PREFIX } from './chat-messages.ts';
+import { type OpenAIInput, openaiInput } from './input-parts.ts';
 
 type Item = Record<string, unknown>;
 type InputPart = Record<string, unknown>;
@@ -41,7 +36,7 @@ export function toResponsesInput(messages: ModelMessage[], warnings: ModelWarnin
     if (message.role === 'system') {
       out.push({ role: 'system', content: textOf(partsOf(message)) });
     } else if (message.role === 'assistant') {
-      const parts = partsOf(message).filter((part) => !ranByOtherProvider(part, PROVIDER));
+      const parts = partsToSend(message, PROVIDER);
       out.push(...assistantItems(parts, i, sent, approvals, warnings));
     } else {
       out.push(...userItems(message, i, approvals, warnings));
@@ -141,42 +136,24 @@ function pushInputPart(
   warnings: ModelWarning[],
   audio: boolean,
 ): void {
-  switch (part.type) {
+  if (part.type === 'audio' && !audio) {
+    warnings.push(dropped(part, i, 'tool outputs carry text, images and files'));
+    return;
+  }
+  const input = openaiInput(part, i, warnings);
+  if (input) out.push(responsesPart(input));
+}
+
+/** A part as a Responses input part. */
+function responsesPart(input: OpenAIInput): InputPart {
+  switch (input.type) {
     case 'text':
-      out.push({ type: 'input_text', text: part.text });
-      return;
+      return { type: 'input_text', text: input.text };
     case 'image':
-      out.push({
-        type: 'input_image',
-        image_url: dataUrl(part.mediaType, part.data),
-        detail: 'auto',
-      });
-      return;
-    case 'document':
-      if (part.mediaType.startsWith('text/')) {
-        out.push({ type: 'input_text', text: decodeBase64Text(part.data) });
-      } else {
-        const filename = part.name ?? `document.${part.mediaType.split('/')[1] ?? 'bin'}`;
-        out.push({ type: 'input_file', filename, file_data: dataUrl(part.mediaType, part.data) });
-      }
-      return;
-    case 'audio': {
-      const format = AUDIO_FORMATS[part.mediaType];
-      if (!audio) warnings.push(dropped(part, i, 'tool outputs carry text, images and files'));
-      else if (format) out.push({ type: 'input_audio', input_audio: { data: part.data, format } });
-      else warnings.push(dropped(part, i, `audio must be wav or mp3, not ${part.mediaType}`));
-      return;
-    }
-    case 'resource':
-      if (part.text !== undefined) out.push({ type: 'input_text', text: part.text });
-      else if (part.data !== undefined && part.mediaType) {
-        const as: ContentPart = part.mediaType.startsWith('image/')
-          ? { type: 'image', mediaType: part.mediaType, data: part.data }
-          : { type: 'document', mediaType: part.mediaType, data: part.data, name: part.uri };
-        pushInputPart(out, as, i, warnings, audio);
-      } else warnings.push(dropped(part, i, 'a resource needs text, or data with a media type'));
-      return;
-    default:
-      warnings.push(dropped(part, i, 'user messages cannot carry it'));
+      return { type: 'input_image', image_url: input.url, detail: 'auto' };
+    case 'file':
+      return { type: 'input_file', filename: input.filename, file_data: input.url };
+    case 'audio':
+      return { type: 'input_audio', input_audio: { data: input.data, format: input.format } };
   }
 }

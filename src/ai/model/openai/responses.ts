@@ -2,16 +2,11 @@
  * OpenAI's Responses API (`POST /v1/responses`): the request body. What `openai()` speaks
  * by default against api.openai.com (docs/decisions/110); responses-turn.ts reads the answer.
  */
-import type { GenerateRequest, JsonSchemaObject, ModelWarning, ToolChoice } from '../core/index.ts';
+import type { GenerateRequest, ModelWarning, ToolChoice } from '../core/index.ts';
 import { mergeProviderOptions, warnUnsentProviderTools } from '../provider/index.ts';
 import type { OpenAIOptions } from './openai.ts';
 import { toResponsesInput } from './responses-input.ts';
-import {
-  openAITurnBuilder,
-  type PreparedTurn,
-  toOpenAIOutputFormat,
-  toOpenAITool,
-} from './tool.ts';
+import { openAIFunctionTools, type PreparedTurn, toOpenAIOutputFormat } from './tool.ts';
 
 const PROVIDER = 'openai';
 
@@ -44,13 +39,11 @@ export function prepareResponses(
   stream: boolean,
 ): PreparedTurn {
   const warnings: ModelWarning[] = [];
-  const strictSchemas = new Map<string, JsonSchemaObject>();
   const body: Record<string, unknown> = { model: settings.model };
   if (request.system) body.instructions = request.system;
   body.input = toResponsesInput(request.messages, warnings);
-  const tools: Record<string, unknown>[] = (request.tools ?? []).map((tool) => {
-    const { function: fn } = toOpenAITool(tool, { strict: settings.strict, warnings });
-    if (fn.strict) strictSchemas.set(tool.name, tool.parameters);
+  const functions = openAIFunctionTools(request, settings.strict, warnings);
+  const tools: Record<string, unknown>[] = functions.tools.map(({ function: fn }) => {
     // Responses makes function tools strict unless told otherwise: say which they are.
     const wire: Record<string, unknown> = { type: 'function', name: fn.name };
     if (fn.description) wire.description = fn.description;
@@ -88,7 +81,7 @@ export function prepareResponses(
   // A caller's `include` adds to these: dropping encrypted reasoning would break the next turn.
   if (Array.isArray(body.include)) for (const entry of body.include) include.add(String(entry));
   if (include.size > 0) body.include = [...include];
-  return { body, builder: openAITurnBuilder(strictSchemas, request.output), warnings };
+  return { body, builder: functions.builder, warnings };
 }
 
 function reasoningOf(

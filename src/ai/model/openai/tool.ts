@@ -4,6 +4,7 @@
  */
 
 import {
+  type GenerateRequest,
   type JsonSchemaObject,
   type ModelWarning,
   type OutputSpec,
@@ -84,10 +85,30 @@ export function toOpenAIOutputFormat(
 }
 
 /**
+ * What both OpenAI APIs make of a request's function tools: each in the Chat Completions
+ * shape ({@link toOpenAITool}, strict where `strict` says, its rewrites warned), and the
+ * builder of the turn that answers the request, which undoes strict mode in the arguments
+ * of the strict tools and in a structured answer.
+ */
+export function openAIFunctionTools(
+  request: GenerateRequest,
+  strict: OpenAIToolOptions['strict'],
+  warnings: ModelWarning[],
+): { tools: OpenAITool[]; builder: TurnBuilder } {
+  const strictSchemas = new Map<string, JsonSchemaObject>();
+  const tools = (request.tools ?? []).map((tool) => {
+    const wire = toOpenAITool(tool, { strict, warnings });
+    if (wire.function.strict) strictSchemas.set(tool.name, tool.parameters);
+    return wire;
+  });
+  return { tools, builder: openAITurnBuilder(strictSchemas, request.output) };
+}
+
+/**
  * The builder of an OpenAI turn (either API): strict mode's `null`s for absent values are
  * removed from the arguments of the tools in `strictSchemas` and from a structured answer.
  */
-export function openAITurnBuilder(
+function openAITurnBuilder(
   strictSchemas: ReadonlyMap<string, JsonSchemaObject>,
   output: OutputSpec | undefined,
 ): TurnBuilder {

@@ -13,7 +13,8 @@ export {
   decodeBase64Text,
   dropped,
   partsOf,
-  ranByOtherProvider,
+  partsToSend,
+  resourceMedia,
   textOf,
   warnUnsentProviderTools,
 } from './message-parts.ts';

@@ -35,13 +35,15 @@ export interface ProviderModelOptions extends TransportOptions {
 
 /**
  * The option keys every HTTP provider takes, first and in this order (a refusal lists the
- * known keys): the transport's, then `model`, `apiKey` and `baseURL`.
+ * known keys): the transport's, then `model`, `apiKey`, `baseURL`, `headers` and `limits`.
  */
 export const PROVIDER_OPTIONS = {
   ...TRANSPORT_OPTIONS,
   model: true,
   apiKey: true,
   baseURL: true,
+  headers: true,
+  limits: true,
 } as const;
 
 /**
