@@ -4,6 +4,7 @@
  */
 
 import { describeValue } from '../internal/describe-value.ts';
+import { checkOptionalType } from '../internal/option-type.ts';
 import { errorMessage } from '../internal/thrown-value.ts';
 import type { ContentPart, DocumentPart, ResourcePart, ToolResultObject } from './content.ts';
 import { excerpt } from './error-text.ts';
@@ -61,9 +62,7 @@ function toJson(value: unknown): string {
 
 function contentResult(value: Record<string, unknown>, written: string): ToolResultObject {
   const { content, isError, structuredContent } = value;
-  if (isError !== undefined && typeof isError !== 'boolean') {
-    throw new Malformed(`isError: expected a boolean, received ${describeValue(isError)}`);
-  }
+  checkOptionalType(isError, 'boolean', 'isError', (message) => new Malformed(message));
   const result: ToolResultObject = { content: checkContent(content) };
   if (written !== '') {
     const rest = result.content;

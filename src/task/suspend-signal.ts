@@ -3,6 +3,7 @@
  */
 
 import { describeValue } from '../internal/describe-value.ts';
+import { checkOptionalType, typeError } from '../internal/option-type.ts';
 import type { SuspendRequest } from './types.ts';
 
 /**
@@ -80,8 +81,6 @@ export function suspendArguments(
     );
   }
   const { reason, payload: data } = reasonOrRequest as SuspendRequest;
-  if (reason !== undefined && typeof reason !== 'string') {
-    throw new TypeError(`suspend: reason: expected a string, received ${describeValue(reason)}`);
-  }
+  checkOptionalType(reason, 'string', 'suspend: reason', typeError);
   return [reason, data];
 }

@@ -5,6 +5,7 @@
  */
 import { describeValue } from '../internal/describe-value.ts';
 import { checkDuration } from '../internal/duration.ts';
+import { checkOptionalType, typeError } from '../internal/option-type.ts';
 import type { OutputModes, Risk, TaskExecution, TaskOptions } from './types.ts';
 
 /** The options `checkTaskOptions` checked, with `outputMode` defaulted. */
@@ -49,11 +50,7 @@ export function checkTaskOptions<Input, Output>(
     );
   }
   const { idempotent } = options;
-  if (idempotent !== undefined && typeof idempotent !== 'boolean') {
-    throw new TypeError(
-      `Task "${name}": idempotent: expected a boolean, received ${describeValue(idempotent)}`,
-    );
-  }
+  checkOptionalType(idempotent, 'boolean', `Task "${name}": idempotent`, typeError);
   const { execution } = options;
   if (execution !== undefined && execution !== 'task' && execution !== 'task-optional') {
     throw new TypeError(

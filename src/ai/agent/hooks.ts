@@ -1,5 +1,5 @@
+import { checkOptionalType } from '../../internal/option-type.ts';
 import { AgentError } from './agent-error.ts';
-import { describe } from './describe.ts';
 import type { AgentEvent } from './types.ts';
 
 type EventOf<T extends AgentEvent['type']> = Extract<AgentEvent, { type: T }>;
@@ -48,12 +48,12 @@ const HOOKS = {
 /** Checks that every hook given is a function. */
 export function checkHooks(options: RunHooks): void {
   for (const name of Object.values(HOOKS)) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new AgentError(
-        'INVALID_ARGUMENT',
-        `run options.${name}: expected a function, received ${describe(options[name])}`,
-      );
-    }
+    checkOptionalType(
+      options[name],
+      'function',
+      `run options.${name}`,
+      (message) => new AgentError('INVALID_ARGUMENT', message),
+    );
   }
 }
 

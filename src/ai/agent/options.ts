@@ -1,4 +1,5 @@
 import { unknownKeyMessage } from '../../internal/known-keys.ts';
+import { checkOptionalType } from '../../internal/option-type.ts';
 import { type CompiledValidator, compile, type SchemaLike } from '../../validate/index.ts';
 import type {
   GenerateRequest,
@@ -193,12 +194,12 @@ export function readOptions(options: AgentOptions): AgentConfig {
       `agent(options).model: expected a Model with generate() and stream(), received ${describe(model)}`,
     );
   }
-  if (instructions !== undefined && typeof instructions !== 'string') {
-    throw new AgentError(
-      'INVALID_ARGUMENT',
-      `agent(options).instructions: expected a string, received ${describe(instructions)}`,
-    );
-  }
+  checkOptionalType(
+    instructions,
+    'string',
+    'agent(options).instructions',
+    (message) => new AgentError('INVALID_ARGUMENT', message),
+  );
   if (typeof name !== 'string' || name === '') {
     throw new AgentError(
       'INVALID_ARGUMENT',

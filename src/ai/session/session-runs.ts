@@ -3,6 +3,7 @@
  * them, cancelling one, and continuing runs no worker holds (`continue`, `drain`).
  */
 import { describeValue } from '../../internal/describe-value.ts';
+import { checkOptionalType } from '../../internal/option-type.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
 import { type AgentRunOptions, checkBudget } from '../agent/index.ts';
 import { continueClaimedRun, driveHeldRun } from './drive-run.ts';
@@ -71,12 +72,12 @@ export function sessionRuns(
           `list: status: expected one of ${RUN_STATUSES.join(', ')}, received ${describeValue(filter.status)}`,
         );
       }
-      if (filter.threadId !== undefined && typeof filter.threadId !== 'string') {
-        throw new SessionError(
-          'INVALID_ARGUMENT',
-          `list: threadId: expected a string, received ${describeValue(filter.threadId)}`,
-        );
-      }
+      checkOptionalType(
+        filter.threadId,
+        'string',
+        'list: threadId',
+        (message) => new SessionError('INVALID_ARGUMENT', message),
+      );
       const runs = await store.list(filter);
       return runs.map((run) => (run instanceof SessionError ? corruptView(run) : toView(run)));
     },

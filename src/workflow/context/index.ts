@@ -18,15 +18,6 @@
  * rest of `workflow` reaches it through this file.
  */
 export { Execution } from './context.ts';
-export type {
-  AgentOutcome,
-  Callable,
-  CallOptions,
-  DurableAgent,
-  PendingDecision,
-  StepContext,
-  StepOptions,
-  WaitForSignalOptions,
-  WorkflowContext,
-} from './context-types.ts';
+// Every type of the `ctx` a run receives is public; `fino:workflow` names them one by one.
+export type * from './context-types.ts';
 export type { RetryPolicy } from './retry.ts';

@@ -4,6 +4,7 @@
 import type { ElicitRequest, ElicitResult, Transport } from '@modelcontextprotocol/client';
 import { describeValue } from '../../../internal/describe-value.ts';
 import { checkDuration } from '../../../internal/duration.ts';
+import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
 import type { SampleHandler, ServerLogMessage } from './client-catalog.ts';
 import type { McpOAuth } from './oauth.ts';
 import type { TaskTiming } from './tasks/index.ts';
@@ -103,17 +104,14 @@ export function checkClientOptions(options: McpClientOptions): void {
     );
   }
   for (const name of ['onElicit', 'onWarning', 'onSample', 'onLog'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'function') {
-      throw new TypeError(
-        `mcpClient: ${name}: expected a function, received ${describeValue(options[name])}`,
-      );
-    }
+    checkOptionalType(options[name], 'function', `mcpClient: ${name}`, typeError);
   }
-  if (options.approveDestructive !== undefined && typeof options.approveDestructive !== 'boolean') {
-    throw new TypeError(
-      `mcpClient: approveDestructive: expected a boolean, received ${describeValue(options.approveDestructive)}`,
-    );
-  }
+  checkOptionalType(
+    options.approveDestructive,
+    'boolean',
+    'mcpClient: approveDestructive',
+    typeError,
+  );
 }
 
 /** The task timing from the `tasks` option, or `undefined` for `tasks: false`. */

@@ -19,7 +19,7 @@ import {
   type StoredOAuthTokens,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
-import { describeValue } from '../../../internal/describe-value.ts';
+import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
 import { fileTokenStore, type OAuthRecord, type TokenStore } from './token-store.ts';
 
 /** Options of {@link oauth}. */
@@ -94,17 +94,9 @@ export function oauth(options: OAuthOptions = {}): McpOAuth {
     'privateKey',
     'signingAlgorithm',
   ] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'string') {
-      throw new TypeError(
-        `oauth: ${name}: expected a string, received ${describeValue(options[name])}`,
-      );
-    }
+    checkOptionalType(options[name], 'string', `oauth: ${name}`, typeError);
   }
-  if (options.authorize !== undefined && typeof options.authorize !== 'function') {
-    throw new TypeError(
-      `oauth: authorize: expected a function, received ${describeValue(options.authorize)}`,
-    );
-  }
+  checkOptionalType(options.authorize, 'function', 'oauth: authorize', typeError);
   if (
     options.grant === 'client_credentials' &&
     (options.clientId === undefined ||

@@ -10,6 +10,7 @@ import {
   type ResourceTemplateType as WireResourceTemplate,
 } from '@modelcontextprotocol/server';
 import { describeValue } from '../../../internal/describe-value.ts';
+import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
 import type { LogFn } from '../../../task/index.ts';
 
 /** What a resource's `read` receives. */
@@ -314,11 +315,7 @@ function checkDescribed(where: string, options: Described): void {
     );
   }
   for (const key of ['title', 'description'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'string') {
-      throw new TypeError(
-        `${where}: ${key}: expected a string, received ${describeValue(options[key])}`,
-      );
-    }
+    checkOptionalType(options[key], 'string', `${where}: ${key}`, typeError);
   }
   if (
     options.mimeType !== undefined &&
