@@ -5,14 +5,16 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = join(import.meta.dirname, '../..');
 
 const approval = join(import.meta.dirname, 'fixtures/approval.ts');
+/** The tests' folders, removed after the file's tests. */
+const folders = tempDir('bin');
 
 async function fino(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return finoIn(import.meta.dirname, {}, ...args);
@@ -82,7 +84,7 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
   });
 
   it('refuses a tool that requires approval without a terminal (exit 3), and runs it with --yes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fino-bin-'));
+    const dir = mkdtempSync(join(folders, 'test-'));
     writeFileSync(join(dir, 'victim.txt'), 'keep me');
     const refused = await finoIn(dir, {}, 'run', approval, 'remove_file', '--path', 'victim.txt');
     expect(refused).toEqual({

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { session, sqliteStore } from '../../src/ai/session/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
 import { sessions } from '../../src/cli/commands/sessions.ts';
@@ -12,13 +11,13 @@ import { type ServeHelpers, serve } from '../../src/cli/commands/sessions-serve.
 import { sqliteWorkflowStore } from '../../src/workflow/index.ts';
 import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
 import { workflowShop } from '../ai/session/inbox/workflow-fixtures.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const RUN_CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 /** tsx's loader by its own address: the child runs in a folder without node_modules. */
 const TSX = import.meta.resolve('tsx');
-const dir = mkdtempSync(join(tmpdir(), 'fino-cli-serve-'));
+const dir = tempDir('cli-serve');
 const log = join(dir, 'log.jsonl');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function io() {
   const stdout = new PassThrough();

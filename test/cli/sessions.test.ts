@@ -1,10 +1,8 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import { type SessionRun, session, sqliteStore } from '../../src/ai/session/index.ts';
@@ -13,15 +11,15 @@ import { sessions } from '../../src/cli/commands/sessions.ts';
 import { TERMINAL_CONTROLS } from '../../src/internal/terminal-controls.ts';
 import { budgetAgent } from '../ai/session/fixtures/budget-agent.ts';
 import { readLog, shopAgent } from '../ai/session/fixtures/shop-agent.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-cli-sessions-'));
+const dir = tempDir('cli-sessions');
 const log = join(dir, 'log.jsonl');
 process.env.FINO_TEST_LOG = log;
 const RUN_CLI = join(import.meta.dirname, 'fixtures', 'run-cli.ts');
 /** tsx's loader by its own address: the child runs in a folder without node_modules. */
 const TSX = import.meta.resolve('tsx');
 const AGENT = join(import.meta.dirname, '..', 'ai', 'session', 'fixtures', 'order-agent.ts');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(argv: string[], env: Record<string, string> = {}) {
   const stdout = new PassThrough();

@@ -5,15 +5,17 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const root = join(import.meta.dirname, '../..');
+/** The workspaces `npm start` serves, removed after the file's tests. */
+const workspaces = tempDir('start');
 
 async function start(
   args: string[],
@@ -87,7 +89,7 @@ describe('npm start', { timeout: 60_000 }, () => {
   });
 
   it('with --approval client, runs remove_file for a client that cannot ask its user', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'fino-start-'));
+    const dir = await mkdtemp(join(workspaces, 'workspace-'));
     await writeFile(join(dir, 'old.txt'), 'bye');
     const child = spawn(
       process.execPath,
@@ -125,7 +127,6 @@ describe('npm start', { timeout: 60_000 }, () => {
       expect(existsSync(join(dir, 'old.txt'))).toBe(false);
     } finally {
       child.kill();
-      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -6,12 +6,15 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { fino, requireTmux, stopTmux } from './terminal.ts';
 
 const fixture = join(import.meta.dirname, 'fixtures/approval.ts');
+/** The tests' folders, removed after the file's tests (after tmux stops). */
+const folders = tempDir('tty');
 
 function folderWithVictim(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fino-tty-'));
+  const dir = mkdtempSync(join(folders, 'test-'));
   writeFileSync(join(dir, 'victim.txt'), 'keep me');
   return dir;
 }

@@ -3,22 +3,20 @@
  * its pending call, cancel — the command over the store a worker drives.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tool } from '../../src/ai/tool/index.ts';
 import type { CommandIo } from '../../src/cli/command.ts';
 import { workflows } from '../../src/cli/commands/workflows.ts';
 import { TERMINAL_CONTROLS } from '../../src/internal/terminal-controls.ts';
 import { v } from '../../src/validate/index.ts';
 import { sqliteWorkflowStore, worker, workflow, workflowRuns } from '../../src/workflow/index.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { order } from '../workflow/fixtures/cli-workflows.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-cli-workflows-'));
+const dir = tempDir('cli-workflows');
 const MODULE = join(import.meta.dirname, '..', 'workflow', 'fixtures', 'cli-workflows.ts');
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(argv: string[]) {
   const stdout = new PassThrough();

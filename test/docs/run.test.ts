@@ -13,17 +13,15 @@
 import { execFile, execFileSync } from 'node:child_process';
 import {
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
-  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 import { markdownSnippets, type Snippet, snippetPath } from './snippets.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -76,7 +74,7 @@ const env = Object.fromEntries(
   ),
 ) as Record<string, string>;
 
-let project = '';
+const project = tempDir('docs-run');
 /** Unnamed blocks each get a folder of their own, so files they write never meet. */
 const fileOf = (snippet: Snippet) => {
   const index = snippets.indexOf(snippet);
@@ -131,7 +129,6 @@ beforeAll(() => {
     console.warn('test/docs/run: dist/ is missing or older than src/; building it (npm run build)');
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   }
-  project = mkdtempSync(join(tmpdir(), 'fino-docs-run-'));
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'docs-run', private: true, type: 'module' }),
@@ -159,10 +156,6 @@ beforeAll(() => {
     );
   }
 }, 300_000);
-
-afterAll(() => {
-  if (project) rmSync(project, { recursive: true, force: true });
-});
 
 describe('the documentation blocks, run as a user pastes them', () => {
   it('that name a file name a different one in each document', () => {

@@ -6,11 +6,9 @@
  * (test/cli/approval.test.ts). Hostile flags get the one usage error — the flag, what
  * was expected, what was received, the command's --help — and exit 2, polluting nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import { session, sqliteStore } from '../../src/ai/session/index.ts';
@@ -18,6 +16,7 @@ import { tool } from '../../src/ai/tool/index.ts';
 import { type CommandIo, escapeText, main, safeJson } from '../../src/cli/index.ts';
 import { v } from '../../src/validate/index.ts';
 import { cli, cliOnTerminal } from '../cli/io.ts';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 /** Clear the screen, retitle the window, a C1 CSI, a bidi override, DEL. */
 const HOSTILE = '\x1b[2J\x1b]0;pwned\x07\x9b31m\u202eevil\u2066\x7f';
@@ -63,8 +62,7 @@ describe('escapeText', () => {
 });
 
 describe('fino sessions with hostile stored text', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'fino-hostile-cli-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('hostile-cli');
   const db = join(dir, 'runs.db');
 
   async function seed() {

@@ -5,17 +5,19 @@
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.ts';
 
 const register = pathToFileURL(join(import.meta.dirname, '../../dist/register/index.js')).href;
+/** The tests' folders, removed after the file's tests. */
+const folders = tempDir('register');
 
 /** A temporary folder (no package.json anywhere above it) holding `files`. */
 function folder(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'fino-register-'));
+  const dir = mkdtempSync(join(folders, 'test-'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

@@ -33,7 +33,8 @@ import {
   type SqlExecutor,
   sqliteDriver,
 } from '../../../src/internal/sql/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../helpers/postgres.ts';
+import { freshSchema } from '../../helpers/postgres.ts';
+import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
 
 type JobTable = 'jobs' | 'job_pending' | 'job_audit' | 'job_migrations';
 const migrations: Migration<JobTable>[] = [
@@ -57,11 +58,7 @@ const schema = {
   database: 'the job database',
 };
 
-let pg: PostgresServer | undefined;
-beforeAll(async () => {
-  pg = await startPostgres();
-}, 120_000);
-afterAll(() => pg?.stop());
+const postgres = postgresForTests();
 
 const drivers: Array<[string, () => Promise<SqlDriver<JobTable> | undefined>]> = [
   [
@@ -75,13 +72,17 @@ const drivers: Array<[string, () => Promise<SqlDriver<JobTable> | undefined>]> =
   ],
   [
     'PostgreSQL',
-    async () =>
-      pg &&
-      postgresDriver(pg.url, {
-        schema: await freshSchema(pg.url),
-        store: 'jobStore()',
-        database: 'the job database',
-      }),
+    async () => {
+      const server = await postgres();
+      return (
+        server &&
+        postgresDriver(server.url, {
+          schema: await freshSchema(server.url),
+          store: 'jobStore()',
+          database: 'the job database',
+        })
+      );
+    },
   ],
 ];
 

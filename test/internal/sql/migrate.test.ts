@@ -1,7 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sqliteStore } from '../../../src/ai/session/index.ts';
 import {
   type Migration,
@@ -10,9 +8,9 @@ import {
   SqlFailure,
   sqliteDriver,
 } from '../../../src/internal/sql/index.ts';
+import { tempDir } from '../../helpers/temp-dir.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-sql-migrate-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('sql-migrate');
 
 type JobTable = 'jobs' | 'job_migrations';
 const jobMigrations: Migration<JobTable>[] = [

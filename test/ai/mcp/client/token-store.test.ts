@@ -1,14 +1,15 @@
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileTokenStore, memoryTokenStore, oauth } from '../../../../src/ai/mcp/index.ts';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 
+const dir = tempDir('oauth');
 const record = { tokens: { access_token: 'secret', token_type: 'Bearer' } };
 
 describe('token stores', () => {
   it('keeps records per server in a file only its owner can read', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'fino-oauth-')), 'nested', 'tokens.json');
+    const path = join(dir, 'nested', 'tokens.json');
     const store = fileTokenStore(path);
     expect(await store.load('https://a/mcp')).toBeUndefined();
     await Promise.all([
@@ -23,7 +24,7 @@ describe('token stores', () => {
   });
 
   it('names a file that holds something else', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'fino-oauth-')), 'tokens.json');
+    const path = join(dir, 'tokens.json');
     writeFileSync(path, '[1]');
     await expect(fileTokenStore(path).load('x')).rejects.toThrow(
       `fileTokenStore: ${path} does not hold a JSON object`,

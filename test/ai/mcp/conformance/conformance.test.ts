@@ -7,11 +7,11 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpHttpServer } from '../../../../src/ai/mcp/index.ts';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 import { everythingServer } from './everything-server.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -20,6 +20,7 @@ const packageDir = (name: string) =>
 const cli = join(packageDir('@modelcontextprotocol/conformance'), 'dist/index.js');
 /** tsx's loader by path: the CLI runs the client from a temporary directory. */
 const tsx = pathToFileURL(join(packageDir('tsx'), 'dist/loader.mjs')).href;
+const runs = tempDir('conformance');
 const needsShim = Number(process.versions.node.split('.')[0]) < 22;
 const shim = needsShim ? ['--import', join(here, 'node20/register.mjs')] : [];
 
@@ -27,7 +28,7 @@ const shim = needsShim ? ['--import', join(here, 'node20/register.mjs')] : [];
 function conformance(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...shim, cli, ...args], {
-      cwd: mkdtempSync(join(tmpdir(), 'fino-conformance-')), // its results/ folder goes here
+      cwd: mkdtempSync(join(runs, 'run-')), // its results/ folder goes here
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

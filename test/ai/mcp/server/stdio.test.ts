@@ -2,11 +2,11 @@
  * The official SDK clients (v2 in both protocol eras, v1) spawn `fino mcp` — the built
  * `bin/fino.js`, so run `npm run build` first (`npm test` does) — and use its tools.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 import { CLIENT_KINDS, connectClient, type Target, type TestClient } from '../fixtures/clients.ts';
 import { PIXEL_PNG } from '../fixtures/tools.ts';
 
@@ -15,14 +15,12 @@ const bin = join(root, 'bin/fino.js');
 const fixture = fileURLToPath(new URL('../fixtures/tools.ts', import.meta.url));
 const text = (result: any) => result.content.map((c: any) => c.text ?? `[${c.type}]`).join('\n');
 
-let scratch: string;
+const scratch = tempDir('mcp-stdio');
 beforeAll(() => {
   if (!existsSync(join(root, 'dist/cli/index.js'))) {
     throw new Error('dist/ is missing: run "npm run build" before these tests (npm test does)');
   }
-  scratch = mkdtempSync(join(tmpdir(), 'fino-mcp-stdio-'));
 });
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 const target = (env: Record<string, string> = {}): Target => ({
   command: process.execPath,

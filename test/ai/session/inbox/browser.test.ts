@@ -4,21 +4,20 @@
  * CI=true). Writes its screenshot to a temporary folder; with FINO_UPDATE_SCREENSHOT=1
  * it rewrites docs/inbox.png instead.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type InboxServer,
-  postgresStore,
   type Store,
   serveInbox,
   session,
   sqliteStore,
 } from '../../../../src/ai/session/index.ts';
-import { freshSchema, type PostgresServer, startPostgres } from '../../../helpers/postgres.ts';
+import { type OpenStore, sessionStores } from '../../../helpers/session-stores.ts';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 import { shop, suspendOn } from './fixtures.ts';
 
 const CHROMIUM = process.env.FINO_CHROMIUM ?? '/usr/bin/chromium';
@@ -33,9 +32,8 @@ const HOSTILE = '<img src=x onerror=window.__pwned=1></script><script>window.__p
 const TOKEN = 'inbox-test-token-1';
 
 let browser: Browser | undefined;
-let pgServer: PostgresServer | undefined;
-const pgStarted = startPostgres().then((s) => (pgServer = s));
-const dir = mkdtempSync(join(tmpdir(), 'fino-inbox-'));
+const open = sessionStores('inbox');
+const dir = tempDir('inbox-files');
 let files = 0;
 
 beforeAll(async () => {
@@ -57,22 +55,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await pgStarted.catch(() => {});
-  await pgServer?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
-type StoreFactory = () => Promise<Store | undefined>;
-
-const STORES: Array<[string, StoreFactory]> = [
-  ['sqlite', async () => sqliteStore(join(dir, `inbox-${++files}.db`))],
-  [
-    'postgres',
-    async () => {
-      await pgStarted;
-      return pgServer && postgresStore(pgServer.url, { schema: await freshSchema(pgServer.url) });
-    },
-  ],
+const STORES: Array<[string, OpenStore]> = [
+  ['sqlite', open.sqlite],
+  ['postgres', open.postgres],
 ];
 
 interface Setup {
@@ -87,7 +74,7 @@ interface Setup {
 }
 
 async function setup(
-  makeStore: StoreFactory,
+  makeStore: OpenStore,
   options: { agent?: boolean } = {},
 ): Promise<Setup | undefined> {
   const store = await makeStore();

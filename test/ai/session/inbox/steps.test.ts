@@ -1,14 +1,12 @@
 /** The run page's steps: tokens and cost per step, the run's total, a failed run's code. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inbox, memoryStore, session } from '../../../../src/ai/session/index.ts';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 import { budgetAgent } from '../fixtures/budget-agent.ts';
 import { browserLike } from './fixtures.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-inbox-steps-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('inbox-steps');
 
 describe('inbox run page: steps', () => {
   it('shows each step with its tool calls, tokens and cost, the total, and the error code', async () => {

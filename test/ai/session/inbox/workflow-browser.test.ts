@@ -4,13 +4,13 @@
  * visibly when /usr/bin/chromium is missing (an error when CI=true). Its screenshot goes
  * to a temporary folder, never to docs/.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryStore, serveInbox, session } from '../../../../src/ai/session/index.ts';
 import { sqliteWorkflowStore, workflowRuns } from '../../../../src/workflow/index.ts';
+import { tempDir } from '../../../helpers/temp-dir.ts';
 import { workflowShop } from './workflow-fixtures.ts';
 
 const CHROMIUM = process.env.FINO_CHROMIUM ?? '/usr/bin/chromium';
@@ -23,7 +23,7 @@ if (!hasChromium) {
 
 const HOSTILE = '<img src=x onerror=window.__pwned=1></script><script>window.__pwned=2</script>';
 let browser: Browser | undefined;
-const dir = mkdtempSync(join(tmpdir(), 'fino-inbox-wf-'));
+const dir = tempDir('inbox-wf');
 
 beforeAll(async () => {
   if (!hasChromium) return;
@@ -35,7 +35,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('workflow runs in the inbox, in Chromium over SQLite', () => {

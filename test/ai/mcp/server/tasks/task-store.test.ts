@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type McpTaskStore, mcpTaskStore } from '../../../../../src/ai/mcp/index.ts';
 import { type Store, session } from '../../../../../src/ai/session/index.ts';
-import { type OpenStore, sessionStores } from '../../../../helpers/session-stores.ts';
+import { type OpenStore, sessionStores, withStore } from '../../../../helpers/session-stores.ts';
 
 const engines = sessionStores('mcp-task-store');
 
@@ -27,19 +27,13 @@ const task = (taskId: string, ownerKey = 'anonymous', extra: object = {}) => ({
 });
 
 describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
-  const withStore = (test: (tasks: McpTaskStore, store: Store) => Promise<void>) => async () => {
-    const store = await open();
-    if (!store) return; // no PostgreSQL here: reported once by startPostgres
-    try {
-      await test(mcpTaskStore(store), store);
-    } finally {
-      await store.close();
-    }
-  };
+  /** A test on the task records of a new store (closed after it); skipped without a server. */
+  const withTasks = (test: (tasks: McpTaskStore, store: Store) => Promise<void>) =>
+    withStore(open, (store) => test(mcpTaskStore(store), store));
 
   it(
     'records a task with its run, readable by its owner only',
-    withStore(async (tasks) => {
+    withTasks(async (tasks) => {
       await tasks.create(task('t1', 'client:alice', { sessionId: 's1' }));
       const record = await tasks.get('t1', 'client:alice');
       expect(record).toMatchObject({
@@ -59,7 +53,7 @@ describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
 
   it(
     'counts an owner’s stored tasks that have not expired, finished ones included',
-    withStore(async (tasks) => {
+    withTasks(async (tasks) => {
       await tasks.create(task('a1', 'auth:["app","sub","ana"]'));
       await tasks.create(task('a2', 'auth:["app","sub","ana"]'));
       await tasks.create(task('a3', 'auth:["app","sub","ana"]', { ttlMs: 1 }));
@@ -74,7 +68,7 @@ describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
 
   it(
     'finishes a task completed, waiting on a pending call a session can decide, or failed',
-    withStore(async (tasks, store) => {
+    withTasks(async (tasks, store) => {
       for (const id of ['done', 'asks', 'broke']) await tasks.create(task(id));
       expect(await tasks.finish('done', 'w1', { status: 'completed', result: { ok: 1 } })).toBe(
         true,
@@ -106,7 +100,7 @@ describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
 
   it(
     'reports tasks whose worker died as interrupted orphans',
-    withStore(async (tasks) => {
+    withTasks(async (tasks) => {
       await tasks.create(task('short', 'anonymous', { leaseMs: 1 }));
       await tasks.create(task('held'));
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -116,7 +110,7 @@ describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
 
   it(
     'lists an owner’s tasks oldest first, by session when asked, a page at a time',
-    withStore(async (tasks) => {
+    withTasks(async (tasks) => {
       for (let i = 0; i < 5; i++) {
         await tasks.create(task(`a${i}`, 'client:alice', { sessionId: i < 3 ? 's1' : 's2' }));
       }
@@ -137,7 +131,7 @@ describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
 
   it(
     'keeps the latest status message, cut to 500 characters',
-    withStore(async (tasks) => {
+    withTasks(async (tasks) => {
       await tasks.create(task('m'));
       await tasks.setStatusMessage('m', 'x'.repeat(2000));
       expect((await tasks.get('m'))?.statusMessage).toHaveLength(500);
@@ -148,7 +142,7 @@ describe.each(STORES)('mcpTaskStore on %s', (_name, open) => {
 
   it(
     'sweeps tasks kept past their ttl, with their runs and audit, but never a running one',
-    withStore(async (tasks, store) => {
+    withTasks(async (tasks, store) => {
       await tasks.create(task('old', 'anonymous', { ttlMs: 1 }));
       await tasks.create(task('busy', 'anonymous', { ttlMs: 1 }));
       await tasks.create(task('fresh'));

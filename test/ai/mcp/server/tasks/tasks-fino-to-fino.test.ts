@@ -4,8 +4,7 @@
  * Streamable HTTP they negotiate the 2026-07-28 revision, which has no tasks, and the
  * same tools are called directly (decision 098).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,6 +21,7 @@ import { scriptedModel } from '../../../../../src/ai/model/index.ts';
 import { sqliteStore } from '../../../../../src/ai/session/index.ts';
 import type { Tool } from '../../../../../src/ai/tool/index.ts';
 import type { Progress } from '../../../../../src/task/index.ts';
+import { tempDir } from '../../../../helpers/temp-dir.ts';
 import { finoTaskTools, runsOf } from '../../fixtures/fino-task-tools.ts';
 
 const root = fileURLToPath(new URL('../../../../..', import.meta.url));
@@ -29,16 +29,16 @@ const fixture = fileURLToPath(new URL('../../fixtures/fino-task-server.ts', impo
 const text = (result: { content: unknown }) =>
   (result.content as { type: string; text?: string }[]).map((p) => p.text ?? '').join('');
 
+const tests = tempDir('mcp-f2f');
 let dir: string;
 const clients: McpToolClient[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'fino-mcp-f2f-'));
+  dir = mkdtempSync(join(tests, 'test-'));
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** A fino client of a new fino server process over stdio, on the test's task database. */

@@ -6,11 +6,11 @@
  * one waiting for approval still waits and runs exactly once when approved, and one still
  * queued for a running slot (it never started) is started (decision 116).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../../../../helpers/temp-dir.ts';
 import type { Target } from '../../fixtures/clients.ts';
 import {
   connectTaskClient,
@@ -24,14 +24,14 @@ const text = (result: any) => result.content.map((c: any) => c.text).join('\n');
 const lines = (file: string) =>
   existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 
+const tests = tempDir('mcp-tasks');
 let dir: string;
 const open: TaskClient[] = [];
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'fino-mcp-tasks-'));
+  dir = mkdtempSync(join(tests, 'test-'));
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close().catch(() => undefined)));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const target = (env: Record<string, string> = {}): Target => ({
