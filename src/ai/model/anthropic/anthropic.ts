@@ -2,21 +2,20 @@
  * `anthropic()`: a {@link Model} over the Anthropic Messages API, built on the providers'
  * skeleton (`providerModel`); this file holds its options and its wiring.
  */
-import type { Model, ModelLimits, ModelWarning } from '../core/index.ts';
+import type { Model, ModelWarning } from '../core/index.ts';
 import {
   apiKey,
   baseURLOf,
-  checkModelOptions,
-  PROVIDER_OPTIONS,
+  type ProviderDescriptor,
+  type ProviderOptions,
   providerModel,
 } from '../provider/index.ts';
-import type { TransportOptions } from '../wire/index.ts';
 import { pausableTurn } from './paused-turn.ts';
 import { readMessage, streamMessage } from './read-answer.ts';
 import { bodyOf } from './request-body.ts';
 
 /** Options of {@link anthropic}. */
-export interface AnthropicOptions extends TransportOptions {
+export interface AnthropicOptions extends ProviderOptions {
   /** Model name, e.g. `claude-sonnet-4-5`. */
   model: string;
   /** Defaults to `ANTHROPIC_API_KEY`. */
@@ -35,20 +34,17 @@ export interface AnthropicOptions extends TransportOptions {
    * the cache (`usage.cachedInputTokens`) instead of paying for them again.
    */
   cacheControl?: boolean;
-  /**
-   * The model's context window and output limit (`model.limits`), over the shipped
-   * table's figures for its name; either field alone is enough (docs/decisions/142).
-   */
-  limits?: Partial<ModelLimits>;
 }
 
 const PROVIDER = 'anthropic';
-const REQUEST_ID = 'request-id';
-const KNOWN_OPTIONS: Record<keyof AnthropicOptions, true> = {
-  ...PROVIDER_OPTIONS,
-  maxTokens: true,
-  version: true,
-  cacheControl: true,
+const ANTHROPIC: ProviderDescriptor<AnthropicOptions> = {
+  provider: PROVIDER,
+  requestIdHeader: 'request-id',
+  options: { maxTokens: true, version: true, cacheControl: true },
+  hints: {
+    anthropicVersion: '"version"',
+    betas: '"headers" ({ headers: { \'anthropic-beta\': … } })',
+  },
 };
 
 /**
@@ -68,21 +64,19 @@ const KNOWN_OPTIONS: Record<keyof AnthropicOptions, true> = {
  * ```
  */
 export function anthropic(options: AnthropicOptions): Model {
-  checkModelOptions(PROVIDER, options, KNOWN_OPTIONS, {
-    anthropicVersion: '"version"',
-    betas: '"headers" ({ headers: { \'anthropic-beta\': … } })',
-  });
-  const baseURL = baseURLOf(options.baseURL, 'https://api.anthropic.com');
-  const headers = () => ({
-    'x-api-key': apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true)!,
-    'anthropic-version': options.version ?? '2023-06-01',
-    ...options.headers,
-  });
-  return providerModel<AnthropicTurn>(
-    { provider: PROVIDER, requestIdHeader: REQUEST_ID },
-    options,
-    {
-      begin: (request, stream) => ({ ...pausableTurn(request), stream, warnings: [] }),
+  return providerModel(ANTHROPIC, options, () => {
+    const baseURL = baseURLOf(options.baseURL, 'https://api.anthropic.com');
+    const headers = () => ({
+      'x-api-key': apiKey(PROVIDER, options.apiKey, 'ANTHROPIC_API_KEY', true)!,
+      'anthropic-version': options.version ?? '2023-06-01',
+      ...options.headers,
+    });
+    return {
+      begin: (request, stream): AnthropicTurn => ({
+        ...pausableTurn(request),
+        stream,
+        warnings: [],
+      }),
       send(turn, request) {
         // Each response of a paused turn has its own warnings; the last one's reach the result.
         turn.warnings = [];
@@ -111,8 +105,8 @@ export function anthropic(options: AnthropicOptions): Model {
         },
         field: 'input_tokens',
       },
-    },
-  );
+    };
+  });
 }
 
 /** A turn being read, and whether it streams; `warnings` are those of its latest call. */

@@ -2,49 +2,45 @@
  * `gemini()`: a {@link Model} over the Gemini API, built on the providers' skeleton
  * (`providerModel`); this file holds its options, its model path and key, and its wiring.
  */
-import {
-  type GenerateRequest,
-  type Model,
-  ModelError,
-  type ModelLimits,
-  type ModelWarning,
-} from '../core/index.ts';
+import { type GenerateRequest, type Model, ModelError, type ModelWarning } from '../core/index.ts';
 import {
   baseURLOf,
-  checkModelOptions,
-  PROVIDER_OPTIONS,
+  type ProviderDescriptor,
+  type ProviderOptions,
   providerModel,
 } from '../provider/index.ts';
-import type { ProviderRequest, TransportOptions } from '../wire/index.ts';
+import type { ProviderRequest } from '../wire/index.ts';
 import { GEMINI } from './messages.ts';
 import { fromResponse, streamResponse } from './read-answer.ts';
 import { bodyOf, checkToolNames } from './request-body.ts';
 import { GeminiTurn } from './turn.ts';
 
 /** Options of {@link gemini}. */
-export interface GeminiOptions extends TransportOptions {
+export interface GeminiOptions extends ProviderOptions {
   /** Model name, e.g. `gemini-2.5-flash` (a `models/…` or `tunedModels/…` name also works). */
   model: string;
   /** Defaults to `GOOGLE_API_KEY`, else `GEMINI_API_KEY` (the official SDK's order). */
   apiKey?: string;
   /** Defaults to `https://generativelanguage.googleapis.com` (the client appends `/v1beta/…`). */
   baseURL?: string;
-  /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
-  /**
-   * The model's context window and output limit (`model.limits`), over the shipped
-   * table's figures for its name; either field alone is enough (docs/decisions/142).
-   */
-  limits?: Partial<ModelLimits>;
 }
 
 const PROVIDER = GEMINI;
-const KNOWN_OPTIONS: Record<keyof GeminiOptions, true> = PROVIDER_OPTIONS;
 const IN_PROVIDER_OPTIONS = (name: string) =>
   `the request option providerOptions ({ providerOptions: { gemini: { ${name} } } })`;
 const DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
-/** Google documents no request id header; gateways in front of it commonly set this one. */
-const REQUEST_ID = 'x-request-id';
+const GEMINI_PROVIDER: ProviderDescriptor<GeminiOptions> = {
+  provider: PROVIDER,
+  // Google documents no request id header; gateways in front of it commonly set this one.
+  requestIdHeader: 'x-request-id',
+  eventNoun: 'chunk',
+  options: {},
+  hints: {
+    safetySettings: IN_PROVIDER_OPTIONS('safetySettings'),
+    generationConfig: IN_PROVIDER_OPTIONS('generationConfig'),
+    cachedContent: IN_PROVIDER_OPTIONS('cachedContent'),
+  },
+};
 
 /**
  * A {@link Model} over the Gemini API (`generateContent` and `streamGenerateContent`,
@@ -62,47 +58,43 @@ const REQUEST_ID = 'x-request-id';
  * ```
  */
 export function gemini(options: GeminiOptions): Model {
-  checkModelOptions(PROVIDER, options, KNOWN_OPTIONS, {
-    safetySettings: IN_PROVIDER_OPTIONS('safetySettings'),
-    generationConfig: IN_PROVIDER_OPTIONS('generationConfig'),
-    cachedContent: IN_PROVIDER_OPTIONS('cachedContent'),
-  });
-  const baseURL = baseURLOf(options.baseURL, DEFAULT_BASE_URL);
-  const path = modelPath(options.model);
+  return providerModel(GEMINI_PROVIDER, options, () => {
+    const baseURL = baseURLOf(options.baseURL, DEFAULT_BASE_URL);
+    const path = modelPath(options.model);
 
-  const prepared = (request: GenerateRequest, stream: boolean) => {
-    checkToolNames(request);
-    const key = keyOf(options.apiKey);
-    const warnings: ModelWarning[] = [];
-    const body = bodyOf(request, warnings);
-    const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-    const call: ProviderRequest = {
-      url: `${baseURL}/v1beta/${path}:${method}`,
-      headers: { 'x-goog-api-key': key, ...options.headers },
-      body,
-      signal: request.signal,
+    const prepared = (request: GenerateRequest, stream: boolean) => {
+      checkToolNames(request);
+      const key = keyOf(options.apiKey);
+      const warnings: ModelWarning[] = [];
+      const body = bodyOf(request, warnings);
+      const method = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
+      const call: ProviderRequest = {
+        url: `${baseURL}/v1beta/${path}:${method}`,
+        headers: { 'x-goog-api-key': key, ...options.headers },
+        body,
+        signal: request.signal,
+      };
+      return { call, warnings };
     };
-    return { call, warnings };
-  };
 
-  const wire = { provider: PROVIDER, requestIdHeader: REQUEST_ID, eventNoun: 'chunk' };
-  return providerModel(wire, options, {
-    begin: (request, stream) => ({
-      ...prepared(request, stream),
-      turn: new GeminiTurn(request.output !== undefined),
-    }),
-    send: ({ call }) => call,
-    read: (answer, { turn, warnings }) => fromResponse(answer, turn, warnings),
-    readStream: (stream, { turn, warnings }) => streamResponse(stream, turn, warnings),
-    count: {
-      call(request) {
-        const { call } = prepared(request, false);
-        // The whole request, so tools, the system instruction and settings are counted too.
-        const body = { generateContentRequest: { model: path, ...(call.body as object) } };
-        return { ...call, url: `${baseURL}/v1beta/${path}:countTokens`, body };
+    return {
+      begin: (request, stream) => ({
+        ...prepared(request, stream),
+        turn: new GeminiTurn(request.output !== undefined),
+      }),
+      send: ({ call }) => call,
+      read: (answer, { turn, warnings }) => fromResponse(answer, turn, warnings),
+      readStream: (stream, { turn, warnings }) => streamResponse(stream, turn, warnings),
+      count: {
+        call(request) {
+          const { call } = prepared(request, false);
+          // The whole request, so tools, the system instruction and settings are counted too.
+          const body = { generateContentRequest: { model: path, ...(call.body as object) } };
+          return { ...call, url: `${baseURL}/v1beta/${path}:countTokens`, body };
+        },
+        field: 'totalTokens',
       },
-      field: 'totalTokens',
-    },
+    };
   });
 }
 

@@ -4,22 +4,16 @@
  * holds its options, their checks and the wiring both APIs share.
  */
 import { describeValue } from '../../../internal/describe-value.ts';
-import type {
-  GenerateRequest,
-  GenerateResult,
-  Model,
-  ModelLimits,
-  StreamEvent,
-} from '../core/index.ts';
+import type { GenerateRequest, GenerateResult, Model, StreamEvent } from '../core/index.ts';
 import {
   apiKey,
   baseURLOf,
-  checkModelOptions,
-  PROVIDER_OPTIONS,
+  type ProviderDescriptor,
+  type ProviderOptions,
   type ProviderWiring,
   providerModel,
 } from '../provider/index.ts';
-import type { EventStream, TransportOptions } from '../wire/index.ts';
+import type { EventStream } from '../wire/index.ts';
 import { fromCompletion, prepareChat, streamCompletion } from './chat-completions.ts';
 import { openaiTools } from './provider-tools.ts';
 import { prepareResponses } from './responses.ts';
@@ -27,7 +21,7 @@ import { fromResponse, streamResponse } from './responses-turn.ts';
 import type { PreparedTurn } from './tool.ts';
 
 /** Options of {@link openai}. */
-export interface OpenAIOptions extends TransportOptions {
+export interface OpenAIOptions extends ProviderOptions {
   /** Model name, e.g. `gpt-4o-mini`, or the name a compatible server knows (`llama3.2`). */
   model: string;
   /**
@@ -65,24 +59,22 @@ export interface OpenAIOptions extends TransportOptions {
    * kept there and reasoning goes back encrypted (`include: ['reasoning.encrypted_content']`).
    */
   store?: boolean;
-  /**
-   * The model's context window and output limit (`model.limits`), over the shipped
-   * table's figures for its name; either field alone is enough (docs/decisions/142).
-   */
-  limits?: Partial<ModelLimits>;
 }
 
 const PROVIDER = 'openai';
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-const REQUEST_ID = 'x-request-id';
-const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
-  ...PROVIDER_OPTIONS,
-  strict: true,
-  maxTokensField: true,
-  reasoningEffort: true,
-  api: true,
-  reasoningSummary: true,
-  store: true,
+const OPENAI: ProviderDescriptor<OpenAIOptions> = {
+  provider: PROVIDER,
+  requestIdHeader: 'x-request-id',
+  options: {
+    strict: true,
+    maxTokensField: true,
+    reasoningEffort: true,
+    api: true,
+    reasoningSummary: true,
+    store: true,
+  },
+  hints: { organization: '"headers" ({ headers: { \'OpenAI-Organization\': … } })' },
 };
 
 /**
@@ -103,45 +95,46 @@ const KNOWN_OPTIONS: Record<keyof OpenAIOptions, true> = {
  * ```
  */
 export function openai(options: OpenAIOptions): Model {
-  checkModelOptions(PROVIDER, options, KNOWN_OPTIONS, {
-    organization: '"headers" ({ headers: { \'OpenAI-Organization\': … } })',
+  return providerModel(OPENAI, options, () => {
+    const baseURL = baseURLOf(options.baseURL, DEFAULT_BASE_URL);
+    const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
+    const api = options.api ?? (customBase ? 'chat' : 'responses');
+    if (api !== 'responses' && api !== 'chat') {
+      throw new TypeError(
+        `openai(options).api: expected 'responses' or 'chat', received ${describeValue(api)}`,
+      );
+    }
+    if (options.store !== undefined && typeof options.store !== 'boolean') {
+      throw new TypeError(
+        `openai(options).store: expected a boolean, received ${describeValue(options.store)}`,
+      );
+    }
+    const summary = options.reasoningSummary;
+    if (summary !== undefined && !['auto', 'concise', 'detailed'].includes(summary)) {
+      throw new TypeError(
+        `openai(options).reasoningSummary: expected 'auto', 'concise' or 'detailed', received ${describeValue(summary)}`,
+      );
+    }
+    const headers = () => {
+      const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
+      return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
+    };
+    const { path, endMarker, ...format } = api === 'responses' ? RESPONSES : CHAT;
+    const url = `${baseURL}${path}`;
+    const wiring: ProviderWiring<PreparedTurn> = {
+      begin: (request, stream) => format.prepare(options, request, stream),
+      send: (turn, request) => ({
+        url,
+        headers: headers(),
+        body: turn.body,
+        signal: request.signal,
+      }),
+      read: format.read,
+      readStream: format.readStream,
+      endMarker,
+    };
+    return wiring;
   });
-  const baseURL = baseURLOf(options.baseURL, DEFAULT_BASE_URL);
-  const customBase = options.baseURL !== undefined && baseURL !== DEFAULT_BASE_URL;
-  const api = options.api ?? (customBase ? 'chat' : 'responses');
-  if (api !== 'responses' && api !== 'chat') {
-    throw new TypeError(
-      `openai(options).api: expected 'responses' or 'chat', received ${describeValue(api)}`,
-    );
-  }
-  if (options.store !== undefined && typeof options.store !== 'boolean') {
-    throw new TypeError(
-      `openai(options).store: expected a boolean, received ${describeValue(options.store)}`,
-    );
-  }
-  const summary = options.reasoningSummary;
-  if (summary !== undefined && !['auto', 'concise', 'detailed'].includes(summary)) {
-    throw new TypeError(
-      `openai(options).reasoningSummary: expected 'auto', 'concise' or 'detailed', received ${describeValue(summary)}`,
-    );
-  }
-  const headers = () => {
-    const key = apiKey(PROVIDER, options.apiKey, 'OPENAI_API_KEY', !customBase);
-    return { ...(key ? { authorization: `Bearer ${key}` } : {}), ...options.headers };
-  };
-  const { path, endMarker, ...format } = api === 'responses' ? RESPONSES : CHAT;
-  const url = `${baseURL}${path}`;
-  const wiring: ProviderWiring<PreparedTurn> = {
-    begin: (request, stream) => format.prepare(options, request, stream),
-    send: (turn, request) => ({ url, headers: headers(), body: turn.body, signal: request.signal }),
-    read: format.read,
-    readStream: format.readStream,
-  };
-  return providerModel(
-    { provider: PROVIDER, requestIdHeader: REQUEST_ID, endMarker },
-    options,
-    wiring,
-  );
 }
 
 /** Tools OpenAI's servers run for the model (Responses API): `openai.tools.webSearch()`, … */

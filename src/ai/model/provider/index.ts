@@ -3,8 +3,9 @@
  * skeleton `providerModel` (options, limits, transport, generate, stream and token count
  * wired once), the checks of a provider's options and of a request, the API key lookup,
  * the merge of `request.providerOptions`, and the message-part helpers the providers'
- * message translators share. A new provider is a room beside `openai/` that supplies a
- * `ProviderWiring` to `providerModel`.
+ * message translators share. A new provider is a room beside `openai/` whose options
+ * extend `ProviderOptions` and that supplies a `ProviderDescriptor` and a `ProviderWiring`
+ * to `providerModel`.
  *
  * May import: `../core/`, `../wire/`, `../usage/` and `src/internal/`; never a provider room.
  */
@@ -20,8 +21,8 @@ export {
 } from './message-parts.ts';
 export { apiKey, baseURLOf, checkProviderOptions } from './provider-config.ts';
 export {
-  checkModelOptions,
-  PROVIDER_OPTIONS,
+  type ProviderDescriptor,
+  type ProviderOptions,
   type ProviderWiring,
   providerModel,
 } from './provider-model.ts';

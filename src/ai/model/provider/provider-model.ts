@@ -1,8 +1,9 @@
 /**
  * The skeleton of every HTTP provider, written once: `openai()`, `anthropic()` and
- * `gemini()` check their options, then hand {@link providerModel} the few things that
- * differ — how a request becomes an HTTP call and how an answer becomes a turn — and get
- * back a {@link Model} with the shared transport, limits, stream guard and token count.
+ * `gemini()` hand {@link providerModel} a descriptor (name, request id header, own option
+ * keys), which it checks their options against, and the few things that differ — how a
+ * request becomes an HTTP call and how an answer becomes a turn — and get back a
+ * {@link Model} with the shared transport, limits, stream guard and token count.
  */
 import { describeValue } from '../../../internal/describe-value.ts';
 import {
@@ -27,9 +28,24 @@ import {
 import { checkRequest } from './check-request.ts';
 import { checkProviderOptions, requireModelName } from './provider-config.ts';
 
-/** What every provider's options hold besides its own: the model, its limits, the transport. */
-export interface ProviderModelOptions extends TransportOptions {
+/**
+ * The options every HTTP provider takes, besides its own: the model, how to reach it, its
+ * limits and the transport's. A provider's options interface extends this one and
+ * redeclares a field only to document it for that provider (its default, an example).
+ */
+export interface ProviderOptions extends TransportOptions {
+  /** Model name, as the provider's API knows it. */
   model: string;
+  /** The API key; each provider documents the environment variable it reads by default. */
+  apiKey?: string;
+  /** Where the provider's API is served; each provider documents its default. */
+  baseURL?: string;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  /**
+   * The model's context window and output limit (`model.limits`), over the shipped
+   * table's figures for its name; either field alone is enough (docs/decisions/142).
+   */
   limits?: Partial<ModelLimits>;
 }
 
@@ -37,27 +53,25 @@ export interface ProviderModelOptions extends TransportOptions {
  * The option keys every HTTP provider takes, first and in this order (a refusal lists the
  * known keys): the transport's, then `model`, `apiKey`, `baseURL`, `headers` and `limits`.
  */
-export const PROVIDER_OPTIONS = {
+export const PROVIDER_OPTIONS: Readonly<Record<keyof ProviderOptions, true>> = {
   ...TRANSPORT_OPTIONS,
   model: true,
   apiKey: true,
   baseURL: true,
   headers: true,
   limits: true,
-} as const;
+};
 
 /**
- * A provider's first step: refuses an option key it does not know (`hints` adds its own
- * suggestions) and an options object without a model name.
+ * What the skeleton knows of a provider before any model: its wire format (name, request
+ * id header, …) and the option keys only it takes, with its own suggestions for keys it
+ * refuses (`hints`, over the shared ones that point to request options).
  */
-export function checkModelOptions<T extends object>(
-  provider: string,
-  options: T | undefined,
-  known: Readonly<Record<keyof T, true>>,
-  hints?: Readonly<Record<string, string>>,
-): void {
-  checkProviderOptions(provider, options, known, hints);
-  requireModelName(provider, options as { model?: unknown } | undefined);
+export interface ProviderDescriptor<Options extends ProviderOptions>
+  extends Omit<WireFormat, 'endMarker'> {
+  /** The provider's own option keys, known after {@link PROVIDER_OPTIONS}, in this order. */
+  options: Readonly<Record<Exclude<keyof Options, keyof ProviderOptions>, true>>;
+  hints?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -90,22 +104,31 @@ export interface ProviderWiring<Turn> {
    * {@link begin}), and the answer's count field.
    */
   count?: { call(request: GenerateRequest): ProviderRequest; field: string };
+  /** A `data:` value that ends this model's stream (`[DONE]` in Chat Completions). */
+  endMarker?: string;
 }
 
 /**
- * A {@link Model} over a provider's HTTP API: id `provider:model`, the limits of the
+ * A {@link Model} over a provider's HTTP API. First refuses an option key the provider
+ * does not know and options without a model name; then asks `wire` for the provider's
+ * wiring of these (checked) options. The model: id `provider:model`, the limits of the
  * shipped table under `options.limits`, one transport (retries, timeouts, byte limits)
  * checked now, `generate`, `stream` (abortable, usage and stop at its end) and, where the
  * provider has a counting endpoint, `countTokens`; each checks its request first.
  */
-export function providerModel<Turn>(
-  wire: WireFormat,
-  options: ProviderModelOptions,
-  wiring: ProviderWiring<Turn>,
+export function providerModel<Options extends ProviderOptions, Turn>(
+  descriptor: ProviderDescriptor<Options>,
+  options: Options,
+  wire: () => ProviderWiring<Turn>,
 ): Model {
-  const { provider } = wire;
+  const { options: own, hints, ...format } = descriptor;
+  const { provider } = format;
+  checkProviderOptions<ProviderOptions>(provider, options, { ...PROVIDER_OPTIONS, ...own }, hints);
+  requireModelName(provider, options as { model?: unknown } | undefined);
+  const wiring = wire();
+  const { endMarker } = wiring;
   const limits = modelLimits(provider, options.model, options.limits);
-  const http = transport(wire, options);
+  const http = transport(endMarker === undefined ? format : { ...format, endMarker }, options);
   const model: Model = {
     id: `${provider}:${options.model}`,
     limits,
