@@ -29,14 +29,7 @@ export async function child<Input, Output>(
   if (!entry) {
     if (!(await engine.beginLive(id, 'child'))) return never();
     try {
-      entry = {
-        id,
-        kind: 'child',
-        name: childRunId,
-        seq: engine.nextSeq(),
-        state: 'waiting',
-        startedAt: Date.now(),
-      };
+      entry = engine.waitingEntry(id, 'child', { name: childRunId });
       // The history entry first: a crash between the two starts the child on replay, once (its id is fixed).
       if (!(await engine.write(entry))) return never();
       await workflow.start(input, {

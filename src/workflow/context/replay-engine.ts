@@ -117,6 +117,14 @@ export class ReplayEngine {
     return this.#nextSeq++;
   }
 
+  /**
+   * The history entry of an operation first reached: numbered next, waiting, started now.
+   * Made at the point each operation would number it, so the order of sequence numbers holds.
+   */
+  waitingEntry(id: string, kind: EntryKind, fields?: Partial<HistoryEntry>): HistoryEntry {
+    return { id, kind, seq: this.nextSeq(), state: 'waiting', startedAt: Date.now(), ...fields };
+  }
+
   /** Counts an occurrence of `key` in this execution: 1 the first time, then 2, … */
   occurrence(key: string): number {
     const n = (this.#counters.get(key) ?? 0) + 1;

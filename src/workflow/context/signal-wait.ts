@@ -46,15 +46,10 @@ export async function waitForSignal(
   if (fresh && !(await engine.beginLive(id, 'signal'))) return never();
   if (!fresh) engine.enterLive();
   try {
-    entry ??= {
-      id,
-      kind: 'signal',
+    entry ??= engine.waitingEntry(id, 'signal', {
       name,
-      seq: engine.nextSeq(),
-      state: 'waiting',
-      startedAt: Date.now(),
       ...(timeoutMs === undefined ? {} : { dueAt: Date.now() + timeoutMs }),
-    };
+    });
     const taken = await engine.deps.store.consumeSignal(
       engine.runId,
       engine.deps.owner,

@@ -39,14 +39,7 @@ async function timer(engine: ReplayEngine, id: string, dueAt: () => number): Pro
   if (!entry) {
     if (!(await engine.beginLive(id, 'sleep'))) return never();
     try {
-      entry = {
-        id,
-        kind: 'sleep',
-        seq: engine.nextSeq(),
-        state: 'waiting',
-        dueAt: dueAt(),
-        startedAt: Date.now(),
-      };
+      entry = engine.waitingEntry(id, 'sleep', { dueAt: dueAt() });
       if (!(await engine.write(entry))) return never();
     } finally {
       engine.liveEnded();
