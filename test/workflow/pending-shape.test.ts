@@ -4,25 +4,16 @@
  * pending call's fields at the top, as a session's pending call has them, with `call`
  * kept as a deprecated alias; so one approver serves both.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agent } from '../../src/ai/agent/index.ts';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import { memoryStore, session } from '../../src/ai/session/index.ts';
 import { tool } from '../../src/ai/tool/index.ts';
 import { v } from '../../src/validate/index.ts';
-import {
-  memoryWorkflowStore,
-  type PendingDecision,
-  type WorkflowStore,
-  worker,
-  workflow,
-  workflowRuns,
-} from '../../src/workflow/index.ts';
+import { type PendingDecision, worker, workflow, workflowRuns } from '../../src/workflow/index.ts';
+import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
-let store: WorkflowStore;
-afterEach(async () => {
-  await store?.close();
-});
+const fresh = memoryStorePerTest();
 
 const refund = tool({
   name: 'refund',
@@ -39,7 +30,7 @@ const approver = (p: { toolName: string; args: unknown; argsHash: string }) =>
 
 describe('a pending decision of a workflow', () => {
   it('has the pending call at the top wherever it is shown, and the same approver reads a session', async () => {
-    store = memoryWorkflowStore();
+    const store = fresh();
     const flow = workflow({
       id: 'refunds',
       run: (ctx, orderId: string) => ctx.call(refund, { orderId }),
