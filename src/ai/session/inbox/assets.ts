@@ -60,7 +60,7 @@ export const INBOX_JS = `'use strict';
   var list = document.getElementById('inbox-list');
   follow(list, {
     query: function () { return window.location.search; },
-    apply: function (text) { list.innerHTML = text; }
+    apply: function (text) { list.innerHTML = text; relabel(list); }
   });
 
   var run = document.getElementById('run-body');
@@ -71,6 +71,7 @@ export const INBOX_JS = `'use strict';
         var fresh = new DOMParser().parseFromString(text, 'text/html').getElementById('run-body');
         if (!fresh) return;
         run.innerHTML = fresh.innerHTML;
+        relabel(run);
         run.setAttribute('data-final', fresh.getAttribute('data-final'));
         return fresh.getAttribute('data-final') === 'true' ? 'final' : undefined;
       }
@@ -88,10 +89,13 @@ export const INBOX_JS = `'use strict';
     if (hours < 36) return hours + ' h ago';
     return Math.round(hours / 24) + ' days ago';
   }
-  setInterval(function () {
-    var times = document.querySelectorAll('time[data-ago]');
+  // A fragment from the server says "just now" by the server's clock: relabelled at once
+  // by this page's, so a list refreshed late never shows older words than the page did.
+  function relabel(root) {
+    var times = root.querySelectorAll('time[data-ago]');
     for (var i = 0; i < times.length; i++) times[i].textContent = ago(times[i].getAttribute('datetime'));
-  }, 20000);
+  }
+  setInterval(function () { relabel(document); }, 20000);
 
   document.addEventListener('submit', function (event) {
     var form = event.target;

@@ -559,6 +559,13 @@ describe('the inbox in Chromium', () => {
         expect(await card(waited, 'run-plain').locator('time[data-ago]').textContent()).toBe(
           '3 min ago',
         );
+        // A list the event stream refreshes later (here: another run suspends) comes from
+        // the server saying "just now" by its clock; the page relabels it by its own at once.
+        await suspendOn(s.shopped.runs, 'refund', { orderId: 'o-later' }, 'run-later');
+        await card(waited, 'run-later').waitFor();
+        expect(await card(waited, 'run-plain').locator('time[data-ago]').textContent()).toBe(
+          '3 min ago',
+        );
         await waited.close();
         await pending.getByRole('button', { name: 'Approve' }).click();
         await page.waitForURL(/\/calls\//);
