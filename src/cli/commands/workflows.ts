@@ -66,6 +66,7 @@ const describeRun = (run: WorkflowRun): string[] => {
   if (run.status === 'done') lines.push(`  output: ${JSON.stringify(run.output)}`);
   if (run.error)
     lines.push(`  error: ${run.error.code ? `${run.error.code}: ` : ''}${run.error.message}`);
+  if (run.corrupt) lines.push(`  unreadable: ${run.corrupt}`);
   if (run.worker) lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
   if (run.cancelRequested && run.status !== 'cancelled') lines.push('  cancellation requested');
   const on = run.waitingOn;

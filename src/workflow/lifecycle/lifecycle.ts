@@ -119,6 +119,13 @@ export async function awaitResult<Output>(
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
     const run = runView<Output>(await runOf(store, workflowId, runId));
+    if (run.status === 'done' && run.corrupt !== undefined) {
+      throw new WorkflowError(
+        'CORRUPT_RUN',
+        `workflow run "${runId}" ended, but cannot be read: ${run.corrupt}`,
+        { runId },
+      );
+    }
     if (run.status === 'done') return run.output as Output;
     if (run.status === 'error') {
       throw new WorkflowError(
