@@ -128,14 +128,34 @@ export function isNonRetryable(error: unknown): boolean {
 }
 
 /**
+ * The most characters of a failure's message that a run or its history keeps: a step
+ * that throws a 20 MiB message must not make every replay read 20 MiB.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 8_192;
+
+/**
+ * `message` within {@link MAX_ERROR_MESSAGE_CHARS}: when longer, its start and a note
+ * saying how long it was; never splits a surrogate pair.
+ */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
+  const note = `… (truncated: ${message.length} characters in all)`;
+  let end = MAX_ERROR_MESSAGE_CHARS - note.length;
+  const last = message.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return message.slice(0, end) + note;
+}
+
+/**
  * The `STEP_FAILED` error a step, call, child workflow or agent leaves in the history:
- * what failed, after how many attempts when more than one, and why.
+ * what failed, after how many attempts when more than one, and why (bounded by
+ * {@link boundedMessage}).
  */
 export function stepFailure(where: string, cause: string, attempts = 1): StoredError {
   const after = attempts > 1 ? ` after ${attempts} attempts` : '';
   return {
     name: 'WorkflowError',
     code: 'STEP_FAILED',
-    message: `${where} failed${after}: ${cause}`,
+    message: boundedMessage(`${where} failed${after}: ${cause}`),
   };
 }

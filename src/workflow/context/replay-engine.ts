@@ -26,7 +26,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { OtelSpan } from '../../ai/agent/index.ts';
-import { WorkflowError } from '../errors.ts';
+import { boundedMessage, WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import type { EntryKind, HistoryEntry, StoredError, StoredWorkflowRun } from '../types.ts';
 import { type Blocked, type ExecutionDeps, type ExecutionEnd, waitingOn } from './execution-end.ts';
@@ -322,7 +322,11 @@ export class ReplayEngine {
       if (text !== undefined) entry.value = text;
     } catch (error) {
       const refused = error as WorkflowError;
-      entry.error = { name: 'WorkflowError', code: refused.code, message: refused.message };
+      entry.error = {
+        name: 'WorkflowError',
+        code: refused.code,
+        message: boundedMessage(refused.message),
+      };
     }
   }
 

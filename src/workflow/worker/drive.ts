@@ -6,6 +6,7 @@
 import { errorMessage } from '../../internal/thrown-value.ts';
 import type { PendingDecision } from '../context/index.ts';
 import { Execution } from '../context/index.ts';
+import { boundedMessage } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import { endSpan, type SpanStarter } from '../telemetry.ts';
 import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from '../types.ts';
@@ -41,7 +42,7 @@ export function storedError(error: unknown): StoredError {
   const message = errorMessage(error);
   return {
     name,
-    message: message.length > 8_192 ? `${message.slice(0, 8_191)}…` : message,
+    message: boundedMessage(message),
     ...(code === undefined ? {} : { code }),
   };
 }
