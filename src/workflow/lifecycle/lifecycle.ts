@@ -10,6 +10,7 @@ import { checkDuration } from '../../internal/duration.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
 import { WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { MAX_RUN_ID_CHARS } from '../run-id.ts';
 import type {
   DecisionRef,
   StoredPending,
@@ -38,10 +39,10 @@ export async function startRun(
     );
   }
   const runId = options.runId ?? sortableId('wf_');
-  if (typeof runId !== 'string' || runId === '' || runId.length > 200) {
+  if (typeof runId !== 'string' || runId === '' || runId.length > MAX_RUN_ID_CHARS) {
     throw new WorkflowError(
       'INVALID_ARGUMENT',
-      `start: runId: expected a non-empty string of at most 200 characters, received ${typeof runId}`,
+      `start: runId: expected a non-empty string of at most ${MAX_RUN_ID_CHARS} characters, received ${typeof runId === 'string' ? `${runId.length} characters` : typeof runId}`,
     );
   }
   const what = `the input of workflow "${id}"`;
