@@ -1,7 +1,7 @@
 /**
  * Run ids: how long one may be, and the id of a child run, derived from its parent's run
  * id and the `ctx.child` id so that every replay of the parent names the same child.
- * Decision 181.
+ * Decision 179.
  */
 import { sha256Hex } from '../internal/sha256.ts';
 

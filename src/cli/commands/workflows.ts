@@ -219,7 +219,13 @@ const signalCommand = (io: CommandIo) =>
     positionals: ['runId', 'name'],
     run: (given, out) =>
       withStore(given, io, async (store) => {
-        await workflowRuns(store).signal(given.runId, given.name, given.payload);
+        await workflowRuns(store)
+          .signal(given.runId, given.name, given.payload)
+          .catch((error: unknown) => {
+            // A name the run does not take is a wrong argument of the command line (exit 2).
+            if ((error as { code?: unknown }).code !== 'UNKNOWN_SIGNAL') throw error;
+            throw new UsageError((error as Error).message, 'Pass a signal name the run takes.');
+          });
         return print(out, { runId: given.runId, signal: given.name }, () => [
           `signal "${given.name}" queued for ${given.runId}`,
         ]);

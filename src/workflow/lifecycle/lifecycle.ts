@@ -54,6 +54,7 @@ export async function startRun(
     ...(key === undefined ? {} : { key }),
     ...(text === undefined ? {} : { input: text }),
     ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+    ...(settings.signalNames ? { signals: [...settings.signalNames] } : {}),
   });
   if (!created) {
     if (options.parentRunId !== undefined && run.parentRunId === options.parentRunId) {
@@ -91,19 +92,28 @@ export async function sendSignal(
       `signal: name: expected a non-empty string of at most 200 characters, received ${typeof name}`,
     );
   }
-  if (signalNames && !signalNames.has(name)) {
-    throw new WorkflowError(
-      'UNKNOWN_SIGNAL',
-      `workflow "${id}" takes no signal "${name}"; it takes ${[...signalNames].map((s) => `"${s}"`).join(', ') || 'none'}`,
-      { runId },
-    );
-  }
+  if (signalNames) checkSignalName(id, runId, name, [...signalNames]);
   const what = `the payload of signal "${name}"`;
   const validator = settings.signals.get(name);
   const { value: checked } = await checkValue(validator, payload, 'INVALID_ARGUMENT', what);
   const text = toCheckpoint(checked, what, settings.maxValueBytes);
   await runOf(store, id, runId);
   await store.signal(runId, name, text, settings.maxQueuedSignals);
+}
+
+/** `UNKNOWN_SIGNAL` listing the declared names when `name` is not among them. */
+export function checkSignalName(
+  workflowId: string,
+  runId: string,
+  name: string,
+  declared: readonly string[],
+): void {
+  if (declared.includes(name)) return;
+  throw new WorkflowError(
+    'UNKNOWN_SIGNAL',
+    `workflow "${workflowId}" takes no signal "${name}"; it takes ${declared.map((s) => `"${s}"`).join(', ') || 'none'}`,
+    { runId },
+  );
 }
 
 /**

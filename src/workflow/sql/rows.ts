@@ -29,6 +29,7 @@ export interface RunRow {
   wake_at: number | string | null;
   cancel_requested: number | string | boolean;
   parent_run_id?: string | null;
+  signals?: string | null;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
   created_at: number | string;
@@ -65,6 +66,7 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
     if (row.run_key !== null) run.key = row.run_key;
     if (row.parent_run_id !== null && row.parent_run_id !== undefined)
       run.parentRunId = row.parent_run_id;
+    if (row.signals !== null && row.signals !== undefined) run.signals = signalNames(row.signals);
     if (row.input !== null) run.input = row.input;
     if (row.output !== null) run.output = row.output;
     if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
@@ -84,6 +86,15 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
       { runId: row.run_id },
     );
   }
+}
+
+/** The declared signal names a run row keeps, as JSON: an array of strings. */
+function signalNames(text: string): string[] {
+  const names: unknown = JSON.parse(text);
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+    throw new Error('its signal names are not an array of strings');
+  }
+  return names;
 }
 
 /** Decodes a history row; `CORRUPT_RUN` when it cannot be read. */
