@@ -128,6 +128,23 @@ export function isNonRetryable(error: unknown): boolean {
 }
 
 /**
+ * The `CORRUPT_RUN` error of a history entry that cannot be read (decision 180), naming
+ * the run, the entry and its place in the history.
+ */
+export function unreadableEntry(
+  runId: string,
+  entryId: string,
+  seq: number | string,
+  why: string,
+): WorkflowError {
+  return new WorkflowError(
+    'CORRUPT_RUN',
+    `history entry "${entryId}" (seq ${seq}) of workflow run "${runId}" cannot be read: ${why}`,
+    { runId },
+  );
+}
+
+/**
  * The most characters of a failure's message that a run or its history keeps: a step
  * that throws a 20 MiB message must not make every replay read 20 MiB.
  */

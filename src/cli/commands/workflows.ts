@@ -162,12 +162,18 @@ const showCommand = (io: CommandIo) =>
       withStore(given, io, async (store) => {
         const runs = workflowRuns(store);
         const run = await runs.get(given.runId);
-        const history = await runs.history(given.runId);
-        return print(out, { ...run, history }, () => [
+        let unreadable: string | undefined;
+        const history = await runs.history(given.runId).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code !== 'CORRUPT_RUN') throw error;
+          unreadable = (error as Error).message; // the run is shown without its history
+          return [];
+        });
+        return print(out, { ...run, history, ...(unreadable && { unreadable }) }, () => [
           ...describeRun(run),
+          ...(unreadable ? [`  history unreadable: ${unreadable}`] : []),
           ...history.map(
             (e) =>
-              `  ${e.startedAt} ${e.kind} ${e.id} ${e.state}${e.endedAt ? ` (${Date.parse(e.endedAt) - Date.parse(e.startedAt)} ms)` : ''}${e.error ? `  error: ${e.error.message}` : ''}`,
+              `  ${e.startedAt} ${e.kind} ${e.id} ${e.state}${e.endedAt ? ` (${Date.parse(e.endedAt) - Date.parse(e.startedAt)} ms)` : ''}${e.error ? `  error: ${e.error.message}` : ''}${e.corrupt ? `  unreadable: ${e.corrupt}` : ''}`,
           ),
         ]);
       }),

@@ -3,7 +3,7 @@
  * reported as `CORRUPT_RUN` with its run id and is never modified.
  */
 import type { Decision, PendingCall } from '../../ai/agent/index.ts';
-import { WorkflowError } from '../errors.ts';
+import { unreadableEntry, WorkflowError } from '../errors.ts';
 import type {
   HistoryEntry,
   StoredError,
@@ -12,6 +12,7 @@ import type {
   WaitingOn,
   WorkflowStatus,
 } from '../types.ts';
+import { entryProblem } from './entry-shape.ts';
 
 /** The record format of the rows this fino writes. */
 export const RECORD_FORMAT = 1;
@@ -97,18 +98,21 @@ function signalNames(text: string): string[] {
   return names;
 }
 
-/** Decodes a history row; `CORRUPT_RUN` when it cannot be read. */
+/**
+ * Decodes a history row; `CORRUPT_RUN` naming the run and the entry when it cannot be
+ * read (not JSON, or not the shape of an entry). Saved values are checked when replayed.
+ */
 export function decodeHistoryRow(row: HistoryRow): HistoryEntry {
+  let why: string | undefined;
+  let body: unknown;
   try {
-    const body = JSON.parse(row.body) as Omit<HistoryEntry, 'id' | 'seq'>;
-    return { ...body, id: row.entry_id, seq: Number(row.seq) };
+    body = JSON.parse(row.body);
+    why = entryProblem(body);
   } catch (error) {
-    throw new WorkflowError(
-      'CORRUPT_RUN',
-      `history entry "${row.entry_id}" of workflow run "${row.run_id}" cannot be read: ${(error as Error).message}`,
-      { runId: row.run_id },
-    );
+    why = `its body is not JSON (${(error as Error).message})`;
   }
+  if (why !== undefined) throw unreadableEntry(row.run_id, row.entry_id, row.seq, why);
+  return { ...(body as Omit<HistoryEntry, 'id' | 'seq'>), id: row.entry_id, seq: Number(row.seq) };
 }
 
 /** The body column of a history entry: everything but its keys. */

@@ -51,7 +51,10 @@ export interface DrainReport {
   runs: Record<string, DriveEnd>;
   /** Workflow ids of due runs no workflow of this worker matches (left untouched). */
   unknown: string[];
-  /** Ids of runs that cannot be read (left untouched; also passed to `onError`). */
+  /**
+   * Ids of runs that cannot be read: a run row (left untouched), or a history entry or
+   * input (the run is ended as `error` with `CORRUPT_RUN`); each also passed to `onError`.
+   */
   corrupt: string[];
 }
 
@@ -132,6 +135,10 @@ export function worker(options: WorkerOptions): Worker {
         onExecution: (execution) => {
           slot.execution = execution;
           if (stopping) execution.stop();
+        },
+        onCorrupt: (error) => {
+          corrupt.add(run.runId);
+          onError(error, run.runId);
         },
       })
         .catch((error: unknown): DriveEnd => {
