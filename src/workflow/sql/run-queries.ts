@@ -58,16 +58,11 @@ export function runQueries(
 
     async list(filter: WorkflowListFilter = {}) {
       await schema();
+      const { status = null, workflowId = null, limit = 1000 } = filter;
       const rows = await driver.query<RunRow>(
         `SELECT * FROM ${runs} WHERE (CAST(? AS TEXT) IS NULL OR status = ?) AND (CAST(? AS TEXT) IS NULL OR workflow_id = ?)
          ORDER BY created_at, run_id LIMIT ?`,
-        [
-          filter.status ?? null,
-          filter.status ?? null,
-          filter.workflowId ?? null,
-          filter.workflowId ?? null,
-          filter.limit ?? 1000,
-        ],
+        [status, status, workflowId, workflowId, limit],
       );
       return rows.map(decodeRunRow);
     },

@@ -136,10 +136,7 @@ export function worker(options: WorkerOptions): Worker {
           slot.execution = execution;
           if (stopping) execution.stop();
         },
-        onCorrupt: (error) => {
-          corrupt.add(run.runId);
-          onError(error, run.runId);
-        },
+        onCorrupt: (error) => reportCorrupt(corrupt, onError, run.runId, error),
       })
         .catch((error: unknown): DriveEnd => {
           onError(error, run.runId);
@@ -217,6 +214,17 @@ export function worker(options: WorkerOptions): Worker {
     },
   };
   return self;
+}
+
+/** Remembers a run that cannot be read (later claims skip it) and reports it. */
+function reportCorrupt(
+  corrupt: Set<string>,
+  onError: (error: unknown, runId: string) => void,
+  runId: string,
+  error: unknown,
+): void {
+  corrupt.add(runId);
+  onError(error, runId);
 }
 
 /**
