@@ -28,7 +28,8 @@ import type { StoredError } from './types.ts';
  * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one;
  * - `DRIVER_MISSING`: the store's database package is not installed; the message names the command;
  * - `STORE_UNAVAILABLE`: the database kept failing with normally transient errors after the retries;
- * - `CORRUPT_RUN`: a stored run cannot be read; it is left untouched.
+ * - `CORRUPT_RUN`: a stored run cannot be read: a run row is left untouched; a run whose
+ *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180).
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'

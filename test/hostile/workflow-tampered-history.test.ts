@@ -5,12 +5,9 @@
  * seq), visible in `get()` and the inbox, and counted in `drain().corrupt`.
  */
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { inbox, memoryStore, session } from '../../src/ai/session/index.ts';
-import type { CommandIo } from '../../src/cli/command.ts';
-import { workflows } from '../../src/cli/commands/workflows.ts';
 import {
   postgresWorkflowStore,
   sqliteWorkflowStore,
@@ -19,6 +16,7 @@ import {
   workflow,
   workflowRuns,
 } from '../../src/workflow/index.ts';
+import { cli } from '../cli/io.ts';
 import { freshSchema } from '../helpers/postgres.ts';
 import { postgresForTests } from '../helpers/postgres-for-tests.ts';
 import { openSqlite } from '../helpers/sqlite.ts';
@@ -68,24 +66,6 @@ const backends: Record<string, (name: string) => Promise<Backend | undefined>> =
     };
   },
 };
-
-/** `fino workflows show <runId> --db <file>`: its exit code and output. */
-async function showRun(runId: string, file: string) {
-  const stdout = new PassThrough();
-  let out = '';
-  stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  const io: CommandIo = {
-    stdin: new PassThrough(),
-    stdout,
-    stderr: new PassThrough(),
-    cwd: dir,
-    env: {},
-  };
-  const code = await workflows.run(['show', runId, '--db', file], io);
-  return { code, out };
-}
 
 const flow = workflow({
   id: 'tampered',
@@ -154,7 +134,7 @@ describe.each(Object.keys(backends))('tampered history on %s', (backend) => {
         const history = await workflowRuns(store)
           .history(runId)
           .catch((error: Error & { code?: string }) => `${error.code}: ${error.message}`);
-        const shown = file ? (await showRun(runId, file)).out : '';
+        const shown = file ? (await cli(['workflows', 'show', runId, '--db', file])).stdout : '';
         if (what === 'a value that is not JSON') {
           expect(history).toMatchObject([
             { id: 'first', corrupt: expect.stringContaining('the value is not JSON') },

@@ -82,7 +82,7 @@ async function checkDepth(store: WorkflowStore, runId: string, where: string): P
     if (depth + 1 >= MAX_CHILD_DEPTH) {
       throw new WorkflowError(
         'INVALID_ARGUMENT',
-        `${where}: run "${runId}" is already ${MAX_CHILD_DEPTH} levels of child runs deep, the most allowed (MAX_CHILD_DEPTH ${MAX_CHILD_DEPTH}); does a workflow start itself without end?`,
+        `${where}: run "${runId}" is already ${MAX_CHILD_DEPTH} levels of child runs deep, the most allowed; does a workflow start itself without end?`,
         { runId },
       );
     }

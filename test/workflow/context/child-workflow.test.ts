@@ -57,7 +57,7 @@ describe('ctx.child', () => {
     expect(deepest.error).toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: expect.stringContaining(
-        `is already ${MAX_CHILD_DEPTH} levels of child runs deep, the most allowed (MAX_CHILD_DEPTH ${MAX_CHILD_DEPTH})`,
+        `is already ${MAX_CHILD_DEPTH} levels of child runs deep, the most allowed; does a workflow start itself without end?`,
       ),
     });
     expect(await forever.get(runId, { store })).toMatchObject({

@@ -5,11 +5,8 @@
  * `fino workflows list`, not the inbox's.
  */
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { inbox, memoryStore, session } from '../../../src/ai/session/index.ts';
-import type { CommandIo } from '../../../src/cli/command.ts';
-import { workflows as workflowsCommand } from '../../../src/cli/commands/workflows.ts';
 import { MAX_DEADLINE_MS } from '../../../src/workflow/context/deadline.ts';
 import {
   sqliteWorkflowStore,
@@ -17,6 +14,7 @@ import {
   workflow,
   workflowRuns,
 } from '../../../src/workflow/index.ts';
+import { cli } from '../../cli/io.ts';
 import { openSqlite } from '../../helpers/sqlite.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 import { memoryStorePerTest } from '../../helpers/workflow-store.ts';
@@ -114,21 +112,10 @@ describe('deadlines', () => {
     expect(await page.text()).toContain(`unreadable: the timer ${2 ** 53} is not a date`);
     await store.close();
 
-    const stdout = new PassThrough();
-    let out = '';
-    stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    const io: CommandIo = {
-      stdin: new PassThrough(),
-      stdout,
-      stderr: new PassThrough(),
-      cwd: dir,
-      env: {},
-    };
-    expect(await workflowsCommand.run(['list', '--db', file], io)).toBe(0);
-    expect(out).toContain(`wf-bad  nap  waiting`);
-    expect(out).toContain(`  unreadable: the timer ${2 ** 53} is not a date`);
-    expect(await workflowsCommand.run(['show', 'wf-bad', '--db', file], io)).toBe(0);
+    const listed = await cli(['workflows', 'list', '--db', file]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`wf-bad  nap  waiting`);
+    expect(listed.stdout).toContain(`  unreadable: the timer ${2 ** 53} is not a date`);
+    expect((await cli(['workflows', 'show', 'wf-bad', '--db', file])).code).toBe(0);
   });
 });
