@@ -28,7 +28,8 @@ import type { StoredError } from './types.ts';
  * - `SCHEMA_TOO_NEW`: the database was migrated by a newer fino than this one;
  * - `DRIVER_MISSING`: the store's database package is not installed; the message names the command;
  * - `STORE_UNAVAILABLE`: the database kept failing with normally transient errors after the retries;
- * - `CORRUPT_RUN`: a stored run cannot be read; it is left untouched.
+ * - `CORRUPT_RUN`: a stored run cannot be read: a run row is left untouched; a run whose
+ *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180).
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'
@@ -128,14 +129,51 @@ export function isNonRetryable(error: unknown): boolean {
 }
 
 /**
+ * The `CORRUPT_RUN` error of a history entry that cannot be read (decision 180), naming
+ * the run, the entry and its place in the history.
+ */
+export function unreadableEntry(
+  runId: string,
+  entryId: string,
+  seq: number | string,
+  why: string,
+): WorkflowError {
+  return new WorkflowError(
+    'CORRUPT_RUN',
+    `history entry "${entryId}" (seq ${seq}) of workflow run "${runId}" cannot be read: ${why}`,
+    { runId },
+  );
+}
+
+/**
+ * The most characters of a failure's message that a run or its history keeps: a step
+ * that throws a 20 MiB message must not make every replay read 20 MiB.
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 8_192;
+
+/**
+ * `message` within {@link MAX_ERROR_MESSAGE_CHARS}: when longer, its start and a note
+ * saying how long it was; never splits a surrogate pair.
+ */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
+  const note = `… (truncated: ${message.length} characters in all)`;
+  let end = MAX_ERROR_MESSAGE_CHARS - note.length;
+  const last = message.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return message.slice(0, end) + note;
+}
+
+/**
  * The `STEP_FAILED` error a step, call, child workflow or agent leaves in the history:
- * what failed, after how many attempts when more than one, and why.
+ * what failed, after how many attempts when more than one, and why (bounded by
+ * {@link boundedMessage}).
  */
 export function stepFailure(where: string, cause: string, attempts = 1): StoredError {
   const after = attempts > 1 ? ` after ${attempts} attempts` : '';
   return {
     name: 'WorkflowError',
     code: 'STEP_FAILED',
-    message: `${where} failed${after}: ${cause}`,
+    message: boundedMessage(`${where} failed${after}: ${cause}`),
   };
 }

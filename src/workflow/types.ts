@@ -89,6 +89,11 @@ export interface StoredWorkflowRun {
   cancelRequested: boolean;
   /** The run that started it with `ctx.child`. */
   parentRunId?: string;
+  /**
+   * The signal names its workflow declared when the run started (absent when it declared
+   * none, or for runs of fino before decision 181): signals of other names are refused.
+   */
+  signals?: string[];
   leaseOwner?: string;
   leaseExpiresAt?: number;
   createdAt: number;
@@ -179,6 +184,8 @@ export interface WorkflowStore {
     input?: string;
     /** The run that started it with `ctx.child`: woken when it ends. */
     parentRunId?: string;
+    /** The signal names its workflow declares, when it declares them. */
+    signals?: string[];
   }): Promise<{ run: StoredWorkflowRun; created: boolean }>;
   get(runId: string): Promise<StoredWorkflowRun | undefined>;
   list(filter?: WorkflowListFilter): Promise<StoredWorkflowRun[]>;

@@ -12,6 +12,7 @@ import { workflows } from '../../src/cli/commands/workflows.ts';
 import { TERMINAL_CONTROLS } from '../../src/internal/terminal-controls.ts';
 import { v } from '../../src/validate/index.ts';
 import { sqliteWorkflowStore, worker, workflow, workflowRuns } from '../../src/workflow/index.ts';
+import { openSqlite } from '../helpers/sqlite.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { order } from '../workflow/fixtures/cli-workflows.ts';
 
@@ -124,6 +125,31 @@ describe('fino workflows', () => {
     const missing = await cli(['list', '--db', 'missing.db']);
     expect(missing.code).toBe(2);
     expect(missing.err).toContain('no workflow database at');
+  });
+
+  it('refuses a signal name the workflow does not declare, naming those it does (exit 2)', async () => {
+    const { out } = await cli([
+      'start',
+      MODULE,
+      'order',
+      '--input',
+      '{"order":"S1"}',
+      '--db',
+      's.db',
+      '--json',
+    ]);
+    const { runId } = JSON.parse(out);
+    const typo = await cli(['signal', runId, 'payed', '--db', 's.db']);
+    expect(typo.code).toBe(2);
+    expect(typo.err).toBe(
+      'fino: workflow "order" takes no signal "payed"; it takes "paid"\nPass a signal name the run takes.\n',
+    );
+    const db = openSqlite(join(dir, 's.db'));
+    expect(db.prepare('SELECT COUNT(*) AS n FROM fino_workflow_signals').get()).toEqual({ n: 0 });
+    db.close();
+    expect(
+      (await cli(['signal', runId, 'paid', '--payload', '{"amount":1}', '--db', 's.db'])).code,
+    ).toBe(0);
   });
 
   it('prints a decide line that a shell passes on intact, whatever the decision id holds', async () => {

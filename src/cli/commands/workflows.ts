@@ -66,6 +66,7 @@ const describeRun = (run: WorkflowRun): string[] => {
   if (run.status === 'done') lines.push(`  output: ${JSON.stringify(run.output)}`);
   if (run.error)
     lines.push(`  error: ${run.error.code ? `${run.error.code}: ` : ''}${run.error.message}`);
+  if (run.corrupt) lines.push(`  unreadable: ${run.corrupt}`);
   if (run.worker) lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
   if (run.cancelRequested && run.status !== 'cancelled') lines.push('  cancellation requested');
   const on = run.waitingOn;
@@ -161,12 +162,18 @@ const showCommand = (io: CommandIo) =>
       withStore(given, io, async (store) => {
         const runs = workflowRuns(store);
         const run = await runs.get(given.runId);
-        const history = await runs.history(given.runId);
-        return print(out, { ...run, history }, () => [
+        let unreadable: string | undefined;
+        const history = await runs.history(given.runId).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code !== 'CORRUPT_RUN') throw error;
+          unreadable = (error as Error).message; // the run is shown without its history
+          return [];
+        });
+        return print(out, { ...run, history, ...(unreadable && { unreadable }) }, () => [
           ...describeRun(run),
+          ...(unreadable ? [`  history unreadable: ${unreadable}`] : []),
           ...history.map(
             (e) =>
-              `  ${e.startedAt} ${e.kind} ${e.id} ${e.state}${e.endedAt ? ` (${Date.parse(e.endedAt) - Date.parse(e.startedAt)} ms)` : ''}${e.error ? `  error: ${e.error.message}` : ''}`,
+              `  ${e.startedAt} ${e.kind} ${e.id} ${e.state}${e.endedAt ? ` (${Date.parse(e.endedAt) - Date.parse(e.startedAt)} ms)` : ''}${e.error ? `  error: ${e.error.message}` : ''}${e.corrupt ? `  unreadable: ${e.corrupt}` : ''}`,
           ),
         ]);
       }),
@@ -218,7 +225,13 @@ const signalCommand = (io: CommandIo) =>
     positionals: ['runId', 'name'],
     run: (given, out) =>
       withStore(given, io, async (store) => {
-        await workflowRuns(store).signal(given.runId, given.name, given.payload);
+        await workflowRuns(store)
+          .signal(given.runId, given.name, given.payload)
+          .catch((error: unknown) => {
+            // A name the run does not take is a wrong argument of the command line (exit 2).
+            if ((error as { code?: unknown }).code !== 'UNKNOWN_SIGNAL') throw error;
+            throw new UsageError((error as Error).message, 'Pass a signal name the run takes.');
+          });
         return print(out, { runId: given.runId, signal: given.name }, () => [
           `signal "${given.name}" queued for ${given.runId}`,
         ]);

@@ -9,7 +9,7 @@ import type {
 } from '../../ai/agent/index.ts';
 import { errorMessage } from '../../internal/thrown-value.ts';
 import { stepFailure, WorkflowError } from '../errors.ts';
-import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { toCheckpoint } from '../json-value.ts';
 import { endSpan } from '../telemetry.ts';
 import type { HistoryEntry } from '../types.ts';
 import type { AgentOutcome, DurableAgent } from './context-types.ts';
@@ -43,7 +43,7 @@ export async function runAgent(
   if (saved) engine.enterLive();
   const span = engine.span('agent', id);
   try {
-    const progress = (saved ? fromCheckpoint(saved.value) : { round: 0 }) as {
+    const progress = (saved ? engine.savedValue(saved) : { round: 0 }) as {
       round: number;
       state?: RunState;
       decisions?: Record<string, string>; // decision id → the agent's tool call id

@@ -1,12 +1,14 @@
 /** `ctx.child`: a run of another workflow, started once and awaited durably. */
 import { stepFailure, WorkflowError } from '../errors.ts';
-import type { HistoryEntry } from '../types.ts';
+import { childRunId as childRunIdOf, MAX_CHILD_DEPTH } from '../run-id.ts';
+import type { HistoryEntry, WorkflowStore } from '../types.ts';
 import type { Workflow } from '../workflow.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 
 /**
  * `ctx.child(workflow, input, { id })`: starts a run of another workflow once (its run id
- * is `<runId>/<child id>`) and waits for its end, which wakes this run.
+ * is `<runId>/<child id>`, hashed when too long: `childRunId`) and waits for its end,
+ * which wakes this run. `INVALID_ARGUMENT` past {@link MAX_CHILD_DEPTH} levels of children.
  */
 export async function child<Input, Output>(
   engine: ReplayEngine,
@@ -25,10 +27,11 @@ export async function child<Input, Output>(
   let entry = engine.meet(id, 'child');
   if (entry?.state === 'done') return engine.replay(entry) as Output;
   if (engine.cancelling) throw engine.deliverCancel();
-  const childRunId = `${engine.runId}/${id}`;
+  const childRunId = childRunIdOf(engine.runId, id);
   if (!entry) {
     if (!(await engine.beginLive(id, 'child'))) return never();
     try {
+      await checkDepth(engine.deps.store, engine.runId, where);
       entry = engine.waitingEntry(id, 'child', { name: childRunId });
       // The history entry first: a crash between the two starts the child on replay, once (its id is fixed).
       if (!(await engine.write(entry))) return never();
@@ -66,5 +69,23 @@ export async function child<Input, Output>(
     return (await engine.settle(done)) as Output;
   } finally {
     engine.liveEnded();
+  }
+}
+
+/**
+ * `INVALID_ARGUMENT` when a child of `runId` would nest deeper than {@link MAX_CHILD_DEPTH}
+ * (a workflow that starts itself stops here); reads the chain of parents, at most that many.
+ */
+async function checkDepth(store: WorkflowStore, runId: string, where: string): Promise<void> {
+  let depth = 0;
+  for (let run = await store.get(runId); run?.parentRunId !== undefined; depth++) {
+    if (depth + 1 >= MAX_CHILD_DEPTH) {
+      throw new WorkflowError(
+        'INVALID_ARGUMENT',
+        `${where}: run "${runId}" is already ${MAX_CHILD_DEPTH} levels of child runs deep, the most allowed; does a workflow start itself without end?`,
+        { runId },
+      );
+    }
+    run = await store.get(run.parentRunId);
   }
 }

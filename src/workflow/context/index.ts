@@ -12,7 +12,7 @@
  * takes the same path.
  *
  * It imports `src/internal/`, `fino:ai/agent`, `fino:task` and the module's shared
- * files at its top (`types.ts`, `errors.ts`, `json-value.ts`, `telemetry.ts`, and the
+ * files at its top (`types.ts`, `errors.ts`, `json-value.ts`, `telemetry.ts`, `run-id.ts`, and the
  * `Workflow` type of `workflow.ts`, type-only: `ctx.child` takes a workflow), never the
  * side that starts, drives and shows runs (`lifecycle/`, `worker/`, the stores). The
  * rest of `workflow` reaches it through this file.

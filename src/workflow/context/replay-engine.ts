@@ -26,7 +26,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { OtelSpan } from '../../ai/agent/index.ts';
-import { WorkflowError } from '../errors.ts';
+import { boundedMessage, unreadableEntry, WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import type { EntryKind, HistoryEntry, StoredError, StoredWorkflowRun } from '../types.ts';
 import { type Blocked, type ExecutionDeps, type ExecutionEnd, waitingOn } from './execution-end.ts';
@@ -191,7 +191,22 @@ export class ReplayEngine {
   /** The result a saved entry stands for: its value, or its failure thrown again. */
   replay(entry: HistoryEntry): unknown {
     if (entry.error) throw replayedError(entry.error);
-    return fromCheckpoint(entry.value);
+    return this.savedValue(entry);
+  }
+
+  /**
+   * The value a saved entry holds; a value that is not JSON (the row was changed behind
+   * the store's back) fails the run with `CORRUPT_RUN` naming the entry (decision 180).
+   */
+  savedValue(entry: HistoryEntry): unknown {
+    try {
+      return fromCheckpoint(entry.value);
+    } catch (error) {
+      const why = `its value is not JSON (${(error as Error).message})`;
+      const corrupt = unreadableEntry(this.runId, entry.id, entry.seq, why);
+      this.#endWith({ kind: 'fatal', error: corrupt });
+      throw corrupt;
+    }
   }
 
   /**
@@ -322,7 +337,11 @@ export class ReplayEngine {
       if (text !== undefined) entry.value = text;
     } catch (error) {
       const refused = error as WorkflowError;
-      entry.error = { name: 'WorkflowError', code: refused.code, message: refused.message };
+      entry.error = {
+        name: 'WorkflowError',
+        code: refused.code,
+        message: boundedMessage(refused.message),
+      };
     }
   }
 

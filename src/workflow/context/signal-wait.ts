@@ -2,6 +2,7 @@
 
 import { WorkflowError } from '../errors.ts';
 import type { WaitForSignalOptions } from './context-types.ts';
+import { checkDeadline } from './deadline.ts';
 import { checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 
@@ -36,6 +37,11 @@ export async function waitForSignal(
       `ctx.waitForSignal("${name}"): timeoutMs: expected a number of milliseconds ≥ 0, received ${String(timeoutMs)}`,
     );
   }
+  if (timeoutMs !== undefined)
+    checkDeadline(
+      Date.now() + timeoutMs,
+      `ctx.waitForSignal("${name}", { timeoutMs: ${timeoutMs} })`,
+    );
   let id = options?.id;
   if (id === undefined) id = engine.numberedId(`signal:${name}`);
   else checkId(id, 'ctx.waitForSignal');

@@ -1,5 +1,6 @@
 /** Durable timers: `ctx.sleep` and `ctx.sleepUntil`, their deadline fixed on first reach and saved. */
 import { WorkflowError } from '../errors.ts';
+import { checkDeadline } from './deadline.ts';
 import { checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 
@@ -13,7 +14,7 @@ export function sleep(engine: ReplayEngine, id: string, ms: number): Promise<voi
       ),
     );
   }
-  return timer(engine, id, () => Date.now() + ms);
+  return timer(engine, id, `ctx.sleep("${id}", ${ms})`, () => Date.now() + ms);
 }
 
 /** `ctx.sleepUntil(id, at)`: a durable timer until a moment. */
@@ -27,12 +28,18 @@ export function sleepUntil(engine: ReplayEngine, id: string, at: Date | number):
       ),
     );
   }
-  return timer(engine, id, () => time);
+  return timer(engine, id, `ctx.sleepUntil("${id}", ${time})`, () => time);
 }
 
 /** A durable timer: its deadline is fixed on first reach and saved. */
-async function timer(engine: ReplayEngine, id: string, dueAt: () => number): Promise<void> {
+async function timer(
+  engine: ReplayEngine,
+  id: string,
+  where: string,
+  dueAt: () => number,
+): Promise<void> {
   checkId(id, 'ctx.sleep');
+  checkDeadline(dueAt(), where);
   let entry = engine.meet(id, 'sleep');
   if (entry?.state === 'done') return;
   if (engine.cancelling) throw engine.deliverCancel();

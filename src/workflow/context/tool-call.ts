@@ -4,7 +4,6 @@ import { type PendingCall, pendingCall } from '../../ai/agent/index.ts';
 import { controlFlowName, errorMessage } from '../../internal/thrown-value.ts';
 import type { ToolResultObject } from '../../task/index.ts';
 import { stepFailure, WorkflowError } from '../errors.ts';
-import { fromCheckpoint } from '../json-value.ts';
 import { endSpan } from '../telemetry.ts';
 import type { HistoryEntry } from '../types.ts';
 import type { Callable, CallOptions } from './context-types.ts';
@@ -39,7 +38,7 @@ export async function call(
   if (saved) engine.enterLive();
   const span = engine.span('call', id, { 'gen_ai.tool.name': tool.name });
   try {
-    const progress = (saved ? fromCheckpoint(saved.value) : { round: 0 }) as {
+    const progress = (saved ? engine.savedValue(saved) : { round: 0 }) as {
       round: number;
       decisionId?: string;
     };

@@ -10,6 +10,7 @@ import { checkDuration } from '../../internal/duration.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
 import { WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { MAX_RUN_ID_CHARS } from '../run-id.ts';
 import type {
   DecisionRef,
   StoredPending,
@@ -38,10 +39,10 @@ export async function startRun(
     );
   }
   const runId = options.runId ?? sortableId('wf_');
-  if (typeof runId !== 'string' || runId === '' || runId.length > 200) {
+  if (typeof runId !== 'string' || runId === '' || runId.length > MAX_RUN_ID_CHARS) {
     throw new WorkflowError(
       'INVALID_ARGUMENT',
-      `start: runId: expected a non-empty string of at most 200 characters, received ${typeof runId}`,
+      `start: runId: expected a non-empty string of at most ${MAX_RUN_ID_CHARS} characters, received ${typeof runId === 'string' ? `${runId.length} characters` : typeof runId}`,
     );
   }
   const what = `the input of workflow "${id}"`;
@@ -53,6 +54,7 @@ export async function startRun(
     ...(key === undefined ? {} : { key }),
     ...(text === undefined ? {} : { input: text }),
     ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+    ...(settings.signalNames ? { signals: [...settings.signalNames] } : {}),
   });
   if (!created) {
     if (options.parentRunId !== undefined && run.parentRunId === options.parentRunId) {
@@ -90,19 +92,28 @@ export async function sendSignal(
       `signal: name: expected a non-empty string of at most 200 characters, received ${typeof name}`,
     );
   }
-  if (signalNames && !signalNames.has(name)) {
-    throw new WorkflowError(
-      'UNKNOWN_SIGNAL',
-      `workflow "${id}" takes no signal "${name}"; it takes ${[...signalNames].map((s) => `"${s}"`).join(', ') || 'none'}`,
-      { runId },
-    );
-  }
+  if (signalNames) checkSignalName(id, runId, name, [...signalNames]);
   const what = `the payload of signal "${name}"`;
   const validator = settings.signals.get(name);
   const { value: checked } = await checkValue(validator, payload, 'INVALID_ARGUMENT', what);
   const text = toCheckpoint(checked, what, settings.maxValueBytes);
   await runOf(store, id, runId);
   await store.signal(runId, name, text, settings.maxQueuedSignals);
+}
+
+/** `UNKNOWN_SIGNAL` listing the declared names when `name` is not among them. */
+export function checkSignalName(
+  workflowId: string,
+  runId: string,
+  name: string,
+  declared: readonly string[],
+): void {
+  if (declared.includes(name)) return;
+  throw new WorkflowError(
+    'UNKNOWN_SIGNAL',
+    `workflow "${workflowId}" takes no signal "${name}"; it takes ${declared.map((s) => `"${s}"`).join(', ') || 'none'}`,
+    { runId },
+  );
 }
 
 /**
@@ -119,6 +130,13 @@ export async function awaitResult<Output>(
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
     const run = runView<Output>(await runOf(store, workflowId, runId));
+    if (run.status === 'done' && run.corrupt !== undefined) {
+      throw new WorkflowError(
+        'CORRUPT_RUN',
+        `workflow run "${runId}" ended, but cannot be read: ${run.corrupt}`,
+        { runId },
+      );
+    }
     if (run.status === 'done') return run.output as Output;
     if (run.status === 'error') {
       throw new WorkflowError(

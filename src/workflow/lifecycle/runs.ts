@@ -13,6 +13,7 @@ import type {
   WorkflowListFilter,
   WorkflowStore,
 } from '../types.ts';
+import { checkSignalName } from './lifecycle.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
@@ -26,8 +27,9 @@ export interface WorkflowRuns {
   /** Undecided pending decisions of unfinished runs (of one run with `runId`), oldest first. */
   pending(filter?: { runId?: string }): Promise<StoredPending[]>;
   /**
-   * Sends a signal. Without the workflow's code, declared signal names and payload
-   * schemas are not checked here (the workflow's `signal` checks them).
+   * Sends a signal. A name the run's workflow did not declare when the run started is
+   * refused (`UNKNOWN_SIGNAL`); without the workflow's code, payload schemas are not
+   * checked here (the workflow's `signal` checks them).
    */
   signal(runId: string, name: string, payload?: unknown): Promise<void>;
   /** Cancels a run (see the workflow's `cancel`). */
@@ -88,7 +90,8 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
         `the payload of signal "${name}"`,
         DEFAULT_MAX_VALUE_BYTES,
       );
-      await found(runId);
+      const run = await found(runId);
+      if (run.signals) checkSignalName(run.workflowId, runId, name, run.signals);
       await store.signal(runId, name, text, 1_000);
     },
     async cancel(runId, actor = {}) {

@@ -46,6 +46,11 @@ export interface WorkflowRun<Output = unknown> {
   leaseExpiresAt?: string;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Why part of the stored run cannot be shown (a date out of range, a value that is not
+   * JSON): those fields are left out and the rest is shown. Absent for a readable run.
+   */
+  corrupt?: string;
 }
 
 /** One checkpoint of a run, as `history` shows it. */
@@ -63,50 +68,95 @@ export interface WorkflowHistoryEntry {
   signal?: string;
   timedOut?: boolean;
   attempts?: number;
+  /** Why part of the stored checkpoint cannot be shown (see {@link WorkflowRun.corrupt}). */
+  corrupt?: string;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/**
+ * Reads the stored fields of one record for a view, never throwing: a field that cannot
+ * be read is left out and named in `problems`, so one bad row cannot break a list.
+ */
+class FieldReader {
+  readonly problems: string[] = [];
+
+  /** Epoch milliseconds as ISO 8601; `undefined` (and a problem) out of a `Date`'s range. */
+  iso(ms: number, field: string): string | undefined {
+    const date = new Date(ms);
+    if (!Number.isNaN(date.getTime())) return date.toISOString();
+    this.problems.push(`${field} ${String(ms)} is not a date`);
+    return undefined;
+  }
+
+  /** A checkpointed value; `undefined` (and a problem) when its text is not JSON. */
+  json(text: string | undefined, field: string): unknown {
+    try {
+      return fromCheckpoint(text);
+    } catch (error) {
+      this.problems.push(`${field} is not JSON (${(error as Error).message})`);
+      return undefined;
+    }
+  }
+
+  /** Sets `view.corrupt` when a field could not be read. */
+  flag(view: { corrupt?: string }): void {
+    if (this.problems.length > 0) view.corrupt = this.problems.join('; ');
+  }
+}
 
 /** The view of a stored run. */
 export function runView<Output>(run: StoredWorkflowRun): WorkflowRun<Output> {
+  const read = new FieldReader();
   const view: WorkflowRun<Output> = {
     runId: run.runId,
     workflowId: run.workflowId,
     status: run.status,
-    input: fromCheckpoint(run.input),
+    input: read.json(run.input, 'the input'),
     cancelRequested: run.cancelRequested,
-    createdAt: iso(run.createdAt),
-    updatedAt: iso(run.updatedAt),
+    createdAt: read.iso(run.createdAt, 'createdAt') ?? '',
+    updatedAt: read.iso(run.updatedAt, 'updatedAt') ?? '',
   };
   if (run.key !== undefined) view.key = run.key;
-  if (run.output !== undefined) view.output = fromCheckpoint(run.output) as Output;
+  if (run.output !== undefined) view.output = read.json(run.output, 'the output') as Output;
   if (run.error) view.error = run.error;
   if (run.waiting) {
     view.waitingOn = { signals: run.waiting.signals, decisions: run.waiting.decisions };
     if (run.waiting.children?.length) view.waitingOn.children = run.waiting.children;
-    if (run.waiting.timerDueAt !== undefined) view.waitingOn.timer = iso(run.waiting.timerDueAt);
+    const timer = run.waiting.timerDueAt;
+    if (timer !== undefined) {
+      const at = read.iso(timer, 'the timer');
+      if (at !== undefined) view.waitingOn.timer = at;
+    }
   }
   if (run.leaseOwner !== undefined && run.status === 'running') {
     view.worker = run.leaseOwner;
-    view.leaseExpiresAt = iso(run.leaseExpiresAt!);
+    const until = read.iso(run.leaseExpiresAt!, 'the lease');
+    if (until !== undefined) view.leaseExpiresAt = until;
   }
+  read.flag(view);
   return view;
 }
 
 /** The view of a history entry. */
 export function entryView(entry: HistoryEntry): WorkflowHistoryEntry {
+  const read = new FieldReader();
   const view: WorkflowHistoryEntry = {
     id: entry.id,
     kind: entry.kind,
     state: entry.state,
-    startedAt: iso(entry.startedAt),
+    startedAt: read.iso(entry.startedAt, 'startedAt') ?? '',
   };
-  if (entry.value !== undefined) view.value = fromCheckpoint(entry.value);
+  if (entry.value !== undefined) {
+    const value = read.json(entry.value, 'the value');
+    if (value !== undefined) view.value = value;
+  }
   if (entry.error) view.error = entry.error;
-  if (entry.endedAt !== undefined) view.endedAt = iso(entry.endedAt);
-  if (entry.dueAt !== undefined) view.dueAt = iso(entry.dueAt);
+  const endedAt = entry.endedAt === undefined ? undefined : read.iso(entry.endedAt, 'endedAt');
+  if (endedAt !== undefined) view.endedAt = endedAt;
+  const dueAt = entry.dueAt === undefined ? undefined : read.iso(entry.dueAt, 'the deadline');
+  if (dueAt !== undefined) view.dueAt = dueAt;
   if (entry.name !== undefined) view.signal = entry.name;
   if (entry.timedOut) view.timedOut = true;
   if (entry.attempts !== undefined) view.attempts = entry.attempts;
+  read.flag(view);
   return view;
 }

@@ -86,6 +86,11 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
     name: 'child runs: the parent a child wakes when it ends',
     sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN parent_run_id TEXT`,
   },
+  {
+    version: 4,
+    name: 'the signal names a run takes, recorded when it starts (decision 181)',
+    sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN signals TEXT`,
+  },
 ];
 
 /** The workflow database's schema, for the shared migrations runner. */

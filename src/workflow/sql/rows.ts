@@ -3,7 +3,7 @@
  * reported as `CORRUPT_RUN` with its run id and is never modified.
  */
 import type { Decision, PendingCall } from '../../ai/agent/index.ts';
-import { WorkflowError } from '../errors.ts';
+import { unreadableEntry, WorkflowError } from '../errors.ts';
 import type {
   HistoryEntry,
   StoredError,
@@ -12,6 +12,7 @@ import type {
   WaitingOn,
   WorkflowStatus,
 } from '../types.ts';
+import { entryProblem } from './entry-shape.ts';
 
 /** The record format of the rows this fino writes. */
 export const RECORD_FORMAT = 1;
@@ -29,6 +30,7 @@ export interface RunRow {
   wake_at: number | string | null;
   cancel_requested: number | string | boolean;
   parent_run_id?: string | null;
+  signals?: string | null;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
   created_at: number | string;
@@ -65,6 +67,7 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
     if (row.run_key !== null) run.key = row.run_key;
     if (row.parent_run_id !== null && row.parent_run_id !== undefined)
       run.parentRunId = row.parent_run_id;
+    if (row.signals !== null && row.signals !== undefined) run.signals = signalNames(row.signals);
     if (row.input !== null) run.input = row.input;
     if (row.output !== null) run.output = row.output;
     if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
@@ -86,18 +89,30 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
   }
 }
 
-/** Decodes a history row; `CORRUPT_RUN` when it cannot be read. */
-export function decodeHistoryRow(row: HistoryRow): HistoryEntry {
-  try {
-    const body = JSON.parse(row.body) as Omit<HistoryEntry, 'id' | 'seq'>;
-    return { ...body, id: row.entry_id, seq: Number(row.seq) };
-  } catch (error) {
-    throw new WorkflowError(
-      'CORRUPT_RUN',
-      `history entry "${row.entry_id}" of workflow run "${row.run_id}" cannot be read: ${(error as Error).message}`,
-      { runId: row.run_id },
-    );
+/** The declared signal names a run row keeps, as JSON: an array of strings. */
+function signalNames(text: string): string[] {
+  const names: unknown = JSON.parse(text);
+  if (!Array.isArray(names) || !names.every((name) => typeof name === 'string')) {
+    throw new Error('its signal names are not an array of strings');
   }
+  return names;
+}
+
+/**
+ * Decodes a history row; `CORRUPT_RUN` naming the run and the entry when it cannot be
+ * read (not JSON, or not the shape of an entry). Saved values are checked when replayed.
+ */
+export function decodeHistoryRow(row: HistoryRow): HistoryEntry {
+  let why: string | undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(row.body);
+    why = entryProblem(body);
+  } catch (error) {
+    why = `its body is not JSON (${(error as Error).message})`;
+  }
+  if (why !== undefined) throw unreadableEntry(row.run_id, row.entry_id, row.seq, why);
+  return { ...(body as Omit<HistoryEntry, 'id' | 'seq'>), id: row.entry_id, seq: Number(row.seq) };
 }
 
 /** The body column of a history entry: everything but its keys. */

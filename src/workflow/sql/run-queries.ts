@@ -20,13 +20,21 @@ export function runQueries(
 ): Pick<WorkflowStore, 'create' | 'get' | 'list' | 'history' | 'signal' | 'cancel' | 'audit'> {
   const { driver, t, runs, now, schema } = sql;
   return {
-    async create({ runId, workflowId, key, input, parentRunId }) {
+    async create({ runId, workflowId, key, input, parentRunId, signals }) {
       await schema();
       try {
         const [row] = await driver.query<RunRow>(
-          `INSERT INTO ${runs} (run_id, workflow_id, run_key, parent_run_id, status, format, input, wake_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, 'running', ?, ?, ${now}, ${now}, ${now}) RETURNING *`,
-          [runId, workflowId, key ?? null, parentRunId ?? null, RECORD_FORMAT, input ?? null],
+          `INSERT INTO ${runs} (run_id, workflow_id, run_key, parent_run_id, signals, status, format, input, wake_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ${now}, ${now}, ${now}) RETURNING *`,
+          [
+            runId,
+            workflowId,
+            key ?? null,
+            parentRunId ?? null,
+            signals === undefined ? null : JSON.stringify(signals),
+            RECORD_FORMAT,
+            input ?? null,
+          ],
         );
         return { run: decodeRunRow(row), created: true };
       } catch (error) {
@@ -50,16 +58,11 @@ export function runQueries(
 
     async list(filter: WorkflowListFilter = {}) {
       await schema();
+      const { status = null, workflowId = null, limit = 1000 } = filter;
       const rows = await driver.query<RunRow>(
         `SELECT * FROM ${runs} WHERE (CAST(? AS TEXT) IS NULL OR status = ?) AND (CAST(? AS TEXT) IS NULL OR workflow_id = ?)
          ORDER BY created_at, run_id LIMIT ?`,
-        [
-          filter.status ?? null,
-          filter.status ?? null,
-          filter.workflowId ?? null,
-          filter.workflowId ?? null,
-          filter.limit ?? 1000,
-        ],
+        [status, status, workflowId, workflowId, limit],
       );
       return rows.map(decodeRunRow);
     },

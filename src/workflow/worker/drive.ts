@@ -6,9 +6,16 @@
 import { errorMessage } from '../../internal/thrown-value.ts';
 import type { PendingDecision } from '../context/index.ts';
 import { Execution } from '../context/index.ts';
+import { boundedMessage, WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import { endSpan, type SpanStarter } from '../telemetry.ts';
-import type { RunOutcome, StoredError, StoredWorkflowRun, WorkflowStore } from '../types.ts';
+import type {
+  HistoryEntry,
+  RunOutcome,
+  StoredError,
+  StoredWorkflowRun,
+  WorkflowStore,
+} from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 
 /** How driving a run ended. */
@@ -25,6 +32,8 @@ export interface DriveOptions {
   startSpan?: SpanStarter;
   /** Called with each execution, so that the worker can stop it. */
   onExecution(execution: Execution): void;
+  /** Called when the run cannot be read (`CORRUPT_RUN`); it is then ended as `error` with it. */
+  onCorrupt(error: WorkflowError): void;
 }
 
 /** An error as the store keeps it, read safely from any thrown value. */
@@ -41,7 +50,7 @@ export function storedError(error: unknown): StoredError {
   const message = errorMessage(error);
   return {
     name,
-    message: message.length > 8_192 ? `${message.slice(0, 8_191)}…` : message,
+    message: boundedMessage(message),
     ...(code === undefined ? {} : { code }),
   };
 }
@@ -55,7 +64,15 @@ export async function driveRun(
   const { store, owner, leaseMs } = options;
   let run = leased;
   for (;;) {
-    const history = await store.history(run.runId);
+    let history: HistoryEntry[];
+    let input: unknown;
+    try {
+      history = await store.history(run.runId);
+      input = runInput(run);
+    } catch (error) {
+      if ((error as WorkflowError).code !== 'CORRUPT_RUN') throw error;
+      return corrupted(run, error as WorkflowError, options);
+    }
     const runSpan = options.startSpan?.(`workflow.run ${definition.id}`, {
       'fino.workflow.id': definition.id,
       'fino.workflow.run_id': run.runId,
@@ -77,7 +94,6 @@ export async function driveRun(
       ...(options.onPending ? { onPending: options.onPending } : {}),
     });
     options.onExecution(execution);
-    const input = fromCheckpoint(run.input);
     const end = await execution.execute(() => definition.options.run(execution, input as never));
     runSpan?.setAttribute('fino.workflow.execution.end', end.kind);
     endSpan(
@@ -100,6 +116,7 @@ export async function driveRun(
         continue;
       }
       case 'fatal':
+        if (end.error.code === 'CORRUPT_RUN') return corrupted(run, end.error, options);
         outcome = { status: 'error', error: storedError(end.error) };
         break;
       case 'threw': {
@@ -119,6 +136,33 @@ export async function driveRun(
     }
     return (await store.finish(run.runId, owner, outcome)) ? outcome.status : 'lost';
   }
+}
+
+/** The input of a run; `CORRUPT_RUN` when its text is not JSON. */
+function runInput(run: StoredWorkflowRun): unknown {
+  try {
+    return fromCheckpoint(run.input);
+  } catch (error) {
+    throw new WorkflowError(
+      'CORRUPT_RUN',
+      `the input of workflow run "${run.runId}" cannot be read: it is not JSON (${(error as Error).message})`,
+      { runId: run.runId },
+    );
+  }
+}
+
+/**
+ * Ends a run that cannot be read as `error` with its `CORRUPT_RUN` (decision 180): it
+ * cannot be replayed, and is shown as such; its rows are left as they are.
+ */
+async function corrupted(
+  run: StoredWorkflowRun,
+  error: WorkflowError,
+  options: DriveOptions,
+): Promise<DriveEnd> {
+  options.onCorrupt(error);
+  const outcome: RunOutcome = { status: 'error', error: storedError(error) };
+  return (await options.store.finish(run.runId, options.owner, outcome)) ? 'error' : 'lost';
 }
 
 /** The outcome of a run that returned `value`: checked against the output schema and as JSON. */

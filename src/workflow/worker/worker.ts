@@ -51,7 +51,10 @@ export interface DrainReport {
   runs: Record<string, DriveEnd>;
   /** Workflow ids of due runs no workflow of this worker matches (left untouched). */
   unknown: string[];
-  /** Ids of runs that cannot be read (left untouched; also passed to `onError`). */
+  /**
+   * Ids of runs that cannot be read: a run row (left untouched), or a history entry or
+   * input (the run is ended as `error` with `CORRUPT_RUN`); each also passed to `onError`.
+   */
   corrupt: string[];
 }
 
@@ -133,6 +136,7 @@ export function worker(options: WorkerOptions): Worker {
           slot.execution = execution;
           if (stopping) execution.stop();
         },
+        onCorrupt: (error) => reportCorrupt(corrupt, onError, run.runId, error),
       })
         .catch((error: unknown): DriveEnd => {
           onError(error, run.runId);
@@ -210,6 +214,17 @@ export function worker(options: WorkerOptions): Worker {
     },
   };
   return self;
+}
+
+/** Remembers a run that cannot be read (later claims skip it) and reports it. */
+function reportCorrupt(
+  corrupt: Set<string>,
+  onError: (error: unknown, runId: string) => void,
+  runId: string,
+  error: unknown,
+): void {
+  corrupt.add(runId);
+  onError(error, runId);
 }
 
 /**

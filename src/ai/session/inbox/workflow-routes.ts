@@ -23,8 +23,13 @@ export const workflowView: RunView = async (inbox, ctx, runId, notice) => {
   if (!workflows) throw new HttpError(404, 'This inbox shows no workflow runs.');
   try {
     const run = await workflows.get(runId);
-    const history = await workflows.history(runId);
-    return respond(workflowRunPage(ctx, run, history, notice), { status });
+    let unreadable: Notice | undefined;
+    const history = await workflows.history(runId).catch((error: unknown) => {
+      if (workflowCode(error) !== 'CORRUPT_RUN') throw error;
+      unreadable = { text: (error as Error).message, warn: true }; // the run is shown without it
+      return [];
+    });
+    return respond(workflowRunPage(ctx, run, history, notice ?? unreadable), { status });
   } catch (error) {
     if (workflowCode(error) === 'NOT_FOUND') {
       throw new HttpError(404, `No workflow run with id "${runId}".`);

@@ -40,6 +40,8 @@ export interface InboxWorkflowRun {
   cancelRequested?: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Why part of the stored run cannot be shown (those fields are left out). */
+  corrupt?: string;
 }
 
 /** An undecided pending decision of a workflow run: the pending call's fields at the top (decision 159). */
@@ -158,7 +160,7 @@ export async function workflowSection(
   return {
     part: html`<h2>Workflow runs</h2><table class="runs workflows"><thead><tr><th scope="col">Run</th><th scope="col">Workflow</th><th scope="col">Status</th><th scope="col">Waits on</th><th scope="col">Updated</th></tr></thead><tbody>${runs.map(
       (run) =>
-        html`<tr><td><a href="${workflowUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.workflowId}</td><td>${run.status}</td><td>${waitsOn(run)}</td><td>${timeAgo(ctx, run.updatedAt)}</td></tr>`,
+        html`<tr><td><a href="${workflowUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.workflowId}</td><td>${run.status}${run.corrupt ? ' (unreadable)' : ''}</td><td>${waitsOn(run)}</td><td>${timeAgo(ctx, run.updatedAt)}</td></tr>`,
     )}</tbody></table>`,
     count: runs.length,
   };
@@ -255,7 +257,7 @@ export function workflowRunPage(
 <div id="run-body" data-src="${workflowUrl(ctx, run.runId)}" data-events="${ctx.base}/events" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">
 <section class="card"><h2>Workflow <span class="workflow-id">${run.workflowId}</span>: <span id="run-status">${run.status}</span></h2>
 <ul class="meta"><li>id ${run.runId}</li><li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
-${run.waitingOn ? html`<li>waits on ${waitsOn(run)}</li>` : ''}${run.cancelRequested ? html`<li>cancellation requested</li>` : ''}</ul>
+${run.corrupt ? html`<li class="error">unreadable: ${run.corrupt}</li>` : ''}${run.waitingOn ? html`<li>waits on ${waitsOn(run)}</li>` : ''}${run.cancelRequested ? html`<li>cancellation requested</li>` : ''}</ul>
 <details><summary>Input</summary>${jsonBlock(run.input, 'Input')}</details></section>
 ${outcome}${pendingPart}<h2>Timeline</h2>${timeline}<h2>Audit trail</h2>${auditTable(audit, 'Decision')}</div>`,
   );
