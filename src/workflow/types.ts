@@ -98,6 +98,8 @@ export interface StoredWorkflowRun {
   leaseExpiresAt?: number;
   createdAt: number;
   updatedAt: number;
+  /** Set by `list` for a row that cannot be read whole: why (the rest is left out). */
+  corrupt?: string;
 }
 
 /** What a lease holder learns from each write: whether it still holds the run, and whether it was cancelled. */

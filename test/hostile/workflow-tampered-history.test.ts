@@ -31,6 +31,8 @@ interface Backend {
   /** The SQLite file, for `fino workflows show`. */
   file?: string;
   tamper(runId: string, entryId: string, body: string): Promise<void>;
+  /** Overwrites one column of a run row. */
+  tamperRun(runId: string, column: string, value: string): Promise<void>;
 }
 
 const backends: Record<string, (name: string) => Promise<Backend | undefined>> = {
@@ -44,6 +46,14 @@ const backends: Record<string, (name: string) => Promise<Backend | undefined>> =
         db.prepare(
           'UPDATE fino_workflow_history SET body = ? WHERE run_id = ? AND entry_id = ?',
         ).run(body, runId, entryId);
+        db.close();
+      },
+      async tamperRun(runId, column, value) {
+        const db = openSqlite(file);
+        db.prepare(`UPDATE fino_workflow_runs SET ${column} = ? WHERE run_id = ?`).run(
+          value,
+          runId,
+        );
         db.close();
       },
     };
@@ -60,6 +70,15 @@ const backends: Record<string, (name: string) => Promise<Backend | undefined>> =
         await client.query(
           `UPDATE ${schema}.fino_workflow_history SET body = $1 WHERE run_id = $2 AND entry_id = $3`,
           [body, runId, entryId],
+        );
+        await client.end();
+      },
+      async tamperRun(runId, column, value) {
+        const client = new pg.Client({ connectionString: server.url });
+        await client.connect();
+        await client.query(
+          `UPDATE ${schema}.fino_workflow_runs SET ${column} = $1 WHERE run_id = $2`,
+          [value, runId],
         );
         await client.end();
       },
@@ -147,6 +166,43 @@ describe.each(Object.keys(backends))('tampered history on %s', (backend) => {
         }
         // Nothing drives it again: the next drain has nothing to do.
         expect((await worker({ store, workflows: [flow] }).drain()).runs).toEqual({});
+      } finally {
+        await store.close();
+      }
+    },
+  );
+});
+
+describe.each(Object.keys(backends))('a tampered run row on %s', (backend) => {
+  it.each([
+    ['status', 'bogus', 'unknown status "bogus"'],
+    ['error', '{nope', 'cannot be read'],
+  ])(
+    'a run whose %s cannot be read is listed, flagged, beside the others',
+    async (column, value, why) => {
+      const made = await backends[backend](`run-${column}`);
+      if (!made) return; // no PostgreSQL here
+      const { store, tamperRun, file } = made;
+      try {
+        const good = await flow.start(undefined, { store });
+        const bad = await flow.start(undefined, { store });
+        await tamperRun(bad.runId, column, value);
+
+        const runs = await flow.list({ store });
+        expect(runs.map((run) => run.runId).sort()).toEqual([good.runId, bad.runId].sort());
+        const listed = runs.find((run) => run.runId === bad.runId)!;
+        expect(listed.corrupt).toContain(`stored workflow run "${bad.runId}" cannot be read`);
+        expect(listed.corrupt).toContain(why);
+        expect(runs.find((run) => run.runId === good.runId)?.corrupt).toBeUndefined();
+        // get() of that run refuses it by name; the inbox's list still answers.
+        await expect(flow.get(bad.runId, { store })).rejects.toMatchObject({ code: 'CORRUPT_RUN' });
+        const handle = inbox({
+          session: session({ store: memoryStore() }),
+          workflows: workflowRuns(store),
+        });
+        const page = await handle(new Request('http://127.0.0.1:9999/?status=all'));
+        expect(page.status).toBe(200);
+        if (file) expect((await cli(['workflows', 'list', '--db', file])).code).toBe(0);
       } finally {
         await store.close();
       }

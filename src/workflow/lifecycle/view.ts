@@ -132,6 +132,7 @@ export function runView<Output>(run: StoredWorkflowRun): WorkflowRun<Output> {
     const until = read.iso(run.leaseExpiresAt!, 'the lease');
     if (until !== undefined) view.leaseExpiresAt = until;
   }
+  if (run.corrupt !== undefined) read.problems.push(run.corrupt);
   read.flag(view);
   return view;
 }

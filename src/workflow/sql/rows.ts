@@ -89,6 +89,27 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
   }
 }
 
+/**
+ * Decodes a run row for a list: a row that cannot be read is listed with what can be
+ * (its ids, a known status or `error`, its times) and the reason in `corrupt`, so one
+ * tampered row never breaks the list of every run.
+ */
+export function decodeListedRunRow(row: RunRow): StoredWorkflowRun {
+  try {
+    return decodeRunRow(row);
+  } catch (error) {
+    return {
+      runId: row.run_id,
+      workflowId: row.workflow_id,
+      status: (STATUSES.includes(row.status) ? row.status : 'error') as WorkflowStatus,
+      cancelRequested: false,
+      createdAt: Number(row.created_at),
+      updatedAt: Number(row.updated_at),
+      corrupt: (error as Error).message,
+    };
+  }
+}
+
 /** The declared signal names a run row keeps, as JSON: an array of strings. */
 function signalNames(text: string): string[] {
   const names: unknown = JSON.parse(text);

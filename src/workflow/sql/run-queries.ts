@@ -7,6 +7,7 @@ import { WorkflowError } from '../errors.ts';
 import type { WorkflowAuditEntry, WorkflowListFilter, WorkflowStore } from '../types.ts';
 import {
   decodeHistoryRow,
+  decodeListedRunRow,
   decodeRunRow,
   type HistoryRow,
   RECORD_FORMAT,
@@ -64,7 +65,7 @@ export function runQueries(
          ORDER BY created_at, run_id LIMIT ?`,
         [status, status, workflowId, workflowId, limit],
       );
-      return rows.map(decodeRunRow);
+      return rows.map(decodeListedRunRow);
     },
 
     async history(runId) {
