@@ -175,7 +175,7 @@ export function postgresStoreDriver(
   const timeouts = postgresTimeouts(store, options);
   if (typeof checked.urlOrPool !== 'string' && Object.keys(timeouts).length > 0) {
     throw invalid(
-      `${store}: ${Object.keys(timeouts).join(', ')} apply to the pool the store opens from a URL; set your pg.Pool's own (connectionTimeoutMillis, query_timeout, keepAlive)`,
+      `${store}: the timeout options (${Object.keys(timeouts).join(', ')}) are for the pool the store opens from a URL; a pg.Pool you pass has its own (connectionTimeoutMillis, query_timeout, keepAlive)`,
     );
   }
   return postgresDriver(checked.urlOrPool, {

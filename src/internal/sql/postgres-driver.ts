@@ -73,9 +73,15 @@ const TRANSIENT_SOCKET = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
 ]);
+/** What `pg` says when its `query_timeout` passes. */
+const QUERY_TIMEOUT = 'Query read timeout';
 /** What `pg` says, without a code, when a connection ends under it or a server stops answering. */
-const TRANSIENT_MESSAGE =
-  /Connection terminated|not queryable|Connection ended unexpectedly|timeout exceeded when trying to connect|Query read timeout/;
+const TRANSIENT_MESSAGE = new RegExp(
+  `Connection terminated|not queryable|Connection ended unexpectedly|timeout exceeded when trying to connect|${QUERY_TIMEOUT}`,
+);
+
+/** Whether `error` is `pg`'s `query_timeout` giving up on a statement (the server stopped answering). */
+const isQueryTimeout = (error: unknown) => (error as Error | undefined)?.message === QUERY_TIMEOUT;
 
 /** Whether `error` is a failure of the connection or a conflict that a new attempt may not meet. */
 export function isTransientPostgres(error: unknown): boolean {
@@ -178,6 +184,8 @@ export function postgresDriver(
           { cause: error },
         );
       }
+      // A statement that timed out still occupies the connection: a ROLLBACK would wait behind it.
+      if (isQueryTimeout(error)) broken ??= error as Error;
       if (!broken) {
         await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
           broken ??= rollbackFailed;

@@ -90,8 +90,29 @@ describe('a server that stops answering (a network partition)', () => {
       proxy.heal();
       expect(await within(15_000, store.get('nothing'))).toBeUndefined();
     } finally {
+      await proxy.close(); // first: a query still waiting would keep the pool from ending
       await store.close();
+    }
+  }, 60_000);
+  it('gives up on a transaction cut off mid-way after one query timeout, not two (no ROLLBACK waits behind the statement)', async (ctx) => {
+    const server = await serverOf();
+    if (!server) return ctx.skip();
+    const proxy = await tcpProxy(server.port);
+    const url = `postgres://postgres@127.0.0.1:${proxy.port}/postgres`;
+    const { driver } = storeOn(url, server.schema, 0, { queryTimeoutMs: 2_000 });
+    try {
+      await driver.query('SELECT 1'); // connected
+      const started = Date.now();
+      const cut = driver
+        .transaction((tx) => tx.query('SELECT pg_sleep(0.5)'))
+        .catch((e: unknown) => e);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      proxy.blackhole();
+      expect(await within(15_000, cut)).toMatchObject({ code: 'UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(3_500); // a ROLLBACK's own timeout would make it 4 s
+    } finally {
       await proxy.close();
+      await driver.close();
     }
   }, 60_000);
 });
