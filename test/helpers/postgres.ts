@@ -61,6 +61,17 @@ const freePort = (): Promise<number> =>
     });
   });
 
+/** A new temporary folder for a server's files, owned by `postgres` when this process is root. */
+async function serverDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  return dir;
+}
+
 /** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
 const asPostgres = (program: string, args: string[]) => {
   const isRoot = process.getuid?.() === 0;
@@ -88,13 +99,8 @@ export async function startPostgres({
     console.warn(`\n*** ${message} ***\n`);
     return undefined;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'fino-pg-'));
+  const dir = await serverDir('fino-pg-');
   const data = join(dir, 'data');
-  if (process.getuid?.() === 0) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
   const port = await freePort();
   const options = [
     `-p ${port}`,
@@ -160,13 +166,8 @@ export interface StandbyServer {
 export async function startStandby(primary: PostgresServer): Promise<StandbyServer | undefined> {
   if (!primary.faults) return undefined;
   const primaryPort = new URL(primary.url).port;
-  const dir = mkdtempSync(join(tmpdir(), 'fino-pg-standby-'));
+  const dir = await serverDir('fino-pg-standby-');
   const data = join(dir, 'data');
-  if (process.getuid?.() === 0) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
   const base = ['-h', '127.0.0.1', '-p', primaryPort, '-U', 'postgres'];
