@@ -24,7 +24,7 @@ export interface PostgresTimeouts {
 }
 
 /** The defaults of {@link PostgresTimeouts}, documented in docs/session.md ("Failover"). */
-export const DEFAULT_TIMEOUTS: Required<PostgresTimeouts> = {
+const DEFAULT_TIMEOUTS: Required<PostgresTimeouts> = {
   connectTimeoutMs: 10_000,
   queryTimeoutMs: 30_000,
   keepAliveDelayMs: 10_000,
