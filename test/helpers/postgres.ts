@@ -61,6 +61,17 @@ const freePort = (): Promise<number> =>
     });
   });
 
+/** A new temporary folder for a server's files, owned by `postgres` when this process is root. */
+async function serverDir(prefix: string): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  return dir;
+}
+
 /** Runs a PostgreSQL binary, as the `postgres` user when this process is root. */
 const asPostgres = (program: string, args: string[]) => {
   const isRoot = process.getuid?.() === 0;
@@ -88,13 +99,8 @@ export async function startPostgres({
     console.warn(`\n*** ${message} ***\n`);
     return undefined;
   }
-  const dir = mkdtempSync(join(tmpdir(), 'fino-pg-'));
+  const dir = await serverDir('fino-pg-');
   const data = join(dir, 'data');
-  if (process.getuid?.() === 0) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
   const port = await freePort();
   const options = [
     `-p ${port}`,
@@ -141,4 +147,54 @@ export async function freshSchema(url: string): Promise<string> {
     await client.end();
   }
   return name;
+}
+
+/** A hot standby of a server from {@link startStandby}: its URL, promotion, and stop. */
+export interface StandbyServer {
+  url: string;
+  /** Makes it a primary (`pg_ctl promote`); resolves once it accepts writes. */
+  promote(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * A hot standby of `primary` (a server {@link startPostgres} started: `undefined` for
+ * one of `FINO_DATABASE_URL`), copied with `pg_basebackup -R` and streaming from it on
+ * a port of its own. The primary's commits then wait for it (`synchronous_standby_names`),
+ * so a promoted standby has every committed change.
+ */
+export async function startStandby(primary: PostgresServer): Promise<StandbyServer | undefined> {
+  if (!primary.faults) return undefined;
+  const primaryPort = new URL(primary.url).port;
+  const dir = await serverDir('fino-pg-standby-');
+  const data = join(dir, 'data');
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`;
+  const base = ['-h', '127.0.0.1', '-p', primaryPort, '-U', 'postgres'];
+  try {
+    await asPostgres('pg_basebackup', [...base, '-D', data, '-R', '-X', 'stream']);
+    await asPostgres('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const client = new pg.Client({ connectionString: primary.url });
+  await client.connect();
+  try {
+    await client.query(`ALTER SYSTEM SET synchronous_standby_names = '*'`);
+    await client.query('SELECT pg_reload_conf()');
+  } finally {
+    await client.end();
+  }
+  let stopped = false;
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    promote: () => asPostgres('pg_ctl', ['-D', data, '-w', 'promote']).then(() => {}),
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -7,7 +7,14 @@
  */
 import { typeName } from '../describe-value.ts';
 import { checkDuration } from '../duration.ts';
-import { type PgPoolLike, postgresDriver, type SqlDriver, sqliteDriver } from '../sql/index.ts';
+import {
+  multiHostTarget,
+  type PgPoolLike,
+  type PostgresTimeouts,
+  postgresDriver,
+  type SqlDriver,
+  sqliteDriver,
+} from '../sql/index.ts';
 
 /**
  * The options every SQLite store takes (`sqliteStore`, `sqliteWorkflowStore`; each
@@ -28,6 +35,24 @@ export interface SqliteOptions {
  * each module's public options type extends this one), checked by {@link postgresArguments}.
  */
 export interface PostgresOptions {
+  /**
+   * How long to wait for a new connection to the server (connecting, TLS,
+   * authentication) or for a free one of the pool, in milliseconds (default 10 000).
+   * Only for a URL: a `pg.Pool` you pass has its own settings (`connectionTimeoutMillis`).
+   */
+  connectTimeoutMs?: number;
+  /**
+   * How long one statement may wait for the server's answer, in milliseconds (default
+   * 30 000). Past it the connection is discarded and the operation retried, so a server
+   * cut off without resetting connections (a network partition) is noticed in bounded
+   * time. Only for a URL (`query_timeout` of a `pg.Pool` you pass).
+   */
+  queryTimeoutMs?: number;
+  /**
+   * After how long an idle connection sends its first TCP keepalive probe, in
+   * milliseconds (default 10 000). Only for a URL (`keepAlive` of a `pg.Pool` you pass).
+   */
+  keepAliveDelayMs?: number;
   /**
    * The PostgreSQL schema holding the store's tables, created beforehand (default: the
    * connection's search path, usually `public`). A plain identifier (letters, digits and
@@ -61,10 +86,32 @@ const isPool = (value: unknown): value is PgPoolLike =>
   typeof (value as PgPoolLike).connect === 'function' &&
   typeof (value as PgPoolLike).end === 'function';
 
+/** The timeout options of a PostgreSQL store, checked (a `RangeError` names one out of range). */
+function postgresTimeouts(store: string, options: PostgresOptions | undefined): PostgresTimeouts {
+  const timeouts: PostgresTimeouts = {};
+  for (const name of ['connectTimeoutMs', 'queryTimeoutMs', 'keepAliveDelayMs'] as const) {
+    const value = checkDuration(`${store}: ${name}`, options?.[name]);
+    if (value !== undefined) timeouts[name] = value;
+  }
+  return timeouts;
+}
+
+/**
+ * A URL's servers checked: `invalid(message)` says what a multi-host URL (or its
+ * `target_session_attrs`) has wrong.
+ */
+function checkUrl(store: string, url: string, invalid: (message: string) => Error): void {
+  try {
+    multiHostTarget(url);
+  } catch (error) {
+    throw invalid(`${store}(urlOrPool): ${(error as Error).message}`);
+  }
+}
+
 /**
  * A PostgreSQL store's URL or pool and schema name, checked: a `TypeError` for what is
  * neither, `invalid(message)` (the module's `INVALID_ARGUMENT`) for a schema that is not
- * a plain identifier.
+ * a plain identifier or a multi-host URL it cannot use.
  */
 export function postgresArguments(
   store: string,
@@ -78,6 +125,7 @@ export function postgresArguments(
       `${store}(urlOrPool): expected a postgres:// URL or a pg.Pool, received ${type === 'object' ? 'an object that is not a pg.Pool' : type}`,
     );
   }
+  if (typeof urlOrPool === 'string') checkUrl(store, urlOrPool, invalid);
   if (
     schema !== undefined &&
     (typeof schema !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema))
@@ -112,8 +160,9 @@ export function sqliteStoreDriver(
 }
 
 /**
- * The PostgreSQL database of a store, its arguments checked (see {@link postgresArguments});
- * `database` names it in messages.
+ * The PostgreSQL database of a store, its arguments checked (see {@link postgresArguments};
+ * timeouts with a pool of the caller's are `invalid`: the pool has its own); `database`
+ * names it in messages.
  */
 export function postgresStoreDriver(
   store: string,
@@ -123,9 +172,16 @@ export function postgresStoreDriver(
   database: string,
 ): SqlDriver {
   const checked = postgresArguments(store, urlOrPool, options?.schema, invalid);
+  const timeouts = postgresTimeouts(store, options);
+  if (typeof checked.urlOrPool !== 'string' && Object.keys(timeouts).length > 0) {
+    throw invalid(
+      `${store}: the timeout options (${Object.keys(timeouts).join(', ')}) are for the pool the store opens from a URL; a pg.Pool you pass has its own (connectionTimeoutMillis, query_timeout, keepAlive)`,
+    );
+  }
   return postgresDriver(checked.urlOrPool, {
     ...(checked.schema === undefined ? {} : { schema: checked.schema }),
     store: `${store}()`,
     database,
+    timeouts,
   });
 }

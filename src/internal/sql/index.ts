@@ -2,7 +2,9 @@
  * `internal/sql`: the shared SQL layer of fino's durable stores: see `driver.ts` for what
  * it is and how a store is built on it. Private to the package (never an export). The
  * files: the driver contract (`driver.ts`) and the two drivers (`sqlite-driver.ts`,
- * `postgres-driver.ts` with `postgres-text.ts`, both loading their package with
+ * `postgres-driver.ts` with `postgres-text.ts`, the pool it opens from a URL with its
+ * timeouts `postgres-pool.ts`, and for a multi-host URL `postgres-url.ts` and
+ * `postgres-hosts-pool.ts`; both loading their package with
  * `driver-import.ts`); errors (`errors.ts`, `map-failures.ts`) and retries (`retry.ts`);
  * schema versions (`migrate.ts`); a store's database found from the store object
  * (`store-access.ts`).
@@ -24,7 +26,9 @@ export {
   type PostgresDriverOptions,
   postgresDriver,
 } from './postgres-driver.ts';
+export type { PostgresTimeouts } from './postgres-pool.ts';
 export { decodeRows, decodeText, encodeText } from './postgres-text.ts';
+export { multiHostTarget } from './postgres-url.ts';
 export { type RetryPolicy, retryTransient } from './retry.ts';
 export { isSqliteBusy, type SqliteDriverOptions, sqliteDriver } from './sqlite-driver.ts';
 export { registerStoreSql, type StoreSql, storeSqlOf } from './store-access.ts';

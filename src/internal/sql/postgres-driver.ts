@@ -9,6 +9,7 @@
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { type Importer, importDriver } from './driver-import.ts';
 import { SqlFailure } from './errors.ts';
+import { openPool, type PostgresTimeouts } from './postgres-pool.ts';
 import { decodeRows, encodeText } from './postgres-text.ts';
 import { type RetryPolicy, retryTransient } from './retry.ts';
 
@@ -48,6 +49,8 @@ export interface PostgresDriverOptions {
   database: string;
   /** How long transient failures are retried (default: 30 s, waits from 100 ms to 2 s). */
   retry?: RetryPolicy;
+  /** How long the connections of a pool opened from a URL wait on the server (see `postgres-pool.ts`). */
+  timeouts?: PostgresTimeouts;
   /** Loads `pg` (a seam for tests; default `import()`). */
   importer?: Importer;
 }
@@ -70,9 +73,15 @@ const TRANSIENT_SOCKET = new Set([
   'ENETUNREACH',
   'EAI_AGAIN',
 ]);
-/** What `pg` says, without a code, when a connection ends under it. */
-const TRANSIENT_MESSAGE =
-  /Connection terminated|not queryable|Connection ended unexpectedly|timeout exceeded when trying to connect/;
+/** What `pg` says when its `query_timeout` passes. */
+const QUERY_TIMEOUT = 'Query read timeout';
+/** What `pg` says, without a code, when a connection ends under it or a server stops answering. */
+const TRANSIENT_MESSAGE = new RegExp(
+  `Connection terminated|not queryable|Connection ended unexpectedly|timeout exceeded when trying to connect|${QUERY_TIMEOUT}`,
+);
+
+/** Whether `error` is `pg`'s `query_timeout` giving up on a statement (the server stopped answering). */
+const isQueryTimeout = (error: unknown) => (error as Error | undefined)?.message === QUERY_TIMEOUT;
 
 /** Whether `error` is a failure of the connection or a conflict that a new attempt may not meet. */
 export function isTransientPostgres(error: unknown): boolean {
@@ -120,7 +129,7 @@ export function postgresDriver(
         ? importDriver('pg', options.store, options.importer).then((driver) => {
             const { Pool } = (driver as { default: { Pool: new (config: object) => PgPoolLike } })
               .default;
-            return new Pool({ connectionString: urlOrPool, max: 10 });
+            return openPool(Pool, urlOrPool, options.timeouts, isTransientPostgres);
           })
         : Promise.resolve(urlOrPool)
     )
@@ -175,6 +184,8 @@ export function postgresDriver(
           { cause: error },
         );
       }
+      // A statement that timed out still occupies the connection: a ROLLBACK would wait behind it.
+      if (isQueryTimeout(error)) broken ??= error as Error;
       if (!broken) {
         await client.query('ROLLBACK').catch((rollbackFailed: Error) => {
           broken ??= rollbackFailed;
