@@ -9,6 +9,7 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { onRequestStream } from '../server-requests.ts';
 import { isCreatedTask, type TaskRunner } from './task-runner.ts';
 import { ownerOf, taskIdParam } from './task-wire.ts';
 
@@ -100,11 +101,14 @@ export function serveTasks(
         ownerOf(ctx),
         canElicit(ctx)
           ? (form) =>
-              ctx.mcpReq.elicitInput({
-                message: form.message,
-                requestedSchema: form.requestedSchema as never,
-                _meta: form._meta,
-              })
+              ctx.mcpReq.elicitInput(
+                {
+                  message: form.message,
+                  requestedSchema: form.requestedSchema as never,
+                  _meta: form._meta,
+                },
+                onRequestStream(ctx),
+              )
           : undefined,
         ctx.mcpReq.signal,
       ),
