@@ -11,6 +11,7 @@ import {
   type VerifiedToken,
   type VerifyContext,
 } from '../../src/ai/mcp/index.ts';
+import { INITIALIZE } from '../ai/mcp/fixtures/raw-http.ts';
 
 const RESOURCE = 'http://127.0.0.1/mcp';
 const HOUR = () => Date.now() / 1000 + 3600;
@@ -33,17 +34,6 @@ const TOKENS: Record<string, VerifiedToken> = {
   },
   'for-none': { clientId: 'a', scopes: [], audience: [], expiresAt: HOUR() },
 };
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
-});
 
 describe('mcpServer({ auth }) against tokens for other resources and a verify that hangs', () => {
   let http: McpHttpServer;
