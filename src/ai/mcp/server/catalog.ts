@@ -21,8 +21,10 @@ import {
   isTemplate,
   listedResource,
   listedTemplate,
+  MAX_RESOURCE_URI_CHARS,
   type McpResource,
   type McpResourceTemplate,
+  matchTemplate,
   type ReadLimits,
   readResult,
 } from './resources.ts';
@@ -30,6 +32,15 @@ import { mcpLog } from './server-requests.ts';
 
 /** The most resources one connection may subscribe to at once. */
 export const MAX_SUBSCRIPTIONS = 1000;
+
+/** The most bytes (UTF-8) the URIs one connection subscribes to may take together: 256 KiB. */
+export const MAX_SUBSCRIBED_URI_BYTES = 256 * 1024;
+
+/** One connection's subscriptions and the bytes their URIs take. */
+interface Subscriptions {
+  uris: Set<string>;
+  bytes: number;
+}
 
 /** What a catalog is built from: `mcpServer({ resources, prompts })`. */
 export interface CatalogOptions {
@@ -43,7 +54,7 @@ export class Catalog {
   readonly #resources = new Map<string, McpResource>();
   readonly #templates = new Map<string, McpResourceTemplate>();
   readonly #prompts = new Map<string, McpServedPrompt>();
-  readonly #subscriptions = new Map<Server, Set<string>>();
+  readonly #subscriptions = new Map<Server, Subscriptions>();
   readonly #offersResources: boolean;
   readonly #offersPrompts: boolean;
   readonly #limits: ReadLimits;
@@ -127,7 +138,7 @@ export class Catalog {
 
   /** Tells each connection subscribed to `uri` that it changed. */
   notifyUpdated(uri: string): void {
-    for (const [server, uris] of this.#subscriptions) {
+    for (const [server, { uris }] of this.#subscriptions) {
       if (uris.has(uri))
         server.sendResourceUpdated({ uri }).catch(() => this.#subscriptions.delete(server));
     }
@@ -183,10 +194,10 @@ export class Catalog {
       resourceTemplates: [...this.#templates.values()].map(listedTemplate),
     }));
     server.setRequestHandler('resources/read', (request, ctx) =>
-      this.#read(request.params.uri, ctx),
+      this.#read(checkedUri('resources/read', request.params.uri), ctx),
     );
     server.setRequestHandler('resources/subscribe', (request) => {
-      const { uri } = request.params;
+      const uri = checkedUri('resources/subscribe', request.params.uri);
       if (!this.#exists(uri)) throw new ResourceNotFoundError(uri, `Resource not found: ${uri}`);
       if (!connected()) {
         throw new ProtocolError(
@@ -194,21 +205,37 @@ export class Catalog {
           'resources/subscribe needs a connection that stays open (stdio, or a 2025-era HTTP session); this request is stateless.',
         );
       }
-      const uris = this.#subscriptions.get(server) ?? new Set<string>();
-      this.#subscriptions.set(server, uris);
-      if (!uris.has(uri) && uris.size >= MAX_SUBSCRIPTIONS) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Too many subscriptions: this connection already follows ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`,
-        );
-      }
-      uris.add(uri);
+      this.#subscribe(server, uri);
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', (request) => {
-      this.#subscriptions.get(server)?.delete(request.params.uri);
+      const subscriptions = this.#subscriptions.get(server);
+      if (subscriptions?.uris.delete(request.params.uri))
+        subscriptions.bytes -= Buffer.byteLength(request.params.uri);
       return {};
     });
+  }
+
+  /** Adds `uri` to the connection's subscriptions, within their count and their bytes. */
+  #subscribe(server: Server, uri: string): void {
+    const subscriptions = this.#subscriptions.get(server) ?? { uris: new Set<string>(), bytes: 0 };
+    this.#subscriptions.set(server, subscriptions);
+    if (subscriptions.uris.has(uri)) return;
+    if (subscriptions.uris.size >= MAX_SUBSCRIPTIONS) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Too many subscriptions: this connection already follows ${MAX_SUBSCRIPTIONS} resources; unsubscribe from some first.`,
+      );
+    }
+    const bytes = Buffer.byteLength(uri);
+    if (subscriptions.bytes + bytes > MAX_SUBSCRIBED_URI_BYTES) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Too many subscriptions: the URIs this connection follows would take ${subscriptions.bytes + bytes} bytes, more than ${MAX_SUBSCRIBED_URI_BYTES}; unsubscribe from some first.`,
+      );
+    }
+    subscriptions.uris.add(uri);
+    subscriptions.bytes += bytes;
   }
 
   /** Whether a resource or a template answers for `uri`. */
@@ -220,18 +247,8 @@ export class Catalog {
     uri: string,
   ): { template: McpResourceTemplate; params: Record<string, string> } | undefined {
     for (const template of this.#templates.values()) {
-      let matched: Record<string, string | string[]> | null;
-      try {
-        matched = template.template.match(uri);
-      } catch {
-        continue; // a URI longer than the SDK matches
-      }
-      if (matched !== null) {
-        const params: Record<string, string> = Object.create(null);
-        for (const [name, value] of Object.entries(matched))
-          params[name] = Array.isArray(value) ? value.join(',') : value;
-        return { template, params };
-      }
+      const params = matchTemplate(template, uri);
+      if (params !== null) return { template, params };
     }
     return undefined;
   }
@@ -251,6 +268,17 @@ export class Catalog {
       readResult(uri, await template.read(params, context), template.mimeType, this.#limits),
     );
   }
+}
+
+/** `uri` of a `method` request, refused past {@link MAX_RESOURCE_URI_CHARS}. */
+function checkedUri(method: string, uri: string): string {
+  if (uri.length > MAX_RESOURCE_URI_CHARS) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `${method}: uri: expected at most ${MAX_RESOURCE_URI_CHARS} characters, received ${uri.length}; no resource of this server has a longer URI.`,
+    );
+  }
+  return uri;
 }
 
 /** Runs `work`; a failure that is not already a protocol error becomes an internal error naming `what`. */

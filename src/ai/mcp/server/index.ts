@@ -23,6 +23,7 @@ export type {
   McpNodeHandler,
   McpServerAuth,
   VerifiedToken,
+  VerifyContext,
 } from './http/index.ts';
 export {
   type McpServedPrompt,

@@ -1,7 +1,8 @@
 /**
  * MCP resources: `resource()` for one URI, `resourceTemplate()` for a family of URIs
- * (RFC 6570, matched by the SDK's `UriTemplate`), and what `mcpServer()` answers for
- * `resources/list`, `resources/templates/list` and `resources/read`. Decision 121.
+ * (RFC 6570, parsed by the SDK's `UriTemplate`, matched in linear time by
+ * `uri-template-match.ts`), and what `mcpServer()` answers for `resources/list`,
+ * `resources/templates/list` and `resources/read`. Decisions 121, 185.
  */
 import {
   type ReadResourceResult,
@@ -12,6 +13,7 @@ import {
 import { describeValue } from '../../../internal/describe-value.ts';
 import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
 import type { LogFn } from '../../../task/index.ts';
+import { type UriMatcher, uriMatcher } from './uri-template-match.ts';
 
 /** What a resource's `read` receives. */
 export interface ResourceContext {
@@ -88,6 +90,9 @@ export type AnyResource = McpResource | McpResourceTemplate;
 
 /** The most variables one template may have. */
 export const MAX_TEMPLATE_VARIABLES = 32;
+
+/** The longest URI a resource has, or a client may read or subscribe to (8 KiB). */
+export const MAX_RESOURCE_URI_CHARS = 8192;
 
 /**
  * One resource at a fixed URI.
@@ -172,7 +177,36 @@ export function resourceTemplate(options: ResourceTemplateOptions): McpResourceT
     );
   }
   checkCompleters('resourceTemplate', options.complete, template.variableNames);
-  return { ...options, template, [RESOURCE_BRAND]: 'template' };
+  const matcher = templateMatcher(options.uriTemplate);
+  const made: McpResourceTemplate = { ...options, template, [RESOURCE_BRAND]: 'template' };
+  matchers.set(made, matcher);
+  return made;
+}
+
+/** The linear-time matcher of a template; a `TypeError` names what the template lacks. */
+export function templateMatcher(uriTemplate: string): UriMatcher {
+  try {
+    return uriMatcher(uriTemplate);
+  } catch (error) {
+    throw new TypeError(
+      `resourceTemplate: uriTemplate: ${(error as Error).message}, received ${describeValue(uriTemplate)}`,
+    );
+  }
+}
+
+const matchers = new WeakMap<McpResourceTemplate, UriMatcher>();
+
+/** The variables of `uri` under `template`, or `null` when it does not match; linear in `uri`. */
+export function matchTemplate(
+  template: McpResourceTemplate,
+  uri: string,
+): Record<string, string> | null {
+  let matcher = matchers.get(template);
+  if (matcher === undefined) {
+    matcher = templateMatcher(template.uriTemplate);
+    matchers.set(template, matcher);
+  }
+  return matcher.match(uri);
 }
 
 /** Whether `value` was made by {@link resource} or {@link resourceTemplate}. */
@@ -305,7 +339,7 @@ function withDescription<T extends object>(entry: T, from: Described): T & Parti
 }
 
 function isAbsoluteUri(uri: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:./.test(uri) && uri.length <= 8192;
+  return /^[A-Za-z][A-Za-z0-9+.-]*:./.test(uri) && uri.length <= MAX_RESOURCE_URI_CHARS;
 }
 
 function checkDescribed(where: string, options: Described): void {

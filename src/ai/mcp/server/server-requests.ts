@@ -1,13 +1,15 @@
 /**
  * `ctx.log()`, `ctx.sample()` and `ctx.elicit()` of a call served over MCP: log
  * notifications honouring `logging/setLevel`, `sampling/createMessage` and
- * `elicitation/create` sent to the client through the SDK. Decision 120.
+ * `elicitation/create` sent to the client through the SDK, on the stream of the request
+ * they belong to. Decisions 120, 187.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type CreateMessageRequest,
   type ElicitResult,
+  type RequestOptions,
   type SamplingMessage,
   type ServerContext,
   specTypeSchemas,
@@ -38,6 +40,21 @@ export function requestCapabilities(
   return perRequest ?? connection();
 }
 
+/**
+ * Options for a request the server sends while answering `ctx`'s request: sent on that
+ * request's own response stream (on a 2025-era HTTP session, the SSE stream of the
+ * `tools/call`, which every client reads) rather than on the optional GET stream a
+ * client may never open.
+ */
+export function onRequestStream(ctx: ServerContext): RequestOptions {
+  return { relatedRequestId: ctx.mcpReq.id };
+}
+
+/** {@link onRequestStream}, and cancelled with `ctx`'s request. */
+function withRequest(ctx: ServerContext): RequestOptions {
+  return { ...onRequestStream(ctx), signal: ctx.mcpReq.signal };
+}
+
 /** `ctx.log` of a call served over MCP: a `notifications/message` the SDK filters by level. */
 export function mcpLog(ctx: ServerContext): LogFn {
   return (level, message, data) => {
@@ -57,7 +74,7 @@ export function mcpSample(
         'ctx.sample: this MCP client cannot sample (it declares no sampling capability); ask for the answer another way',
       );
     }
-    const result = await ctx.mcpReq.requestSampling(params, { signal: ctx.mcpReq.signal });
+    const result = await ctx.mcpReq.requestSampling(params, withRequest(ctx));
     const block = Array.isArray(result.content) ? result.content[0] : result.content;
     const content: ContentPart =
       block === undefined ? { type: 'text', text: '' } : fromMcpContent(block as never);
@@ -85,7 +102,7 @@ export function mcpElicit(
     }
     const result = await ctx.mcpReq.elicitInput(
       { message: request.message, requestedSchema: request.schema as never },
-      { signal: ctx.mcpReq.signal },
+      withRequest(ctx),
     );
     return checkedAnswer(request, result);
   };
@@ -132,9 +149,10 @@ export function checkElicitRequest(request: ElicitRequest): void {
     }
   }
   const required = schema.required;
+  const known = new Set(names);
   if (
     required !== undefined &&
-    (!Array.isArray(required) || required.some((name) => !names.includes(name)))
+    (!Array.isArray(required) || required.some((name) => !known.has(name)))
   ) {
     throw new TypeError(
       `ctx.elicit: schema.required: expected names of the schema's properties, received ${describeValue(required)}`,

@@ -18,4 +18,5 @@ export {
   type ServerAuth,
   serverAuth,
   type VerifiedToken,
+  type VerifyContext,
 } from './oauth.ts';

@@ -7,7 +7,7 @@
  * session run; decisions 096, 156).
  *
  * May import: the server room's files (`../call-tool.ts`, `../progress-notifier.ts`,
- * `../server-requests.ts`, `../approval-hint.ts`), `../../protocol/index.ts`,
+ * `../server-requests.ts`, `../approval-hint.ts`, `../invalid-params.ts`), `../../protocol/index.ts`,
  * `ai/session` and `ai/agent` through their `index.ts`, `src/internal/`. Never
  * `../server.ts` or `../http/`.
  */

@@ -9,8 +9,12 @@ import {
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { readableParamsError } from '../invalid-params.ts';
+import { onRequestStream } from '../server-requests.ts';
 import { isCreatedTask, type TaskRunner } from './task-runner.ts';
 import { ownerOf, taskIdParam } from './task-wire.ts';
+
+type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /** Carries a created task past the SDK's `CallToolResult` check. */
 class TaskCreated {
@@ -21,17 +25,15 @@ class TaskCreated {
  * A `Server` whose `tools/call` handler may return a task. The SDK checks every
  * `tools/call` result against `CallToolResult`, which a `CreateTaskResult` is not, so
  * such a result leaves the checked handler as a throw and is answered as it is.
+ * Every method's params refused by the SDK's wire schema are answered `-32602` naming
+ * the fields (`invalid-params.ts`), not with the schema library's issue dump.
  * `_wrapHandler` is the SDK's documented hook for this kind of subclass.
  */
 export class TaskServer extends Server {
-  protected override _wrapHandler(
-    method: string,
-    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
-  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
-    if (method !== 'tools/call') return super._wrapHandler(method, handler);
+  protected override _wrapHandler(method: string, handler: Handler): Handler {
     const checked = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);
-      if (isCreatedTask(result)) throw new TaskCreated(result);
+      if (method === 'tools/call' && isCreatedTask(result)) throw new TaskCreated(result);
       return result;
     });
     return async (request, ctx) => {
@@ -39,7 +41,7 @@ export class TaskServer extends Server {
         return await checked(request, ctx);
       } catch (thrown) {
         if (thrown instanceof TaskCreated) return thrown.result;
-        throw thrown;
+        throw readableParamsError(method, thrown);
       }
     };
   }
@@ -100,11 +102,14 @@ export function serveTasks(
         ownerOf(ctx),
         canElicit(ctx)
           ? (form) =>
-              ctx.mcpReq.elicitInput({
-                message: form.message,
-                requestedSchema: form.requestedSchema as never,
-                _meta: form._meta,
-              })
+              ctx.mcpReq.elicitInput(
+                {
+                  message: form.message,
+                  requestedSchema: form.requestedSchema as never,
+                  _meta: form._meta,
+                },
+                onRequestStream(ctx),
+              )
           : undefined,
         ctx.mcpReq.signal,
       ),

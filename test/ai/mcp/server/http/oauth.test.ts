@@ -11,6 +11,7 @@ import {
 } from '../../../../../src/ai/mcp/index.ts';
 import { tool } from '../../../../../src/ai/tool/index.ts';
 import { v } from '../../../../../src/validate/index.ts';
+import { INITIALIZE } from '../../fixtures/raw-http.ts';
 
 const TOKENS: Record<string, string[]> = {
   reader: ['mcp:read'],
@@ -31,17 +32,6 @@ const remove = tool({
   scopes: ['notes:delete'],
   execute: () => 'deleted',
 });
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-11-25',
-    capabilities: {},
-    clientInfo: { name: 't', version: '1' },
-  },
-});
-
 describe('mcpServer({ auth })', () => {
   let http: McpHttpServer;
   beforeAll(async () => {

@@ -13,7 +13,7 @@ import { type McpHttpServer, mcpServer } from '../../../../../src/ai/mcp/index.t
 import { memoryStore, type Store, session } from '../../../../../src/ai/session/index.ts';
 import { tool } from '../../../../../src/ai/tool/index.ts';
 import { v } from '../../../../../src/validate/index.ts';
-import { connectClient } from '../../fixtures/clients.ts';
+import { connectClient, fetchWithoutGetStream } from '../../fixtures/clients.ts';
 import {
   connectTaskClient,
   type Elicit,
@@ -327,6 +327,22 @@ describe.each(TASK_CLIENT_KINDS)('MCP tasks over HTTP, %s client', (kind) => {
       },
     ]);
     expect(runs).toEqual(['survey', 'survey', 'survey']); // parked twice, ran again each time
+  });
+
+  it("asks a task's forms on the tasks/result stream, for a client that never opens the GET stream", async () => {
+    const client = await connectTaskClient(
+      kind,
+      { url: http.url, fetch: fetchWithoutGetStream() },
+      (params) => {
+        const content: Record<string, string | number | boolean> =
+          params.message === 'Who are you?' ? { name: 'Ada', age: 36 } : { ok: true };
+        return { action: 'accept', content };
+      },
+    );
+    clients.push(client);
+    const { task } = await client.callAsTask('survey', {});
+    await pollTask(client, task.taskId, (t) => t.status === 'input_required');
+    expect(text(await client.taskResult(task.taskId))).toBe('Ada, 36: sent');
   });
 
   it('resumes ctx.elicit with a declined form', async () => {
