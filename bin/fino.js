@@ -2,7 +2,18 @@
 // The `fino` command: runs the built command line (`npm run build` produces dist/).
 // The `fino:` specifiers and TypeScript loading are activated only when a command
 // imports a user's module, and TypeScript only for a TypeScript file.
-import { main, processIo } from '../dist/cli/index.js';
+const built = new URL('../dist/cli/index.js', import.meta.url);
+const { main, processIo } = await import(built.href).catch((error) => {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes(built.pathname)) {
+    throw error;
+  }
+  // A git install, or a clone before its build: fino builds on pack (decision 189).
+  const home = new URL('..', import.meta.url).pathname;
+  process.stderr.write(
+    `fino: ${built.pathname} is missing: this copy of fino was never built (installed from git, or cloned and not built). Install fino from a tarball (npm pack in a clone) or the registry, or run npm run build in ${home}\n`,
+  );
+  process.exit(1);
+});
 
 const importModule = async (url) => {
   const { activateFor } = await import('../dist/register/activate.js');

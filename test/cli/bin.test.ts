@@ -3,7 +3,14 @@
  * files through the register hook. Needs `npm run build` first (`npm test` does it).
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -53,6 +60,24 @@ describe.concurrent('bin/fino.js', { timeout: 120_000 }, () => {
       stdout: 'Sunny in Lisbon\n',
       stderr: '',
     });
+  });
+
+  it('says what to do when dist/ was never built (a git install), exit 1', async () => {
+    const copy = mkdtempSync(join(folders, 'unbuilt-'));
+    mkdirSync(join(copy, 'bin'));
+    copyFileSync(join(root, 'bin/fino.js'), join(copy, 'bin/fino.js'));
+    writeFileSync(join(copy, 'package.json'), JSON.stringify({ type: 'module' }));
+    const { code, stderr } = await promisify(execFile)(
+      process.execPath,
+      [join(copy, 'bin/fino.js'), '--help'],
+      { cwd: copy },
+    ).then(
+      (done) => ({ code: 0, stderr: done.stderr }),
+      (failed: { code: number; stderr: string }) => failed,
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain(`fino: ${join(copy, 'dist/cli/index.js')} is missing`);
+    expect(stderr).toContain('Install fino from a tarball (npm pack in a clone) or the registry');
   });
 
   it('exits 2 with the help hint on a usage error', async () => {

@@ -168,6 +168,43 @@ describe('fino sessions serve', () => {
     expect(text.err).toContain('--token: expected name=secret for each of several tokens');
   });
 
+  it('takes who decides from a proxy’s header with --identity-header', async () => {
+    const store = sqliteStore(join(dir, 'identity.db'));
+    await session({ store, agent: shopAgent('order', log) }).start('Ship', { runId: 'run-id' });
+    await store.close();
+    const server = await started(
+      ['--db', 'identity.db', '--port', '0', '--identity-header', 'X-Forwarded-User'],
+      'identity.db',
+    );
+    const origin = new URL(server.url).origin;
+    expect((await fetch(`${origin}/`)).status).toBe(401);
+    const as = { 'x-forwarded-user': 'dana' };
+    const page = await (await fetch(`${origin}/`, { headers: as })).text();
+    expect(page).toContain('Signed in as <strong>dana</strong>');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1];
+    const response = await fetch(`${origin}/runs/run-id/calls/ship_1`, {
+      method: 'POST',
+      headers: { ...as, origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrf, action: 'approve', by: 'mallory' }).toString(),
+    });
+    expect(response.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    const check = sqliteStore(join(dir, 'identity.db'));
+    expect((await session({ store: check }).get('run-id'))?.audit?.[0].by).toBe('dana');
+    await check.close();
+    const bad = async (argv: string[]) => {
+      const { io: cliIo, text } = io();
+      return { code: await sessions.run(['serve', ...argv], cliIo), err: text.err };
+    };
+    expect(await bad(['--identity-header', 'X User'])).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--identity-header: expected an HTTP header name'),
+    });
+    expect(
+      (await bad(['--identity-header', 'X-User', '--token', 'ana=ana-secret-1'])).err,
+    ).toContain('--identity-header: expected it without a token per approver');
+  });
+
   it('shows a workflow database with --workflows: its pending decision is approved over HTTP, once', async () => {
     const workflowDb = join(dir, 'workflows.db');
     const wfStore = sqliteWorkflowStore(workflowDb);

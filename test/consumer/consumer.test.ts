@@ -115,14 +115,15 @@ async function followReadme(project: Project, tarball: string): Promise<void> {
     .filter((line) => !line.comment.startsWith('only for'))
     .map((line) => line.command.replace('/path/to/fino/fino-0.1.0.tgz', tarball))
     .join('\n');
-  // npm's own settings, not the commands: reuse the cache, say less.
+  // npm's own settings, not the commands: reuse the cache, say less — but warnings, which
+  // the install-scripts test reads.
   const npmQuiet = {
     npm_config_prefer_offline: 'true',
     npm_config_audit: 'false',
     npm_config_fund: 'false',
-    npm_config_loglevel: 'error',
+    npm_config_loglevel: 'warn',
   };
-  await exec('sh', ['-e', '-c', script], {
+  const output = await exec('sh', ['-e', '-c', script], {
     cwd: work,
     env: { ...env, ...npmQuiet },
     timeout: 280_000,
@@ -132,6 +133,7 @@ async function followReadme(project: Project, tarball: string): Promise<void> {
       `the README's project commands failed (exit ${error.code}):\n${script}\n${error.stdout ?? ''}${error.stderr ?? error.message}`,
     );
   });
+  readmeInstallOutput = `${output.stdout}${output.stderr}`;
   const manifestWritten = JSON.parse(readFileSync(join(project.dir, 'package.json'), 'utf8'));
   expect(manifestWritten.type).toBe('module');
   writeFileSync(join(project.dir, 'tsconfig.json'), JSON.stringify(readmeTsconfig, null, 2));
@@ -160,6 +162,8 @@ const fileNames = (): Array<[string, string]> => [
   ...otherPrograms.map((program, i): [string, string] => [`readme-${i}.ts`, program.code]),
 ];
 let packedFiles: string[] = [];
+/** What the README's project commands printed, npm's warnings included. */
+let readmeInstallOutput = '';
 
 const compilers: Record<string, string> = {
   '5.9': join(root, 'node_modules', 'typescript-5.9', 'bin', 'tsc'),
@@ -249,6 +253,14 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
       ]) {
         expect(lastCommands.map((line) => line.command)).toContain(command);
       }
+    });
+
+    it('installs without npm naming a script of fino’s (npm 11: not covered by allowScripts)', () => {
+      const installScripts = readmeInstallOutput
+        .split('\n')
+        .filter((line) => /install-scripts|allowScripts|lifecycle|prepare/i.test(line));
+      expect(installScripts.filter((line) => /\bfino@/.test(line))).toEqual([]);
+      expect(readmeInstallOutput).not.toContain('npm run build');
     });
 
     it('holds what a user needs and nothing of the repository besides', () => {

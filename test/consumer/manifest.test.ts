@@ -29,6 +29,13 @@ describe('package.json', () => {
     expect(scripted).toEqual([]);
   });
 
+  it('runs no script of its own when installed, and builds dist/ when packed (decision 189)', () => {
+    for (const event of ['preinstall', 'install', 'postinstall', 'prepare']) {
+      expect(manifest.scripts[event], `scripts.${event}`).toBeUndefined();
+    }
+    expect(manifest.scripts.prepack).toBe('npm run build');
+  });
+
   it('makes the database drivers optional peers, installed for the repository’s own tests', () => {
     for (const driver of ['better-sqlite3', 'pg']) {
       expect(manifest.dependencies[driver], driver).toBeUndefined();

@@ -11,7 +11,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compile } from '../../src/validate/index.ts';
-import { suiteRoot as root, type SuiteCase, suiteDocuments, suitePresent } from './suite.ts';
+import {
+  suiteRoot as root,
+  type SuiteCase,
+  suiteDocuments,
+  suiteMissing,
+  suitePresent,
+} from './suite.ts';
 
 const FORMATS = [
   'date-time',
@@ -66,7 +72,7 @@ function runFile(
 if (!suitePresent) {
   describe('JSON Schema Test Suite', () => {
     it('is present at ../shared/conformance/json-schema-test-suite', () => {
-      console.log(`JSON Schema Test Suite not found at ${root}: conformance tests skipped`);
+      console.log(suiteMissing('the conformance tests are'));
       expect(process.env.CI === 'true', 'the suite is required in CI').toBe(false);
     });
   });

@@ -25,6 +25,7 @@ import {
   suiteRoot as root,
   type SuiteCase,
   suiteDocuments,
+  suiteMissing,
 } from './suite.ts';
 
 const seed = Number(process.env.FC_SEED ?? 20_260_212);
@@ -533,9 +534,7 @@ const formatSamples = [
 if (!present) {
   describe('differential test against Ajv', () => {
     it('needs the JSON Schema Test Suite at ../shared/conformance/json-schema-test-suite', () => {
-      console.log(
-        `JSON Schema Test Suite not found at ${root}: differential test on its schemas skipped`,
-      );
+      console.log(suiteMissing('the differential test on its schemas is'));
       expect(process.env.CI === 'true', 'the suite is required in CI').toBe(false);
     });
   });

@@ -1,20 +1,34 @@
 /**
  * Where the official JSON Schema Test Suite lives for the tests that read it
- * (`../shared/conformance/json-schema-test-suite`, beside the repository), its case
- * shape, and its documents by URI. Not a test file: the conformance and differential
- * tests share it.
+ * (`../shared/conformance/json-schema-test-suite`, beside the repository, or
+ * `$FINO_JSON_SCHEMA_SUITE`), which commit of it the README's counts come from, how to
+ * get it, its case shape, and its documents by URI. Not a test file: the conformance and
+ * differential tests share it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 
-/** The suite's folder. */
+/** The commit of json-schema-org/JSON-Schema-Test-Suite the README's counts were taken at. */
+export const SUITE_COMMIT = '44401e0c046704b476ec9d2e2fccdaee618f259d';
+
+/** The suite's folder: `$FINO_JSON_SCHEMA_SUITE`, else `../shared/…` beside the repository. */
 export const suiteRoot = resolve(
-  import.meta.dirname,
-  '../../../shared/conformance/json-schema-test-suite',
+  process.env.FINO_JSON_SCHEMA_SUITE ||
+    resolve(import.meta.dirname, '../../../shared/conformance/json-schema-test-suite'),
 );
 
 /** Whether the suite is there; without it the tests skip, except in CI (`CI=true`). */
 export const suitePresent = existsSync(join(suiteRoot, 'tests'));
+
+/** What a test that needs the missing suite prints: where it looked, and how to get it. */
+export function suiteMissing(what: string): string {
+  return [
+    `JSON Schema Test Suite not found at ${suiteRoot}: ${what} skipped. To run it, get the suite at the commit the README's counts come from:`,
+    `  git clone https://github.com/json-schema-org/JSON-Schema-Test-Suite.git ${suiteRoot}`,
+    `  git -C ${suiteRoot} checkout ${SUITE_COMMIT}`,
+    '(or set FINO_JSON_SCHEMA_SUITE to a copy elsewhere).',
+  ].join('\n');
+}
 
 /** One test of a suite case. */
 export interface SuiteTest {

@@ -24,6 +24,9 @@
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
 export {
+  headerIdentity,
+  type IdentifyRequest,
+  type InboxIdentity,
   type InboxOptions,
   type InboxServer,
   type InboxWorkflowEntry,

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   DEFAULT_SQLITE_PATH,
+  headerIdentity,
   type SessionAgent,
   type Store,
   serveInbox,
@@ -43,6 +44,12 @@ const serveInput = v.object({
     .optional()
     .describe(
       'require this token (default: $FINO_INBOX_TOKEN); open the printed address once, the browser stays logged in; repeat as --token name=secret, one per approver, to record who decided',
+    ),
+  identityHeader: v
+    .string()
+    .optional()
+    .describe(
+      'take who is signed in from this request header (e.g. X-Forwarded-User), recorded in the audit trail; only behind a proxy that sets it and drops the one clients send: anyone who reaches the port directly can send it',
     ),
   workflows: v
     .string()
@@ -97,6 +104,23 @@ function accessOf(
   return { tokens: { ...tokens } };
 }
 
+/** `--identity-header`'s `identify` hook; a usage error for a bad name or with approvers' tokens. */
+function identityOf(header: string | undefined, tokens: Record<string, string> | undefined) {
+  if (header === undefined) return undefined;
+  if (tokens !== undefined) {
+    throw new UsageError(
+      '--identity-header: expected it without a token per approver (--token name=secret): both would name who decides',
+    );
+  }
+  try {
+    return headerIdentity(header);
+  } catch {
+    throw new UsageError(
+      `--identity-header: expected an HTTP header name such as X-Forwarded-User, received ${JSON.stringify(header.slice(0, 60))}`,
+    );
+  }
+}
+
 /** What `fino sessions` lends this subcommand: how it opens stores and loads agents. */
 export interface ServeHelpers {
   /** With `create`, a missing SQLite file is created (and the creation reported). */
@@ -127,6 +151,7 @@ export function serveTask(
       const access = accessOf(given.token ?? [], io.env.FINO_INBOX_TOKEN || undefined);
       let token = access.token;
       const { tokens } = access;
+      const identify = identityOf(given.identityHeader, tokens);
       if (token === undefined && tokens === undefined && !LOOPBACK.has(given.host)) {
         token = randomBytes(24).toString('base64url');
       }
@@ -144,6 +169,7 @@ export function serveTask(
           host: given.host,
           token,
           tokens,
+          identify,
         });
         const mode = agent ? 'decisions continue runs here' : 'decided runs wait for a worker';
         writeLine(io.stderr, `fino sessions serve: approval inbox at ${server.url} (${mode})`);

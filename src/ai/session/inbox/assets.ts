@@ -127,6 +127,9 @@ button.answer { background: var(--accent); border-color: var(--accent); color: #
 .card h2, .card h3 { margin: 0 0 0.25rem; font-size: 1.1rem; overflow-wrap: anywhere; }
 .meta { color: var(--muted); font-size: 0.875rem; display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0; padding: 0; list-style: none; }
 .risk { font-weight: 700; }
+.undeclared { font-style: italic; opacity: 0.85; }
+.id { text-decoration: underline dotted; cursor: help; }
+.state-hint { font-size: 0.875rem; margin: 0.5rem 0 0; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem; margin: 0.5rem 0; max-height: 24rem; overflow: auto; font-size: 0.875rem; }
 details summary { cursor: pointer; color: var(--accent); }
 dl.args { margin: 0.5rem 0; display: grid; grid-template-columns: max-content 1fr; gap: 0.15rem 0.75rem; } dl.args dt { font-weight: 600; font-family: ui-monospace, monospace; } dl.args dd { margin: 0; min-width: 0; }

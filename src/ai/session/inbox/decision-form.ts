@@ -4,9 +4,8 @@
  * the suspension's schema, and the words that tell the person what happened.
  */
 import { compile, formatIssues } from '../../../validate/index.ts';
-import type { InboxAccess } from './access.ts';
+import type { InboxAccess, Visitor } from './access.ts';
 import { HttpError, optionalText } from './http.ts';
-import type { Login } from './logins.ts';
 import { declaredSchema, type PageContext } from './pages.ts';
 
 /** A decision as posted: what to do, who decides and the note for the audit trail. */
@@ -40,11 +39,11 @@ export async function readDecisionForm(
   access: InboxAccess,
   request: Request,
   url: URL,
-  login: Login | undefined,
+  visitor: Visitor,
 ): Promise<{ ctx: PageContext; form: URLSearchParams; decision: PostedDecision }> {
-  const ctx = access.contextOf(login);
-  const form = await access.checkedForm(request, url, login);
-  return { ctx, form, decision: postedDecision(form, access.deciderOf(request, form, login)) };
+  const ctx = access.contextOf(visitor);
+  const form = await access.checkedForm(request, url, visitor);
+  return { ctx, form, decision: postedDecision(form, access.deciderOf(request, form, visitor)) };
 }
 
 /** A notice at the top of a page: what just happened, or (`warn`) what did not. */

@@ -3,7 +3,8 @@
  * through the small `InboxWorkflows` interface, over workflow runs). The room holds:
  *
  * - the handler, `handler.ts`, built from its options (`options.ts`) and access rules
- *   (`access.ts`: tokens, logins in `logins.ts`, cookies and CSRF in `security.ts`);
+ *   (`access.ts`: tokens, logins in `logins.ts`, the host's identity in `identity.ts`,
+ *   cookies and CSRF in `security.ts`);
  * - its routes: `router.ts` dispatches to `run-list.ts` (the list), `run-routes.ts` (a
  *   session run), `workflow-routes.ts` (a workflow run) and `events.ts` (the event
  *   stream); both decide forms read `decision-form.ts`; `http.ts` is the plumbing;
@@ -21,6 +22,7 @@
  */
 export { inbox } from './handler.ts';
 export { MAX_BODY_BYTES } from './http.ts';
+export { headerIdentity, type IdentifyRequest, type InboxIdentity } from './identity.ts';
 export type { InboxOptions } from './options.ts';
 export { type InboxServer, type ServeInboxOptions, serveInbox } from './serve.ts';
 export type {

@@ -5,6 +5,7 @@
 import { describeValue } from '../../../internal/describe-value.ts';
 import { checkDuration } from '../../../internal/duration.ts';
 import type { Session } from '../session.ts';
+import type { IdentifyRequest } from './identity.ts';
 import { DEFAULT_LOGIN_MS } from './logins.ts';
 import type { InboxWorkflows } from './workflows.ts';
 
@@ -36,9 +37,18 @@ export interface InboxOptions {
   /** Where the handler is mounted, e.g. `/inbox` (default: the root). */
   basePath?: string;
   /**
+   * Who is signed in, as your server knows it (decision 188): from a header your
+   * authenticating proxy sets (`headerIdentity('X-Forwarded-User')`) or your app's
+   * session cookie. The audit trail records the identity's `id` as `by`, the pages say
+   * "Signed in as …", the forms ask for no name, and a request it answers `undefined`
+   * for gets 401. Not with `tokens` or `by`.
+   */
+  identify?: IdentifyRequest;
+  /**
    * Who decides, as recorded in the audit trail: a fixed name, or a function of the
-   * request (e.g. your own authentication). Without it (and without `tokens`) the forms
-   * ask for a name, which nothing checks.
+   * request (prefer `identify`, which also shows who is signed in). Without it, `tokens`
+   * or `identify`, the forms ask for a name, which nothing checks: it is recorded as
+   * `name (unverified)`.
    */
   by?: string | ((request: Request) => string | undefined);
   /** How often the live updates look at the store, in milliseconds (default 1 000). */
@@ -70,6 +80,7 @@ export function checkOptions(options: InboxOptions): CheckedInboxOptions {
   const { workflows } = options;
   if (workflows !== undefined) checkWorkflows(workflows);
   const approvers = accessTokens(options);
+  checkIdentify(options);
   const base = (options.basePath ?? '').replace(/\/+$/, '');
   if (base !== '' && !/^\/[A-Za-z0-9._~/-]*$/.test(base)) {
     throw new TypeError(
@@ -91,6 +102,21 @@ function checkWorkflows(workflows: InboxWorkflows): void {
   ) {
     throw new TypeError(
       `inbox({ workflows }): expected workflow runs (workflowRuns(store) from fino:workflow), received ${isStore ? 'a workflow store' : describeValue(workflows)}`,
+    );
+  }
+}
+
+/** Refuses an `identify` that is no function, or that comes with `tokens` or `by`. */
+function checkIdentify({ identify, tokens, by }: InboxOptions): void {
+  if (identify === undefined) return;
+  if (typeof identify !== 'function') {
+    throw new TypeError(
+      `inbox({ identify }): expected a function of the request returning { id, name? } or undefined, received ${describeValue(identify)}`,
+    );
+  }
+  if (tokens !== undefined || by !== undefined) {
+    throw new TypeError(
+      `inbox({ identify }): expected identify alone, received identify with ${tokens !== undefined ? 'tokens' : 'by'} (the identity names who decides)`,
     );
   }
 }

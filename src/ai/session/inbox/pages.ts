@@ -16,8 +16,11 @@ export interface PageContext {
   csrf: string;
   /** Ask for the decider's name in the forms (false when the server names them). */
   askName: boolean;
-  /** The browser's login, when the inbox has a token: its approver and a log-out button. */
-  account?: { approver?: string };
+  /**
+   * Who is signed in (a token's approver, or the identity `identify` gave), and whether
+   * the browser has a login to end with a log-out button.
+   */
+  account?: { name?: string; canLogOut: boolean };
   /** "Now", for the "3 min ago" of the pages (default: the clock). */
   now?: number;
 }
@@ -121,7 +124,7 @@ export function decideForm(
   // Unique per call whatever characters the ids hold, so every label names its own field.
   const id = `c${sha256Hex(action).slice(0, 16)}`;
   const name = ctx.askName
-    ? html`<label for="by-${id}">Your name (optional)<input id="by-${id}" name="by" autocomplete="name" maxlength="200"></label>`
+    ? html`<label for="by-${id}">Your name (optional, not verified)<input id="by-${id}" name="by" autocomplete="name" maxlength="200"></label>`
     : '';
   const hidden = html`<input type="hidden" name="csrf" value="${ctx.csrf}">`;
   if (call.kind === 'suspend') {
@@ -152,16 +155,41 @@ export function declaredSchema(payload: unknown): object | boolean | undefined {
     : undefined;
 }
 
-/** What a pending call asks for, and its declared side effects, in words. */
-export function callSummary(call: PendingCall): { asks: Html; effects: string } {
+/**
+ * What a pending call asks for, and the items of its declared risk and side effects: a
+ * declared risk stands out, what the tool did not declare is said quietly.
+ */
+export function callSummary(call: PendingCall): { asks: Html; declared: Html } {
+  const undeclared = [
+    call.risk === undefined ? 'risk' : '',
+    call.sideEffects === undefined ? 'side effects' : '',
+  ].filter((what) => what !== '');
   return {
     asks:
       call.kind === 'suspend'
         ? html`asks for an answer: <strong>${call.reason ?? 'Suspended'}</strong>`
         : html`asks for approval`,
-    effects: call.sideEffects === undefined ? 'not declared' : call.sideEffects ? 'yes' : 'none',
+    declared: html`${call.risk === undefined ? '' : html`<li>risk <span class="risk">${call.risk}</span></li>`}${
+      call.sideEffects === undefined
+        ? ''
+        : html`<li>side effects ${call.sideEffects ? 'yes' : 'none'}</li>`
+    }${undeclared.length === 0 ? '' : html`<li class="undeclared">${undeclared.join(' and ')} not declared</li>`}`,
   };
 }
+
+/**
+ * An id fino made up (`$call:refund#2`, starting with "$") as a person reads it
+ * (`refund#2`); an id the code chose is kept as it is.
+ */
+export function readableId(id: string): string {
+  if (!id.startsWith('$')) return id;
+  const rest = id.slice(1);
+  return rest.slice(rest.indexOf(':') + 1);
+}
+
+/** `shown` in place of an internal id, the id itself on hover. */
+export const idPart = (shown: string, id: string | undefined): Html =>
+  id === undefined ? html`${shown}` : html`<span class="id" title="${id}">${shown}</span>`;
 
 /** One pending call: what it wants, why, in what context, and the form to decide it. */
 export function pendingCard(
@@ -170,7 +198,7 @@ export function pendingCard(
   call: SessionPendingCall,
   withContext: boolean,
 ): Html {
-  const { asks, effects } = callSummary(call);
+  const { asks, declared } = callSummary(call);
   const context = withContext
     ? html`<details><summary>Last messages</summary>${messageList(
         (run.state?.messages ?? []).slice(-CONTEXT_MESSAGES),
@@ -180,8 +208,7 @@ export function pendingCard(
 <h3><span class="tool">${call.toolName}</span> ${asks}</h3>
 <ul class="meta"><li>run <a href="${runUrl(ctx, run.runId)}">${run.runId}</a></li>
 ${run.threadId === undefined ? '' : html`<li>thread ${run.threadId}</li>`}
-<li>risk <span class="risk">${call.risk ?? 'not declared'}</span></li><li>side effects ${effects}</li>
-<li>waiting since ${timeAgo(ctx, run.updatedAt)}</li>
+${declared}<li>waiting since ${timeAgo(ctx, run.updatedAt)}</li>
 <li>asked of anyone with access to this inbox</li></ul>
 ${argsBlock(call.args)}
 ${call.payload === undefined ? '' : html`<details><summary>Payload</summary><pre>${pretty(call.payload)}</pre></details>`}
@@ -272,13 +299,13 @@ export function listFragment(
   )}</tbody></table>${workflows.part}`;
 }
 
-/** Who is logged in, and the button that logs out (a POST, with the login's CSRF value). */
+/** Who is signed in, and the button that logs out (a POST, with the login's CSRF value). */
 function accountPart(ctx: Partial<PageContext>): Html | '' {
   if (ctx.account === undefined || ctx.csrf === undefined) return '';
-  const who = ctx.account.approver;
-  return html`<form class="account" method="post" action="${ctx.base}/logout">${
-    who === undefined ? '' : html`<span>Signed in as <strong>${who}</strong></span> `
-  }<input type="hidden" name="csrf" value="${ctx.csrf}"><button type="submit">Log out</button></form>`;
+  const { name, canLogOut } = ctx.account;
+  const who = name === undefined ? '' : html`<span>Signed in as <strong>${name}</strong></span> `;
+  if (!canLogOut) return html`<div class="account">${who}</div>`;
+  return html`<form class="account" method="post" action="${ctx.base}/logout">${who}<input type="hidden" name="csrf" value="${ctx.csrf}"><button type="submit">Log out</button></form>`;
 }
 
 /** A whole page around `body`. */

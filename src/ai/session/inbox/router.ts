@@ -4,11 +4,11 @@
  * (deciding, logging out). Every refusal becomes a page with its status.
  */
 import { SessionError } from '../errors.ts';
+import type { Visitor } from './access.ts';
 import { INBOX_CSS, INBOX_JS } from './assets.ts';
 import type { InboxContext } from './context.ts';
 import { eventsResponse } from './events.ts';
 import { decodeId, HttpError, REFUSAL_TITLES, respond } from './http.ts';
-import type { Login } from './logins.ts';
 import { messagePage, type PageContext } from './pages.ts';
 import { runListView } from './run-list.ts';
 import { decideRun, runView } from './run-routes.ts';
@@ -62,13 +62,12 @@ async function route(inbox: InboxContext, request: Request, url: URL): Promise<R
   if (method === 'GET' && path === '/inbox.js') {
     return respond(INBOX_JS, { type: 'text/javascript; charset=utf-8' });
   }
-  const auth = access.authenticate(request, url);
-  if ('stop' in auth) return auth.stop;
-  const { login } = auth;
+  const visitor = await access.authenticate(request, url);
+  if ('stop' in visitor) return visitor.stop;
   if (method === 'GET' || method === 'HEAD') {
-    return page(inbox, request, url, path, access.contextOf(login));
+    return page(inbox, request, url, path, access.contextOf(visitor));
   }
-  if (method === 'POST') return form(inbox, request, url, path, login);
+  if (method === 'POST') return form(inbox, request, url, path, visitor);
   return respond(
     messagePage(
       access.guest,
@@ -106,20 +105,20 @@ function form(
   request: Request,
   url: URL,
   path: string,
-  login: Login | undefined,
+  visitor: Visitor,
 ): Promise<Response> {
   const [top, runId, kind, id, ...rest] = path.split('/').slice(1);
-  if (path === '/logout') return inbox.access.logout(request, url, login);
+  if (path === '/logout') return inbox.access.logout(request, url, visitor);
   if (rest.length === 0 && id !== undefined && top === 'runs' && kind === 'calls') {
     const ref = { runId: decodeId(runId, 'run id'), toolCallId: decodeId(id, 'tool call id') };
-    return decideRun(inbox, request, url, login, ref);
+    return decideRun(inbox, request, url, visitor, ref);
   }
   if (rest.length === 0 && id !== undefined && top === 'workflows' && kind === 'decisions') {
     const ref = {
       runId: decodeId(runId, 'workflow run id'),
       decisionId: decodeId(id, 'decision id'),
     };
-    return decideWorkflow(inbox, request, url, login, ref);
+    return decideWorkflow(inbox, request, url, visitor, ref);
   }
   throw new HttpError(404, 'No such form.');
 }

@@ -7,8 +7,20 @@ import { describeUsage } from '../../model/index.ts';
 import type { RunThread } from '../run-thread.ts';
 import type { AuditEntry, SessionRun } from '../types.ts';
 import { type Html, html } from './html.ts';
-import { messageList, type PageContext, page, pendingCard, runUrl, timeAgo } from './pages.ts';
+import {
+  idPart,
+  messageList,
+  type PageContext,
+  page,
+  pendingCard,
+  runUrl,
+  timeAgo,
+} from './pages.ts';
 import { stepsSection } from './steps.ts';
+
+/** What a ready run's page says: a decision was recorded, and only a worker goes on. */
+export const SESSION_WORKER_HINT =
+  'Nothing happens until a worker runs: a process with this session and its agent calling drain() (or an inbox started with --agent) carries the run on.';
 
 /** The statuses after which a run's page stops following the run. */
 export const FINAL = new Set(['done', 'error', 'cancelled']);
@@ -29,12 +41,15 @@ export interface AuditRow {
   note?: string;
 }
 
-/** A run's audit trail as a table whose id column is headed `idHeader`, or "No decisions yet." */
-export function auditTable(rows: readonly AuditRow[], idHeader: string): Html {
+/**
+ * A run's audit trail as a table, or "No decisions yet." Each line names the tool, the
+ * call's or decision's id on hover.
+ */
+export function auditTable(rows: readonly AuditRow[]): Html {
   if (rows.length === 0) return html`<p class="empty">No decisions yet.</p>`;
-  return html`<table><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">${idHeader}</th><th scope="col">Who</th><th scope="col">Note</th></tr></thead><tbody>${rows.map(
+  return html`<table class="audit"><thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Tool</th><th scope="col">Who</th><th scope="col">Note</th></tr></thead><tbody>${rows.map(
     (a) =>
-      html`<tr><td><time datetime="${a.at}">${a.at}</time></td><td>${a.action}</td><td>${a.toolName ?? ''} ${a.id ?? ''}</td><td>${a.by ?? ''}</td><td>${a.note ?? ''}</td></tr>`,
+      html`<tr><td><time datetime="${a.at}">${a.at}</time></td><td>${a.action}</td><td>${idPart(a.toolName ?? a.id ?? '', a.id)}</td><td>${a.by ?? ''}</td><td>${a.note ?? ''}</td></tr>`,
   )}</tbody></table>`;
 }
 
@@ -75,8 +90,9 @@ export function runPage(
 <li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
 ${usage ? html`<li>usage ${describeUsage(usage)}</li>` : ''}
 ${run.status === 'running' ? html`<li>worker ${run.worker} until ${run.leaseExpiresAt}</li>` : ''}
-${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul></section>
-${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}${thread ? threadSection(thread) : ''}<h2>Audit trail</h2>${auditTable(audit, 'Call')}${stepsSection(run)}</div>`,
+${run.status === 'running' && run.progress ? html`<li>progress ${run.progress.progress}${run.progress.total === undefined ? '' : `/${run.progress.total}`} in ${run.progress.toolName}${run.progress.message === undefined ? '' : `: ${run.progress.message}`} at <time datetime="${run.progress.at}">${run.progress.at}</time></li>` : ''}</ul>
+${run.status === 'ready' ? html`<p class="state-hint" id="worker-hint">${SESSION_WORKER_HINT}</p>` : ''}</section>
+${outcome}${pending}<h2>Transcript</h2>${messageList(run.state?.messages ?? [])}${thread ? threadSection(thread) : ''}<h2>Audit trail</h2>${auditTable(audit)}${stepsSection(run)}</div>`,
   );
 }
 

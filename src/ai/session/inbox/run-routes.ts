@@ -6,10 +6,10 @@
 import { SessionError } from '../errors.ts';
 import { runThread } from '../run-thread.ts';
 import type { SessionRun } from '../types.ts';
+import type { Visitor } from './access.ts';
 import type { InboxContext, RunView } from './context.ts';
 import { alreadyDecided, DONE, parseAnswer, readDecisionForm, statusOf } from './decision-form.ts';
 import { HttpError, respond } from './http.ts';
-import type { Login } from './logins.ts';
 import { runPage } from './run-page.ts';
 
 /** How many of a thread's newest messages a run's page shows. */
@@ -31,11 +31,11 @@ export async function decideRun(
   inbox: InboxContext,
   request: Request,
   url: URL,
-  login: Login | undefined,
+  visitor: Visitor,
   ref: { runId: string; toolCallId: string },
 ): Promise<Response> {
   const { session, access } = inbox;
-  const { ctx, form, decision } = await readDecisionForm(access, request, url, login);
+  const { ctx, form, decision } = await readDecisionForm(access, request, url, visitor);
   const { action, by, note } = decision;
   let run: SessionRun;
   try {
@@ -60,7 +60,12 @@ export async function decideRun(
     runPage(
       ctx,
       now,
-      { text: `${DONE[action]}. The run is now ${run.status}.` },
+      {
+        text:
+          now.status === 'ready'
+            ? `${DONE[action]}. The run is ready and waits for a worker.`
+            : `${DONE[action]}. The run is now ${now.status}.`,
+      },
       await runThread(session, now, { limit: THREAD_MESSAGES }),
     ),
   );

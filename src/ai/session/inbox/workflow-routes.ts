@@ -3,6 +3,7 @@
  * timeline, audit trail) and POST /workflows/:runId/decisions/:decisionId (a pending
  * decision approved, rejected or answered, once).
  */
+import type { Visitor } from './access.ts';
 import type { InboxContext, RunView } from './context.ts';
 import {
   alreadyDecided,
@@ -13,7 +14,6 @@ import {
   statusOf,
 } from './decision-form.ts';
 import { HttpError, respond } from './http.ts';
-import type { Login } from './logins.ts';
 import { workflowRunPage } from './workflows.ts';
 
 /** A workflow run's page: status, pending decisions, timeline, audit trail. */
@@ -43,12 +43,12 @@ export async function decideWorkflow(
   inbox: InboxContext,
   request: Request,
   url: URL,
-  login: Login | undefined,
+  visitor: Visitor,
   ref: { runId: string; decisionId: string },
 ): Promise<Response> {
   const { workflows, access } = inbox;
   if (!workflows) throw new HttpError(404, 'No such form.');
-  const { ctx, form, decision } = await readDecisionForm(access, request, url, login);
+  const { ctx, form, decision } = await readDecisionForm(access, request, url, visitor);
   const { action, by, note } = decision;
   try {
     if (action === 'approve') await workflows.decide(ref, { approve: true }, { by, note });
@@ -66,7 +66,7 @@ export async function decideWorkflow(
     return workflowView(inbox, ctx, ref.runId, notice);
   }
   return workflowView(inbox, ctx, ref.runId, {
-    text: `${DONE[action]}. A worker continues the run.`,
+    text: `${DONE[action]}. The run goes on when a worker picks it up.`,
   });
 }
 

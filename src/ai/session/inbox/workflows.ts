@@ -10,14 +10,17 @@ import {
   argsBlock,
   callSummary,
   decideForm,
+  idPart,
   inboxUrl,
   jsonBlock,
   type PageContext,
   page,
+  readableId,
   type StatusFilter,
   timeAgo,
 } from './pages.ts';
 import { auditTable, FINAL, noticePart } from './run-page.ts';
+import { WORKFLOW_WORKER_HINT, workflowRunState } from './workflow-state.ts';
 
 /** A workflow run as the inbox reads it (`WorkflowRun` of `fino:workflow`). */
 export interface InboxWorkflowRun {
@@ -38,6 +41,8 @@ export interface InboxWorkflowRun {
     note?: string;
   }>;
   cancelRequested?: boolean;
+  /** The worker holding the run, while one does. */
+  worker?: string;
   createdAt: string;
   updatedAt: string;
   /** Why part of the stored run cannot be shown (those fields are left out). */
@@ -104,13 +109,11 @@ export function workflowPendingCard(
   workflowId: string | undefined,
 ): Html {
   const call = pending;
-  const { asks, effects } = callSummary(call);
+  const { asks, declared } = callSummary(call);
   return html`<article class="card pending workflow" data-workflow-run="${pending.runId}" data-decision="${pending.decisionId}">
-<h3><span class="tool">${call.toolName}</span> ${asks}</h3>
+<h3><span class="tool" title="decision ${pending.decisionId}">${call.toolName}</span> ${asks}</h3>
 <ul class="meta"><li>workflow ${workflowId ?? ''} run <a href="${workflowUrl(ctx, pending.runId)}">${pending.runId}</a></li>
-<li>decision ${pending.decisionId}</li>
-<li>risk <span class="risk">${call.risk ?? 'not declared'}</span></li><li>side effects ${effects}</li>
-<li>waiting since ${timeAgo(ctx, new Date(pending.createdAt).toISOString())}</li></ul>
+${declared}<li>waiting since ${timeAgo(ctx, new Date(pending.createdAt).toISOString())}</li></ul>
 ${argsBlock(call.args)}
 ${call.payload === undefined ? '' : jsonBlock(call.payload, 'Payload')}
 ${decideForm(ctx, pending.runId, call, decisionUrl(ctx, pending.runId, pending.decisionId))}</article>`;
@@ -157,26 +160,23 @@ export async function workflowSection(
     .reverse()
     .slice(0, WORKFLOW_LIST_LIMIT);
   if (runs.length === 0) return { part: html``, count: 0 };
+  const undecided = runs.some((run) => run.status === 'waiting')
+    ? new Set((await workflows.pending()).map((p) => p.decisionId))
+    : new Set<string>();
   return {
-    part: html`<h2>Workflow runs</h2><table class="runs workflows"><thead><tr><th scope="col">Run</th><th scope="col">Workflow</th><th scope="col">Status</th><th scope="col">Waits on</th><th scope="col">Updated</th></tr></thead><tbody>${runs.map(
-      (run) =>
-        html`<tr><td><a href="${workflowUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.workflowId}</td><td>${run.status}${run.corrupt ? ' (unreadable)' : ''}</td><td>${waitsOn(run)}</td><td>${timeAgo(ctx, run.updatedAt)}</td></tr>`,
+    part: html`<h2>Workflow runs</h2><table class="runs workflows"><thead><tr><th scope="col">Run</th><th scope="col">Workflow</th><th scope="col">State</th><th scope="col">Waits on</th><th scope="col">Updated</th></tr></thead><tbody>${runs.map(
+      (run) => {
+        const state = workflowRunState(run, undecided);
+        return html`<tr><td><a href="${workflowUrl(ctx, run.runId)}">${run.runId}</a></td><td>${run.workflowId}</td><td>${state.label}${run.corrupt ? ' (unreadable)' : ''}</td><td>${joined(state.waits)}</td><td>${timeAgo(ctx, run.updatedAt)}</td></tr>`;
+      },
     )}</tbody></table>`,
     count: runs.length,
   };
 }
 
-/** What a run waits on, in words. */
-function waitsOn(run: InboxWorkflowRun): string {
-  const on = run.waitingOn;
-  if (!on) return '';
-  return [
-    ...on.decisions.map((d) => `decision ${d}`),
-    ...on.signals.map((s) => `signal ${s}`),
-    ...(on.children ?? []).map((c) => `child ${c}`),
-    ...(on.timer === undefined ? [] : [`timer ${on.timer}`]),
-  ].join(', ');
-}
+/** Parts separated by commas. */
+const joined = (parts: readonly Html[]): Html[] =>
+  parts.flatMap((p, i) => (i === 0 ? [p] : [html`, `, p]));
 
 /** A duration in words: "12 ms", "3.4 s", "5 min", "2.5 h", "3 days". */
 export function duration(ms: number): string {
@@ -219,10 +219,10 @@ function timelineRow(entry: InboxWorkflowEntry, ctx: PageContext): Html {
   ].filter((n) => n !== '');
   const detail = entry.error
     ? html`<pre class="error">${entry.error.code ? `${entry.error.code}: ` : ''}${entry.error.message}</pre>`
-    : entry.value === undefined
-      ? ''
+    : entry.value === undefined || entry.state !== 'done'
+      ? '' // a waiting entry's value is the engine's bookkeeping, not a result
       : jsonBlock(entry.value, 'Result');
-  return html`<tr class="entry ${entry.kind} ${entry.state}"><td>${KIND_LABELS[entry.kind] ?? entry.kind}</td><td><code>${entry.id}</code></td><td>${entry.state}${notes.length ? ` (${notes.join(', ')})` : ''}</td><td>${timeAgo(ctx, entry.startedAt)}</td><td class="duration">${took}</td><td>${detail}</td></tr>`;
+  return html`<tr class="entry ${entry.kind} ${entry.state}"><td>${KIND_LABELS[entry.kind] ?? entry.kind}</td><td><code>${idPart(readableId(entry.id), entry.id)}</code></td><td>${entry.state}${notes.length ? ` (${notes.join(', ')})` : ''}</td><td>${timeAgo(ctx, entry.startedAt)}</td><td class="duration">${took}</td><td>${detail}</td></tr>`;
 }
 
 /** A workflow run: status, what it waits on, pending decisions, timeline and audit trail. */
@@ -250,15 +250,17 @@ export function workflowRunPage(
           (entry) => timelineRow(entry, ctx),
         )}</tbody></table>`;
   const audit = (run.audit ?? []).map((a) => ({ ...a, id: a.decisionId }));
+  const state = workflowRunState(run, new Set(pending.map((p) => p.decisionId)));
   return page(
     ctx,
     `Workflow run ${run.runId}`,
     html`${noticePart(notice)}
 <div id="run-body" data-src="${workflowUrl(ctx, run.runId)}" data-events="${ctx.base}/events" data-final="${FINAL.has(run.status) ? 'true' : 'false'}">
-<section class="card"><h2>Workflow <span class="workflow-id">${run.workflowId}</span>: <span id="run-status">${run.status}</span></h2>
-<ul class="meta"><li>id ${run.runId}</li><li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
-${run.corrupt ? html`<li class="error">unreadable: ${run.corrupt}</li>` : ''}${run.waitingOn ? html`<li>waits on ${waitsOn(run)}</li>` : ''}${run.cancelRequested ? html`<li>cancellation requested</li>` : ''}</ul>
+<section class="card"><h2>Workflow <span class="workflow-id">${run.workflowId}</span>: <span id="run-status" data-status="${run.status}">${state.label}</span></h2>
+<ul class="meta"><li>id ${run.runId}</li><li>status ${run.status}</li><li>started ${timeAgo(ctx, run.createdAt)}</li><li>updated ${timeAgo(ctx, run.updatedAt)}</li>
+${run.corrupt ? html`<li class="error">unreadable: ${run.corrupt}</li>` : ''}${state.waits.length > 0 ? html`<li>waits on ${joined(state.waits)}</li>` : ''}${run.cancelRequested ? html`<li>cancellation requested</li>` : ''}</ul>
+${state.needsWorker ? html`<p class="state-hint" id="worker-hint">${WORKFLOW_WORKER_HINT}</p>` : ''}
 <details><summary>Input</summary>${jsonBlock(run.input, 'Input')}</details></section>
-${outcome}${pendingPart}<h2>Timeline</h2>${timeline}<h2>Audit trail</h2>${auditTable(audit, 'Decision')}</div>`,
+${outcome}${pendingPart}<h2>Timeline</h2>${timeline}<h2>Audit trail</h2>${auditTable(audit)}</div>`,
   );
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  headerIdentity,
   type InboxServer,
   type Store,
   serveInbox,
@@ -152,7 +153,7 @@ for (const [name, makeStore] of STORES) {
           await expect.poll(() => pending.locator('.tool').textContent()).toBe('refund');
           expect(await pending.textContent()).toContain('destructive');
           await pending.getByLabel('Note or reason (optional)').fill('customer called');
-          await pending.getByLabel('Your name (optional)').fill('ana');
+          await pending.getByLabel('Your name (optional, not verified)').fill('ana');
           await pending.getByRole('button', { name: 'Approve' }).click();
           await page.waitForURL(/\/runs\/run-approve\/calls\/refund_1$/);
           expect(await page.locator('.notice').textContent()).toBe(
@@ -162,7 +163,7 @@ for (const [name, makeStore] of STORES) {
           expect(await page.locator('main').textContent()).toContain('Finished: refunded o-100');
           const audit = await page.locator('table tbody tr').first().textContent();
           expect(audit).toContain('approved');
-          expect(audit).toContain('ana');
+          expect(audit).toContain('ana (unverified)');
           expect(audit).toContain('customer called');
           expect(s.shopped.executions.refund).toBe(1);
         } finally {
@@ -219,7 +220,7 @@ for (const [name, makeStore] of STORES) {
           const winnerName = winner === 0 ? 'ana' : 'bo';
           expect(loser).toMatch(
             new RegExp(
-              `^Already decided by ${winnerName} at \\d{4}-\\d\\d-\\d\\dT\\S+ \\(approve\\)\\. Nothing was changed\\.$`,
+              `^Already decided by ${winnerName} \\(unverified\\) at \\d{4}-\\d\\d-\\d\\dT\\S+ \\(approve\\)\\. Nothing was changed\\.$`,
             ),
           );
           expect(s.shopped.executions.refund).toBe(1);
@@ -483,6 +484,45 @@ describe('the inbox in Chromium', () => {
         for (const server of servers) await server.close();
         for (const store of stores) await store.close();
         await new Promise((resolve) => bystander.close(resolve));
+      }
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    'behind a proxy that names the user (identify), shows who is signed in and records them',
+    async (ctx) => {
+      if (!browser) return ctx.skip();
+      const store = sqliteStore(join(dir, `identity-${++files}.db`));
+      const shopped = shop(store);
+      const server = await serveInbox({
+        session: shopped.runs,
+        identify: headerIdentity('X-Forwarded-User'),
+      });
+      // What an authenticating proxy in front of the inbox adds to every request.
+      const context = await browser.newContext({
+        extraHTTPHeaders: { 'X-Forwarded-User': 'carla@example.com' },
+      });
+      try {
+        await suspendOn(shopped.runs, 'refund', { orderId: 'o-proxy' }, 'run-proxy');
+        const page = await context.newPage();
+        await page.goto(server.url);
+        expect(await page.locator('header').textContent()).toContain(
+          'Signed in as carla@example.com',
+        );
+        expect(await page.locator('input[name=by]').count()).toBe(0);
+        await card(page, 'run-proxy').getByRole('button', { name: 'Approve' }).click();
+        await page.waitForURL(/\/calls\//);
+        const audit = page.locator('table tbody tr').first().locator('td');
+        expect(await audit.nth(3).textContent()).toBe('carla@example.com');
+        expect((await shopped.runs.get('run-proxy'))?.audit?.[0].by).toBe('carla@example.com');
+        const stranger = await browser.newContext();
+        const bare = await (await stranger.newPage()).goto(server.url);
+        expect(bare?.status()).toBe(401);
+        await stranger.close();
+      } finally {
+        await context.close();
+        await server.close();
+        await store.close();
       }
     },
   );

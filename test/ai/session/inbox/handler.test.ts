@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_LOGINS } from '../../../../src/ai/session/inbox/logins.ts';
-import { inbox, memoryStore } from '../../../../src/ai/session/index.ts';
+import { inbox, memoryStore, session } from '../../../../src/ai/session/index.ts';
 import { browserLike, shop, suspendOn } from './fixtures.ts';
 
 const ORIGIN = 'http://127.0.0.1:9999';
@@ -96,7 +96,7 @@ describe('inbox handler', () => {
     const second = await post('/runs/run-2/calls/refund_1', { csrf, action: 'approve', by: 'bo' });
     expect(second.status).toBe(409);
     expect(await second.text()).toMatch(
-      /Already decided by ana at \d{4}-\d\d-\d\dT[^ ]+ \(approve: ok\)/,
+      /Already decided by ana \(unverified\) at \d{4}-\d\d-\d\dT[^ ]+ \(approve: ok\)/,
     );
     expect(executions.refund).toBe(1);
   });
@@ -115,8 +115,8 @@ describe('inbox handler', () => {
     const run = await runs.get('run-3');
     expect(run?.audit?.[0]).toMatchObject({
       action: 'reject',
-      by: 'ana',
-      note: 'Rejected by ana in the approval inbox',
+      by: 'ana (unverified)',
+      note: 'Rejected by ana (unverified) in the approval inbox',
     });
   });
 
@@ -439,8 +439,27 @@ describe('inbox handler', () => {
     expect(text).toContain('→ refund(');
     expect(text).toContain('← refunded o-11');
     expect(text).toMatch(
-      /<td>approved<\/td><td>refund refund_1<\/td><td>ana<\/td><td>fine &lt;b&gt;<\/td>/,
+      /<td>approved<\/td><td><span class="id" title="refund_1">refund<\/span><\/td><td>ana \(unverified\)<\/td><td>fine &lt;b&gt;<\/td>/,
     );
+  });
+
+  it('says a decided run without an agent waits for a worker, and nothing happens until one runs', async () => {
+    const store = memoryStore();
+    const shopped = shop(store);
+    await suspendOn(shopped.runs, 'refund', { orderId: 'o-12' }, 'run-12');
+    // The inbox without the agent, as `fino sessions serve` without --agent.
+    const { post, csrfOf, get } = browserLike(inbox({ session: session({ store }) }), ORIGIN);
+    const decided = await post('/runs/run-12/calls/refund_1', {
+      csrf: await csrfOf(),
+      action: 'approve',
+    });
+    const text = await decided.text();
+    expect(text).toContain('Approved. The run is ready and waits for a worker.');
+    expect(text).toContain('Nothing happens until a worker runs');
+    await shopped.runs.drain();
+    const done = await (await get('/runs/run-12')).text();
+    expect(done).toContain('<span id="run-status">done</span>');
+    expect(done).not.toContain('Nothing happens until a worker runs');
   });
 
   it('rejects bad options with clear errors', () => {

@@ -62,19 +62,31 @@ describe('workflow runs in the inbox, in Chromium over SQLite', () => {
         await card.getByRole('button', { name: 'Approve' }).click();
         await page.waitForURL(/\/workflows\/wf-browser\/decisions\//);
         expect(await page.locator('.notice').textContent()).toBe(
-          'Approved. A worker continues the run.',
+          'Approved. The run goes on when a worker picks it up.',
         );
-        expect(await page.locator('#run-status').textContent()).toBe('waiting');
+        // Until a worker runs, the page says so, by the tool's name, its decision id only on hover.
+        expect(await page.locator('#run-status').textContent()).toBe(
+          'approved, waiting for a worker',
+        );
+        expect(await page.locator('#worker-hint').textContent()).toContain(
+          'Nothing happens until a worker runs',
+        );
+        const summary = page.locator('section.card').first();
+        expect(await summary.textContent()).toContain('waits on refund approved');
+        expect(await summary.textContent()).not.toContain('$call:');
+        expect(await summary.locator('.id').getAttribute('title')).toBe('$call:refund');
+        expect(await page.locator('header').textContent()).toContain('Signed in as ana');
 
         await shop.worker.drain(); // the worker continues; the open page updates itself
         await expect
           .poll(() => page.locator('#run-status').textContent(), { timeout: 15_000 })
           .toBe('done');
+        expect(await page.locator('#worker-hint').count()).toBe(0);
         const timeline = page.locator('table.timeline tbody tr');
         expect(await timeline.count()).toBe(2);
         expect(await timeline.nth(0).textContent()).toContain('load-order');
         expect(await timeline.nth(1).textContent()).toMatch(
-          /tool call\$call:refunddone.*\d+(\.\d)? (ms|s|min)/s,
+          /tool callrefunddone.*\d+(\.\d)? (ms|s|min)/s,
         );
         const audit = await page.locator('table:not(.timeline) tbody tr').first().textContent();
         expect(audit).toContain('approve');

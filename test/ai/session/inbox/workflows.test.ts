@@ -57,10 +57,12 @@ describe('inbox: workflow runs', () => {
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     const [won, lost] = a.status === 200 ? [a, b] : [b, a];
-    const winner = a.status === 200 ? 'ana' : 'bo';
-    expect(await won.text()).toContain('Approved. A worker continues the run.');
+    const winner = a.status === 200 ? 'ana (unverified)' : 'bo (unverified)';
+    expect(await won.text()).toContain('Approved. The run goes on when a worker picks it up.');
     expect(await lost.text()).toMatch(
-      new RegExp(`Already decided by ${winner} at \\d{4}-\\d\\d-\\d\\dT[^ ]+ \\(approve`),
+      new RegExp(
+        `Already decided by ${winner.replace(/[()]/g, '\\$&')} at \\d{4}-\\d\\d-\\d\\dT[^ ]+ \\(approve`,
+      ),
     );
     await worker.drain();
     expect(await refunds.result('wf-1', { store })).toEqual({ content: 'refunded o-1' });
@@ -71,6 +73,52 @@ describe('inbox: workflow runs', () => {
     const late = await post(DECISION, { csrf, action: 'reject', note: 'too late' });
     expect(late.status).toBe(409);
     expect(await late.text()).toContain(`Already decided by ${winner}`);
+  });
+
+  it('after an approval says the run waits for a worker, by the tool’s name, until one carries it on', async () => {
+    const { refunds, worker, store, get, post, csrfOf } = setup();
+    await refunds.start('o-8', { store, runId: 'wf-1' });
+    await worker.drain();
+    const decided = await (
+      await post(DECISION, { csrf: await csrfOf(), action: 'approve' })
+    ).text();
+    expect(decided).toContain('Approved. The run goes on when a worker picks it up.');
+    for (const page of [decided, await (await get('/workflows/wf-1')).text()]) {
+      expect(page).toContain(
+        '<span id="run-status" data-status="waiting">approved, waiting for a worker</span>',
+      );
+      expect(page).toContain(
+        '<li>waits on <span class="id" title="$call:refund">refund</span> approved</li>',
+      );
+      expect(page).toContain('Nothing happens until a worker runs');
+      // The internal id is only ever an attribute (the title, the form's address), never text.
+      expect(page.replace(/<[^>]*>/g, '')).not.toContain('$call:');
+    }
+    const listed = await (await get('/?status=running')).text();
+    // The list reads no audit trail: it knows a decision was taken, not which.
+    expect(listed).toContain('<td>decided, waiting for a worker</td>');
+    await worker.drain();
+    const done = await (await get('/workflows/wf-1')).text();
+    expect(done).toContain('<span id="run-status" data-status="done">done</span>');
+    expect(done).not.toContain('Nothing happens until a worker runs');
+  });
+
+  it('says quietly what a tool did not declare, and shows a declared risk', async () => {
+    const { refunds, sizes, worker, store, get } = setup();
+    await refunds.start('o-9', { store, runId: 'wf-1' });
+    await sizes.start(undefined, { store, runId: 'wf-s' });
+    await worker.drain();
+    const page = await (await get('/')).text();
+    const card = (run: string) =>
+      new RegExp(`<article[^>]*data-workflow-run="${run}"[\\s\\S]*?</article>`).exec(page)![0];
+    expect(card('wf-1')).toContain('<li>risk <span class="risk">destructive</span></li>');
+    expect(card('wf-1')).toContain('<li>side effects yes</li>');
+    expect(card('wf-1')).not.toContain('not declared');
+    expect(card('wf-s')).toContain(
+      '<li class="undeclared">risk and side effects not declared</li>',
+    );
+    expect(card('wf-s')).not.toContain('class="risk"');
+    expect(page.replace(/<[^>]*>/g, '')).not.toMatch(/decision \$call/);
   });
 
   it('says a decision of a cancelled run is no longer pending, and changes nothing', async () => {
@@ -181,24 +229,31 @@ describe('inbox: workflow runs', () => {
     await worker.drain();
     const done = await (await get('/workflows/wf-1')).text();
     expect(done).toContain(
-      'Workflow <span class="workflow-id">refunds</span>: <span id="run-status">done</span>',
+      'Workflow <span class="workflow-id">refunds</span>: <span id="run-status" data-status="done">done</span>',
     );
     const rows = [
-      ...done.matchAll(/<tr class="entry (\w+) (\w+)"><td>([^<]+)<\/td><td><code>([^<]+)<\/code>/g),
-    ].map((m) => [m[3], m[4], m[2]]);
+      ...done.matchAll(
+        /<tr class="entry (\w+) (\w+)"><td>([^<]+)<\/td><td><code><span class="id" title="([^"]+)">([^<]+)<\/span><\/code>/g,
+      ),
+    ].map((m) => [m[3], m[5], m[4], m[2]]);
     expect(rows).toEqual([
-      ['step', 'load-order', 'done'],
-      ['tool call', '$call:refund', 'done'],
+      ['step', 'load-order', 'load-order', 'done'],
+      ['tool call', 'refund', '$call:refund', 'done'],
     ]);
     expect(done).toMatch(/<td class="duration">\d+ ms<\/td>/);
     expect(done).toContain('refunded o-5');
-    expect(done).toMatch(/<td>approve<\/td><td>refund \$call:refund<\/td><td>ana<\/td>/);
+    expect(done).toMatch(
+      /<td>approve<\/td><td><span class="id" title="\$call:refund">refund<\/span><\/td><td>ana \(unverified\)<\/td>/,
+    );
     expect(done).toContain('data-final="true"');
 
     const napping = await (await get('/workflows/wf-nap')).text();
-    expect(napping).toMatch(/<tr class="entry sleep waiting"><td>sleep<\/td><td><code>nap<\/code>/);
+    expect(napping).toMatch(
+      /<tr class="entry sleep waiting"><td>sleep<\/td><td><code><span class="id" title="nap">nap<\/span><\/code>/,
+    );
     expect(napping).toMatch(/<td class="duration">waiting until \d{4}-\d\d-\d\dT/);
-    expect(napping).toContain('waits on timer');
+    expect(napping).toContain('waits on timer until');
+    expect(napping).toContain('<span id="run-status" data-status="waiting">sleeping</span>');
     expect(napping).toContain('data-final="false"');
     expect((await get('/workflows/nope')).status).toBe(404);
   });
@@ -214,7 +269,10 @@ describe('inbox: workflow runs', () => {
       'wf-nap',
       'wf-1',
     ]);
-    expect(running).toContain('decision $call:refund');
+    expect(running).toContain(
+      '<td>waiting for a decision</td><td>a decision on <span class="id" title="$call:refund">refund</span></td>',
+    );
+    expect(running).not.toContain('>$call:refund<');
     expect(await (await get('/?status=done')).text()).toContain('No runs.');
     expect(await (await get('/?status=all')).text()).toContain('href="/workflows/wf-nap"');
   });
