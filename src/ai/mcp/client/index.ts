@@ -11,6 +11,7 @@
  * re-exports.
  */
 
+export { McpAuthError, type McpAuthErrorCode } from './auth-error.ts';
 export { type McpToolClient, mcpClient } from './client.ts';
 export type {
   McpCatalogClient,
@@ -24,16 +25,12 @@ export type {
   McpClientWarning,
 } from './client-options.ts';
 export { McpConnectionError, type McpConnectionErrorCode } from './connection-error.ts';
+export { fileTokenStore } from './file-token-store.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export { type McpOAuth, type OAuthOptions, oauth } from './oauth.ts';
 export { sampleWith } from './sample-with.ts';
 export type { RemoteTaskInput, RemoteTaskResume } from './tasks/index.ts';
-export {
-  fileTokenStore,
-  memoryTokenStore,
-  type OAuthRecord,
-  type TokenStore,
-} from './token-store.ts';
+export { memoryTokenStore, type OAuthRecord, type TokenStore } from './token-store.ts';
 export type { ToolsChangedListener } from './tool-listings.ts';
 export {
   type HttpTransportOptions,
