@@ -151,7 +151,7 @@ describe('oauth() refuses what the MCP authorization spec forbids', () => {
     });
     expect((await client(store).tools()).map((t) => t.name)).toEqual(['echo']);
     const record = await store.load(server.url);
-    expect((record?.client as { client_secret?: string }).client_secret).toBe('new-secret');
+    expect(record?.client).toMatchObject({ client_secret: 'new-secret' });
     expect(as.counts.get('/register')).toBe(1);
   });
 
