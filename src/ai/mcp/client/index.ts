@@ -29,6 +29,10 @@ export { fileTokenStore } from './file-token-store.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export { type McpOAuth, type OAuthOptions, oauth } from './oauth.ts';
 export { sampleWith } from './sample-with.ts';
+export {
+  DEFAULT_SAMPLING_MAX_TOKENS,
+  type McpClientSamplingOptions,
+} from './sampling-requests.ts';
 export type { RemoteTaskInput, RemoteTaskResume } from './tasks/index.ts';
 export { memoryTokenStore, type OAuthRecord, type TokenStore } from './token-store.ts';
 export type { ToolsChangedListener } from './tool-listings.ts';
