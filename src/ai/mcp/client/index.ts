@@ -2,9 +2,11 @@
  * `ai/mcp/client`: `mcpClient()` and everything that uses a remote MCP server — remote
  * tools as fino tools (`remote-tool.ts`), the server's resources, prompts and
  * completions (`client-catalog.ts`), answers to what the server asks (elicitation,
- * sampling, logs, progress: `server-messages.ts`), transports and connection errors,
- * OAuth login and token stores (`oauth.ts`, `token-store.ts`), tool-list fingerprints,
- * and remote MCP tasks the client follows (`tasks/`).
+ * sampling, logs, progress: `server-messages.ts`, `sampling-requests.ts`), transports
+ * and connection errors, OAuth login (`oauth.ts`, `oauth-provider.ts`, the checks of
+ * `authorization-server.ts`, `auth-error.ts`) and token stores (`token-store.ts`,
+ * `file-token-store.ts` with `file-lock.ts`), tool-list fingerprints (refreshed through
+ * `coalesced.ts`), and remote MCP tasks the client follows (`tasks/`).
  *
  * May import: `../protocol/index.ts`, the MCP SDK, `src/internal/`, other modules
  * through their `index.ts`. Never `../server/`. This file is what `fino:ai/mcp`
