@@ -8,7 +8,7 @@
  * - `LOGIN_REQUIRED`: the server needs a login and none could be made (no `authorize`,
  *   or it returned no code);
  * - `PKCE_UNSUPPORTED`: the authorization server's metadata does not list `S256` in
- *   `code_challenge_methods_supported` (or there is no metadata), so the client refuses;
+ *   `code_challenge_methods_supported`, so the client refuses it;
  * - `INSECURE_ENDPOINT`: an authorization, registration or token endpoint is plain
  *   `http:` on a host that is not loopback;
  * - `UNSUPPORTED_TOKEN_TYPE`: the token is not a Bearer token (e.g. DPoP);

@@ -44,8 +44,6 @@ const ENDPOINTS = {
 export class AuthorizationServerCheck {
   readonly #next: FetchLike;
   readonly #needsPkce: boolean;
-  /** Authorization endpoints of metadata that passed, the only ones a user is sent to. */
-  readonly #verified = new Set<string>();
 
   /** `needsPkce`: the login is an authorization-code grant, which PKCE protects. */
   constructor(next: FetchLike, needsPkce: boolean) {
@@ -71,16 +69,13 @@ export class AuthorizationServerCheck {
     return response;
   };
 
-  /** Throws unless the user may be sent to `authorizationUrl`. */
+  /**
+   * Throws unless the user may be sent to `authorizationUrl` — also the default
+   * `/authorize` of a server without metadata (the 2025-03-26 fallback, whose spec made
+   * PKCE mandatory for servers).
+   */
   checkAuthorizationUrl(authorizationUrl: URL): void {
     requireSecureEndpoint(authorizationUrl, 'authorization endpoint');
-    const endpoint = `${authorizationUrl.origin}${authorizationUrl.pathname}`;
-    if (this.#needsPkce && !this.#verified.has(endpoint)) {
-      throw new McpAuthError(
-        'PKCE_UNSUPPORTED',
-        `mcpClient: the authorization server at ${authorizationUrl.origin} publishes no metadata listing PKCE (code_challenge_methods_supported with S256), so the client refuses to log in there`,
-      );
-    }
   }
 
   #check(metadata: Record<string, unknown>, from: URL): void {
@@ -93,10 +88,6 @@ export class AuthorizationServerCheck {
         'PKCE_UNSUPPORTED',
         `mcpClient: the authorization server at ${from.origin} does not support PKCE with S256 (code_challenge_methods_supported: ${describeValue(methods)}); the MCP authorization spec requires the client to refuse it`,
       );
-    }
-    if (typeof metadata.authorization_endpoint === 'string') {
-      const endpoint = new URL(metadata.authorization_endpoint);
-      this.#verified.add(`${endpoint.origin}${endpoint.pathname}`);
     }
   }
 }
