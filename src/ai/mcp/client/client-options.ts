@@ -7,6 +7,7 @@ import { checkDuration } from '../../../internal/duration.ts';
 import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
 import type { SampleHandler, ServerLogMessage } from './client-catalog.ts';
 import type { McpOAuth } from './oauth.ts';
+import type { McpClientSamplingOptions } from './sampling-requests.ts';
 import type { TaskTiming } from './tasks/index.ts';
 import type { McpTransportSpec } from './transports.ts';
 
@@ -49,6 +50,12 @@ export interface McpClientOptions {
    * cannot sample (their `ctx.sample()` fails with a clear error).
    */
   onSample?: SampleHandler;
+  /**
+   * Limits on the server's sampling requests: `maxTokens` caps what one may ask for
+   * (default 4096), and requests that come while none of this client's requests is open
+   * are refused unless `allowUnsolicited` (decision 184). Checked at construction.
+   */
+  sampling?: McpClientSamplingOptions;
   /** Receives the server's log messages (`notifications/message`); see `setLogLevel()`. */
   onLog?: (message: ServerLogMessage) => void;
   /**

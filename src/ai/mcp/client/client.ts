@@ -13,8 +13,10 @@ import {
   type McpClientWarning,
   taskTiming,
 } from './client-options.ts';
+import { coalesced } from './coalesced.ts';
 import { connectionError, transportTarget } from './connection-error.ts';
 import { RemoteCalls } from './remote-calls.ts';
+import { samplingLimits } from './sampling-requests.ts';
 import { finoJsonSchemaValidator } from './sdk-validator.ts';
 import { answerServerMessages } from './server-messages.ts';
 import { TaskInputs } from './tasks/index.ts';
@@ -78,13 +80,22 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   const timing = taskTiming(options.tasks);
   const warn = options.onWarning ?? ((warning: McpClientWarning) => console.warn(warning.message));
   const listings = new ToolListings();
-  const sdk = sdkClient(options, spec, listings);
+  const sdk = sdkClient(options, spec, () => refreshListing());
+  // However many list_changed notifications a server sends, one listing is in flight
+  // and one more pending (decision 184).
+  const refreshListing = coalesced(
+    async () => {
+      listings.record((await sdk.listTools(undefined, { cacheMode: 'refresh' })).tools);
+    },
+    () => undefined, // a failed refresh leaves the previous listing; tools() reports errors
+  );
   const approved = new ApprovedCalls();
   const inputs = new TaskInputs();
   const listenProgress = answerServerMessages(sdk, options, {
     approved,
     inputs,
     resourceUpdated: (uri) => catalog.resourceUpdated(uri),
+    sampling: samplingLimits(options.sampling),
   });
   const calls = new RemoteCalls({ sdk, timeout, timing, approved, inputs, listenProgress });
   const approveDestructive = options.approveDestructive ?? true;
@@ -129,11 +140,11 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   };
 }
 
-/** The SDK client for `options`, whose tool-list refreshes go to `listings`. */
+/** The SDK client for `options`; `toolsChanged` hears the server's tool list changed. */
 function sdkClient(
   options: McpClientOptions,
   spec: McpTransportSpec | Transport,
-  listings: ToolListings,
+  toolsChanged: () => void,
 ): Client {
   return new Client(
     { name: options.name ?? 'fino', version: options.version ?? '0' },
@@ -150,15 +161,7 @@ function sdkClient(
       versionNegotiation: 'kind' in spec && spec.kind === 'stdio' ? undefined : { mode: 'auto' },
       // The server's list_changed notifications (or, on a 2026 connection, the SDK's
       // subscription) refresh the fingerprints, so stale Tool objects stop calling.
-      listChanged: {
-        tools: {
-          autoRefresh: true,
-          debounceMs: 0,
-          onChanged: (error, tools) => {
-            if (error === null && tools !== null) listings.record(tools);
-          },
-        },
-      },
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: toolsChanged } },
     },
   );
 }

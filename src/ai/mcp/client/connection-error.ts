@@ -3,6 +3,7 @@
  * with a stable `code` (decision 119).
  */
 import type { Transport } from '@modelcontextprotocol/client';
+import { McpAuthError } from './auth-error.ts';
 import type { McpTransportSpec } from './transports.ts';
 
 /**
@@ -10,7 +11,8 @@ import type { McpTransportSpec } from './transports.ts';
  *
  * - `UNREACHABLE`: nothing answered — the address refuses connections, the host is
  *   unknown, or the server command cannot be started;
- * - `UNAUTHORIZED`: the server answered 401 or 403 (a missing or wrong token);
+ * - `UNAUTHORIZED`: the server answered 401 or 403 (a missing or wrong token), or a
+ *   login failed (an {@link McpAuthError} in the `cause` chain says why);
  * - `HANDSHAKE_FAILED`: something answered, but the MCP handshake failed (not an MCP
  *   endpoint, an incompatible server, a server process that exited).
  */
@@ -84,7 +86,7 @@ export function connectionError(target: string, thrown: unknown): McpConnectionE
     .map((e) => (e as { status?: unknown }).status)
     .find((s): s is number => typeof s === 'number');
   const code: McpConnectionErrorCode =
-    status === 401 || status === 403
+    status === 401 || status === 403 || chain.some((e) => e instanceof McpAuthError)
       ? 'UNAUTHORIZED'
       : chain.some((e) => UNREACHABLE_CODES.has(String((e as { code?: unknown }).code))) ||
           /fetch failed|bad port/.test(String(deepest?.message))

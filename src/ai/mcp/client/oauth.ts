@@ -5,22 +5,19 @@
  * {@link TokenStore}, and a `fetch` that logs in on `401` and steps up on `403
  * insufficient_scope`, a bounded number of times. Decision 123.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import {
   auth,
   ClientCredentialsProvider,
   extractWWWAuthenticateParams,
   type FetchLike,
-  type OAuthClientMetadata,
   type OAuthClientProvider,
   PrivateKeyJwtProvider,
-  type StoredOAuthClientInformation,
-  type StoredOAuthTokens,
-  UnauthorizedError,
 } from '@modelcontextprotocol/client';
 import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
-import { fileTokenStore, type OAuthRecord, type TokenStore } from './token-store.ts';
+import { McpAuthError } from './auth-error.ts';
+import { AuthorizationServerCheck, bearerToken } from './authorization-server.ts';
+import { StoredProvider } from './oauth-provider.ts';
+import type { TokenStore } from './token-store.ts';
 
 /** Options of {@link oauth}. */
 export interface OAuthOptions {
@@ -109,38 +106,93 @@ export function oauth(options: OAuthOptions = {}): McpOAuth {
   return { kind: 'oauth', options };
 }
 
-/** A `fetch` for one server that carries its bearer token and logs in when the server asks. */
+/**
+ * A `fetch` for one server that carries its bearer token and logs in when the server
+ * asks. Requests that meet a stale token share one renewal: a single refresh (or login)
+ * is in flight per client, and — when the store is shared and supports `exclusive` —
+ * per token record across clients and processes, so a rotating refresh token is spent
+ * once (decision 182).
+ */
 export function oauthFetch(spec: McpOAuth, serverUrl: URL, next: FetchLike = fetch): FetchLike {
-  const provider = providerFor(spec.options, serverUrl.href);
-  const authorizeOnce = async (resourceMetadataUrl: URL | undefined, scope: string | undefined) => {
-    const base = { serverUrl, resourceMetadataUrl, scope, fetchFn: next };
+  const check = new AuthorizationServerCheck(next, spec.options.grant !== 'client_credentials');
+  const provider = providerFor(spec.options, serverUrl.href, check);
+  const login = async (resourceMetadataUrl: URL | undefined, scope: string | undefined) => {
+    const base = { serverUrl, resourceMetadataUrl, scope, fetchFn: check.fetch };
     let result = await auth(provider, base);
     if (result === 'REDIRECT' && provider instanceof StoredProvider) {
       result = await auth(provider, { ...base, authorizationCode: provider.takeCode() });
     }
-    if (result !== 'AUTHORIZED')
-      throw new UnauthorizedError(`mcpClient: could not log in to ${serverUrl.href}`);
+    if (result !== 'AUTHORIZED') {
+      throw new McpAuthError('LOGIN_REQUIRED', `mcpClient: could not log in to ${serverUrl.href}`);
+    }
+  };
+  let renewing: Promise<void> | undefined;
+  /** Renews the token `stale` (the one a request was refused with), once for all waiters. */
+  const renew = (stale: string | undefined, challenge: WWWAuthenticateParams) => {
+    renewing ??= exclusive(provider, async () => {
+      const current = (await provider.tokens())?.access_token;
+      if (current !== undefined && current !== stale) return; // renewed by another request
+      await login(challenge.resourceMetadataUrl, challenge.scope).catch((error: unknown) => {
+        throw loginError(serverUrl.href, error);
+      });
+    }).finally(() => {
+      renewing = undefined;
+    });
+    return renewing;
   };
   return async (input, init) => {
+    let sentWith: string | undefined;
     const send = async () => {
       const headers = new Headers(init?.headers);
       const tokens = await provider.tokens();
-      if (tokens) headers.set('Authorization', `Bearer ${tokens.access_token}`);
+      sentWith = tokens && bearerToken(tokens, serverUrl.href);
+      if (sentWith !== undefined) headers.set('Authorization', `Bearer ${sentWith}`);
       return next(input, { ...init, headers });
     };
     let response = await send();
     for (let attempt = 0; attempt < MAX_AUTHORIZATIONS && needsAuthorization(response); attempt++) {
       const challenge = extractWWWAuthenticateParams(response);
       await response.body?.cancel().catch(() => undefined);
-      await authorizeOnce(challenge.resourceMetadataUrl, challenge.scope);
+      await renew(sentWith, challenge);
       response = await send();
     }
     return response;
   };
 }
 
-function providerFor(options: OAuthOptions, server: string): OAuthClientProvider {
-  if (options.grant !== 'client_credentials') return new StoredProvider(options, server);
+type WWWAuthenticateParams = ReturnType<typeof extractWWWAuthenticateParams>;
+
+/** Runs `work` exclusively among the users of the provider's store, when it has one. */
+function exclusive(provider: OAuthClientProvider, work: () => Promise<void>): Promise<void> {
+  return provider instanceof StoredProvider ? provider.exclusive(work) : work();
+}
+
+/** How long a login failure's cause may be in its message. */
+const MAX_CAUSE_CHARS = 300;
+
+/** A login failure as an {@link McpAuthError} naming the server and, in one line, the cause. */
+function loginError(server: string, error: unknown): McpAuthError {
+  if (error instanceof McpAuthError) return error;
+  const issues = (error as { issues?: { path?: unknown[]; message?: string }[] })?.issues;
+  const said = Array.isArray(issues)
+    ? `its answer is malformed: ${issues
+        .slice(0, 3)
+        .map((issue) => `${(issue.path ?? []).join('.') || '(answer)'}: ${issue.message}`)
+        .join('; ')}`
+    : String((error as Error)?.message ?? error);
+  return new McpAuthError(
+    'LOGIN_FAILED',
+    `mcpClient: could not log in to ${server}: ${said.replace(/\s+/g, ' ').slice(0, MAX_CAUSE_CHARS)}`,
+    { cause: error },
+  );
+}
+
+function providerFor(
+  options: OAuthOptions,
+  server: string,
+  check: AuthorizationServerCheck,
+): OAuthClientProvider {
+  if (options.grant !== 'client_credentials') return new StoredProvider(options, server, check);
   const clientId = options.clientId as string;
   if (options.privateKey !== undefined) {
     return new PrivateKeyJwtProvider({
@@ -157,116 +209,4 @@ function needsAuthorization(response: Response): boolean {
   return (
     response.status === 403 && extractWWWAuthenticateParams(response).error === 'insufficient_scope'
   );
-}
-
-/** The SDK's OAuth client provider, its state in a {@link TokenStore}. */
-class StoredProvider implements OAuthClientProvider {
-  readonly #options: OAuthOptions;
-  readonly #server: string;
-  readonly #store: TokenStore;
-  #record: OAuthRecord | undefined;
-  #code: string | undefined;
-
-  constructor(options: OAuthOptions, server: string) {
-    this.#options = options;
-    this.#server = server;
-    this.#store = options.store ?? fileTokenStore(join(homedir(), '.fino', 'mcp-oauth.json'));
-  }
-
-  get redirectUrl(): string {
-    return this.#options.redirectUrl ?? 'http://127.0.0.1:33418/callback';
-  }
-
-  get clientMetadataUrl(): string | undefined {
-    return this.#options.clientMetadataUrl;
-  }
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: this.#options.clientName ?? 'fino',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method:
-        this.#options.clientSecret === undefined ? 'none' : 'client_secret_basic',
-    };
-  }
-
-  async #load(): Promise<OAuthRecord> {
-    this.#record ??= (await this.#store.load(this.#server)) ?? {};
-    return this.#record;
-  }
-
-  async #save(changes: OAuthRecord): Promise<void> {
-    this.#record = { ...(await this.#load()), ...changes };
-    await this.#store.save(this.#server, this.#record);
-  }
-
-  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
-    if (this.#options.clientId !== undefined) {
-      return {
-        client_id: this.#options.clientId,
-        client_secret: this.#options.clientSecret,
-      } as StoredOAuthClientInformation;
-    }
-    return (await this.#load()).client as StoredOAuthClientInformation | undefined;
-  }
-
-  async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
-    await this.#save({ client });
-  }
-
-  async tokens(): Promise<StoredOAuthTokens | undefined> {
-    return (await this.#load()).tokens as StoredOAuthTokens | undefined;
-  }
-
-  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
-    await this.#save({ tokens });
-  }
-
-  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
-    const authorize = this.#options.authorize;
-    if (authorize === undefined) {
-      throw new UnauthorizedError(
-        `mcpClient: ${this.#server} needs a login: give oauth({ authorize(url) }) a way to show ${authorizationUrl.origin} to the user`,
-      );
-    }
-    const answer = String(await authorize(authorizationUrl));
-    const code = URL.canParse(answer) ? new URL(answer).searchParams.get('code') : answer;
-    if (!code)
-      throw new UnauthorizedError(
-        `mcpClient: the authorization for ${this.#server} returned no code`,
-      );
-    this.#code = code;
-  }
-
-  /** The code of the authorization that just finished. */
-  takeCode(): string {
-    const code = this.#code;
-    this.#code = undefined;
-    if (code === undefined)
-      throw new UnauthorizedError('mcpClient: no authorization code to exchange');
-    return code;
-  }
-
-  async saveCodeVerifier(verifier: string): Promise<void> {
-    await this.#save({ verifier });
-  }
-
-  async codeVerifier(): Promise<string> {
-    const verifier = (await this.#load()).verifier;
-    if (typeof verifier !== 'string')
-      throw new UnauthorizedError('mcpClient: no PKCE verifier saved for this login');
-    return verifier;
-  }
-
-  async invalidateCredentials(
-    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
-  ): Promise<void> {
-    if (scope === 'all')
-      await this.#save({ tokens: undefined, client: undefined, verifier: undefined });
-    if (scope === 'tokens') await this.#save({ tokens: undefined });
-    if (scope === 'client') await this.#save({ client: undefined });
-    if (scope === 'verifier') await this.#save({ verifier: undefined });
-  }
 }

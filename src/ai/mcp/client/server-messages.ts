@@ -1,7 +1,7 @@
 /**
  * What an `mcpClient()` answers when the server asks or tells it something: elicitation
  * (an approval it already gave, a followed task's question, or `onElicit`), sampling
- * (`onSample`), log messages (`onLog`), resource updates, and progress notifications,
+ * (`onSample`, within `sampling-requests.ts`'s limits), log messages (`onLog`), resource updates, and progress notifications,
  * routed to the call that sent their token.
  */
 import type { Client, ElicitResult } from '@modelcontextprotocol/client';
@@ -9,6 +9,7 @@ import { approvalSubject } from '../protocol/index.ts';
 import type { ApprovedCalls } from './approved-calls.ts';
 import { withDefaults } from './client-catalog.ts';
 import type { McpClientOptions } from './client-options.ts';
+import { answerSampling, countOpenRequests, type SamplingLimits } from './sampling-requests.ts';
 import type { TaskInputs } from './tasks/index.ts';
 
 /** What answering the server needs besides the options' callbacks. */
@@ -19,6 +20,8 @@ export interface ServerMessageRoutes {
   inputs: TaskInputs;
   /** Tells the catalog that a subscribed resource changed. */
   resourceUpdated(uri: string): void;
+  /** The limits on sampling requests. */
+  sampling: SamplingLimits;
 }
 
 /** Routes a progress token's notifications to one listener until it stops listening. */
@@ -43,12 +46,7 @@ export function answerServerMessages(
       ? withDefaults(request.params, await onElicit(request.params))
       : { action: 'decline' };
   });
-  if (onSample) {
-    sdk.setRequestHandler(
-      'sampling/createMessage',
-      async (request) => onSample(request.params) as never,
-    );
-  }
+  if (onSample) answerSampling(sdk, onSample, routes.sampling, countOpenRequests(sdk));
   sdk.setNotificationHandler('notifications/message', (notification) => {
     try {
       onLog?.(notification.params);

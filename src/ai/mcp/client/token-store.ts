@@ -1,11 +1,8 @@
 /**
  * Where `mcpClient()` keeps what OAuth gave it — tokens, the registered client, the PKCE
- * verifier — one JSON record per server: in memory, or in a file only its owner can read
- * (mode 0600). Decision 123.
+ * verifier — one JSON record per server, and the in-memory store. The file store is
+ * `file-token-store.ts`. Decisions 123 and 182.
  */
-import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
-import { describeValue } from '../../../internal/describe-value.ts';
 
 /** What is kept for one server (opaque to the store). */
 export type OAuthRecord = Record<string, unknown>;
@@ -14,6 +11,13 @@ export type OAuthRecord = Record<string, unknown>;
 export interface TokenStore {
   load(server: string): Promise<OAuthRecord | undefined>;
   save(server: string, record: OAuthRecord): Promise<void>;
+  /**
+   * Runs `work` while no other user of the same storage runs its own `exclusive` work
+   * for `server` (optional). The client renews a server's tokens inside it, re-reading
+   * the record first, so clients sharing a store never spend one refresh token twice.
+   * Without it, renewals are single-flight per client only.
+   */
+  exclusive?<T>(server: string, work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -30,67 +34,22 @@ export interface TokenStore {
  */
 export function memoryTokenStore(): TokenStore {
   const records = new Map<string, OAuthRecord>();
+  const queue = serialQueue();
   return {
     load: async (server) => records.get(server),
     save: async (server, record) => {
       records.set(server, record);
     },
+    exclusive: (_server, work) => queue(work),
   };
 }
 
-/**
- * Keeps records in one JSON file, created with mode 0600 (and set to it on each write),
- * written to a temporary file and renamed so a crash never leaves half a file.
- *
- * @example
- * ```ts
- * import { mkdtempSync } from 'node:fs';
- * import { tmpdir } from 'node:os';
- * import { join } from 'node:path';
- * import { fileTokenStore } from 'fino:ai/mcp';
- *
- * const store = fileTokenStore(join(mkdtempSync(join(tmpdir(), 'fino-')), 'tokens.json'));
- * await store.save('https://mcp.example.com/mcp', { tokens: { access_token: 't', token_type: 'Bearer' } });
- * console.log(await store.load('https://mcp.example.com/mcp'));
- * ```
- */
-export function fileTokenStore(path: string): TokenStore {
-  if (typeof path !== 'string' || path === '') {
-    throw new TypeError(
-      `fileTokenStore: path: expected a file path, received ${describeValue(path)}`,
-    );
-  }
-  const readAll = async (): Promise<Record<string, OAuthRecord>> => {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Object.create(null);
-      throw error;
-    }
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new Error(
-        `fileTokenStore: ${path} does not hold a JSON object; delete it to log in again`,
-      );
-    }
-    return Object.assign(Object.create(null), parsed);
-  };
-  let writing: Promise<void> = Promise.resolve();
-  return {
-    load: async (server) => (await readAll())[server],
-    save(server, record) {
-      // Writes one after another, so two saves never interleave.
-      writing = writing.then(async () => {
-        const all = await readAll();
-        all[server] = record;
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-        const temporary = `${path}.${process.pid}.tmp`;
-        await writeFile(temporary, JSON.stringify(all), { mode: 0o600 });
-        await chmod(temporary, 0o600);
-        await rename(temporary, path);
-      });
-      return writing;
-    },
+/** Runs the works given to it one after another, in order (a failure does not stop the queue). */
+export function serialQueue(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
   };
 }
