@@ -2,7 +2,9 @@
  * A `pg.Pool` for a store that fails chosen transactions exactly at `COMMIT`, as a
  * connection dropped while the commit is in flight does: `landed` commits first and then
  * throws the connection error, `lost` rolls back and throws it. Which transactions fail is
- * `fault(statements)`, asked at each `COMMIT` with the statements of its transaction.
+ * `fault(statements)`, asked at each `COMMIT` with the statements of its transaction. A
+ * statement outside a transaction (`pool.query`) commits on its own: it is asked with
+ * that one statement, and `landed` runs it before throwing, `lost` throws without.
  *
  * @example
  * ```ts
@@ -54,7 +56,12 @@ export function commitFaultPool(
     };
   };
   const pool: PgPoolLike = {
-    query: (text, values) => inner.query(text, values),
+    async query(text, values) {
+      if (!fault([text])) return inner.query(text, values);
+      if (outcome === 'landed') await inner.query(text, values);
+      faults++;
+      throw dropped();
+    },
     connect: async () => wrap(await inner.connect()),
     end: () => inner.end(),
     // The driver's `error` and `acquire` listeners go to the real pool and its real connections.

@@ -13,7 +13,7 @@ const postgres = postgresForTests();
 
 /** A worker's writes under its lease: history entries, a consumed signal, the run's end. */
 const leaseWrite = (statements: readonly string[]) =>
-  statements.some((s) => s.includes('fino_workflow_history') || s.includes('SET status = ?'));
+  statements.some((s) => s.includes('fino_workflow_history') || s.includes('SET status = $1'));
 
 describe('a commit whose outcome is unknown (workflows)', () => {
   for (const outcome of ['landed', 'lost'] as CommitFault[]) {
