@@ -39,7 +39,7 @@ export function countingDriver<Table extends string>(
   const driver: SqlDriver<Table> = {
     ...inner,
     query: counted(inner).query,
-    transaction: (work) => inner.transaction((tx) => work(counted(tx))),
+    transaction: (work, options) => inner.transaction((tx) => work(counted(tx)), options),
   };
   return {
     driver,

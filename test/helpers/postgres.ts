@@ -198,3 +198,18 @@ export async function startStandby(primary: PostgresServer): Promise<StandbyServ
     },
   };
 }
+
+/** Ends every other client connection of the server, as `pg_terminate_backend` does; how many it ended. */
+export async function terminateBackends(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ended: string }>(
+      `SELECT count(pg_terminate_backend(pid)) AS ended FROM pg_stat_activity
+       WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+    );
+    return Number(rows[0].ended);
+  } finally {
+    await client.end();
+  }
+}

@@ -31,7 +31,10 @@ export interface SessionOptions {
    * waits); anything else is a `RangeError` at construction.
    */
   leaseMs?: number;
-  /** This worker's name in leases (default `host:pid:random`). */
+  /**
+   * This worker's name in leases (default `host:pid:random`); a run `start` creates is
+   * leased to it with `#` and a suffix of that start's own.
+   */
   workerId?: string;
   /**
    * How runs continue threads: what a start on a busy thread does (`busy`: `'reject'`,

@@ -2,11 +2,12 @@
  * A session's runs: starting one (on its thread, when it has one), reading and listing
  * them, cancelling one, and continuing runs no worker holds (`continue`, `drain`).
  */
+import { randomBytes } from 'node:crypto';
 import { describeValue } from '../../internal/describe-value.ts';
 import { checkOptionalType } from '../../internal/option-type.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
 import { type AgentRunOptions, checkBudget } from '../agent/index.ts';
-import { continueClaimedRun, driveHeldRun } from './drive-run.ts';
+import { continueClaimedRun, driveHeldRun, type RunWorker } from './drive-run.ts';
 import { SessionError } from './errors.ts';
 import { corruptView, currentView, toView } from './run-view.ts';
 import type { DrainReport, Session } from './session-api.ts';
@@ -37,10 +38,18 @@ export function sessionRuns(
       const { threadId } = startOptions;
       if (threadId !== undefined) checkThreadId(threadId, 'start: threadId');
       const runner = requireAgent('start');
+      const starter = startingWorker(worker);
       const thread = await whenThreadFree(
         threads,
         () =>
-          store.create({ runId, threadId, input, owner, leaseMs, threadTokens: threads.maxTokens }),
+          store.create({
+            runId,
+            threadId,
+            input,
+            owner: starter.owner,
+            leaseMs,
+            threadTokens: threads.maxTokens,
+          }),
         startOptions.signal,
       );
       // The thread's latest summary goes in as the agent's `summary` (decision 149).
@@ -49,7 +58,7 @@ export function sessionRuns(
         ...(thread.summary !== undefined && { summary: thread.summary }),
       };
       return driveHeldRun(
-        worker,
+        starter,
         runId,
         (runOptions) => runner.generate(input, { ...runOptions, ...fromThread }),
         startOptions.signal,
@@ -127,3 +136,14 @@ export function sessionRuns(
     },
   };
 }
+
+/**
+ * The worker as one `start()` is: its run leased to a name of that start's own (the
+ * worker's, `#` and a random suffix), by which the run's insert, tried again after a
+ * commit whose outcome was unknown, recognises its own run — while another start of the
+ * same id still gets `RUN_EXISTS` (decision 170).
+ */
+const startingWorker = (worker: RunWorker): RunWorker => ({
+  ...worker,
+  owner: `${worker.owner}#${randomBytes(4).toString('hex')}`,
+});

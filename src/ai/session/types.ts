@@ -152,7 +152,11 @@ export interface ListFilter {
  * conformance suite.
  */
 export interface Store {
-  /** Creates a run leased to `owner` for `leaseMs`. `RUN_EXISTS` when the id is taken. */
+  /**
+   * Creates a run leased to `owner` for `leaseMs`. `RUN_EXISTS` when the id is taken —
+   * except by the run this call inserted itself (leased to `owner`, not driven yet), which
+   * a retry after a commit whose outcome was unknown finds: `owner` names one creator alone.
+   */
   create(run: {
     runId: string;
     threadId?: string;

@@ -49,6 +49,19 @@ export interface SqlExecutor {
   exec(sql: string): Promise<void>;
 }
 
+/** How {@link SqlDriver.transaction} may treat its `work`. */
+export interface TransactionOptions {
+  /**
+   * Whether `work`, run again after its first run committed, changes nothing more and
+   * answers as the first run did — it finds its own write (the lease it holds, a token
+   * hash, an entry's id) under the run's row lock, which a first attempt still in flight
+   * holds until it ends. Such work is run again after a commit whose outcome is unknown
+   * (the connection failed while `COMMIT` was in flight), so that outcome is resolved;
+   * other work fails then with `UNAVAILABLE` (decision 170).
+   */
+  idempotent?: boolean;
+}
+
 /**
  * What a store needs of a database: one executor, transactions, and its dialect's
  * details. `Table` is the store's own table names (any string by default: a driver is
@@ -68,9 +81,10 @@ export interface SqlDriver<Table extends string = string> extends SqlExecutor {
   lockStatement?(key: string): string;
   /**
    * Runs `work` in a write transaction: committed when it resolves, rolled back when it
-   * throws; run again from the start after a transient failure (see `retry.ts`).
+   * throws; run again from the start after a transient failure (see `retry.ts`), and after
+   * a commit whose outcome is unknown when `options.idempotent` says it may be.
    */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Whether an error is a unique-key violation. */
   isUniqueViolation(error: unknown): boolean;
   close(): Promise<void>;

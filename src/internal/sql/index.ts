@@ -13,7 +13,7 @@
  * by `import()` at run time; nothing of the modules, and nothing else of `src/internal/`.
  * The stores (`ai/session`, `workflow`, `ai/mcp`'s tasks) import it through this file.
  */
-export type { Dialect, SqlDriver, SqlExecutor } from './driver.ts';
+export type { Dialect, SqlDriver, SqlExecutor, TransactionOptions } from './driver.ts';
 export { type DriverPackage, type Importer, importDriver } from './driver-import.ts';
 export { SqlFailure, type SqlFailureCode } from './errors.ts';
 export { mapSqlFailures } from './map-failures.ts';

@@ -20,7 +20,7 @@ export function mapSqlFailures<Table extends string>(
     table: (name) => driver.table(name),
     query: (sql, params) => mapped(driver.query(sql, params)),
     exec: (sql) => mapped(driver.exec(sql)),
-    transaction: (work) => mapped(driver.transaction(work)),
+    transaction: (work, options) => mapped(driver.transaction(work, options)),
     isUniqueViolation: (error) => driver.isUniqueViolation(error),
     close: () => mapped(driver.close()),
   };

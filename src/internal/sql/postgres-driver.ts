@@ -6,7 +6,7 @@
  * error, so the pool discards it instead of handing it out again. Transient failures are
  * retried (see `retry.ts`). Decision 102.
  */
-import type { SqlDriver, SqlExecutor } from './driver.ts';
+import type { SqlDriver, SqlExecutor, TransactionOptions } from './driver.ts';
 import { type Importer, importDriver } from './driver-import.ts';
 import { SqlFailure } from './errors.ts';
 import { openPool, type PostgresTimeouts } from './postgres-pool.ts';
@@ -160,7 +160,10 @@ export function postgresDriver(
   const table = (name: string) => (schema ? `"${schema}".fino_${name}` : `fino_${name}`);
 
   /** One attempt at a transaction on a connection of its own. */
-  const attemptTransaction = async <T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T> => {
+  const attemptTransaction = async <T>(
+    work: (tx: SqlExecutor) => Promise<T>,
+    { idempotent = false }: TransactionOptions = {},
+  ): Promise<T> => {
     const client = await (await pool()).connect();
     let broken: Error | undefined;
     const onError = (error: Error) => {
@@ -177,6 +180,8 @@ export function postgresDriver(
     } catch (error) {
       if (committing && isTransientPostgres(error)) {
         broken ??= error as Error;
+        // Idempotent work is retried: its next run finds whether this commit landed.
+        if (idempotent) throw error;
         // Not retried: the server may have committed before the connection failed.
         throw new SqlFailure(
           'UNAVAILABLE',
@@ -208,7 +213,7 @@ export function postgresDriver(
     lockStatement: (key) => `SELECT pg_advisory_xact_lock(hashtext('${key.replace(/'/g, "''")}'))`,
     query: (sql, params) => retried(() => direct.query(sql, params)),
     exec: (sql) => retried(() => direct.exec(sql)),
-    transaction: (work) => retried(() => attemptTransaction(work)),
+    transaction: (work, options) => retried(() => attemptTransaction(work, options)),
     isUniqueViolation: (error) => (error as { code?: unknown })?.code === '23505',
     close: async () => {
       if (owned && opening) {

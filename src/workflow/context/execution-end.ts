@@ -14,7 +14,9 @@ export type ExecutionEnd =
   | { kind: 'park'; waiting: WaitingOn }
   | { kind: 'fatal'; error: WorkflowError }
   | { kind: 'lost' }
-  | { kind: 'stopped' };
+  | { kind: 'stopped' }
+  /** The database failed (`STORE_UNAVAILABLE`): the run is left to be claimed again, never ended. */
+  | { kind: 'unavailable'; error: WorkflowError };
 
 /** What an execution needs besides the run and its history. */
 export interface ExecutionDeps {

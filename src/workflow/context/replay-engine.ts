@@ -28,9 +28,16 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { OtelSpan } from '../../ai/agent/index.ts';
 import { boundedMessage, unreadableEntry, WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
-import type { EntryKind, HistoryEntry, StoredError, StoredWorkflowRun } from '../types.ts';
+import type {
+  EntryKind,
+  HistoryEntry,
+  StoredError,
+  StoredWorkflowRun,
+  WorkflowStore,
+} from '../types.ts';
 import { type Blocked, type ExecutionDeps, type ExecutionEnd, waitingOn } from './execution-end.ts';
 import { AUTO, checkId } from './operation-id.ts';
+import { guardStore } from './store-guard.ts';
 
 /** The promise an operation returns when this execution must not go on: it never settles. */
 export const never = <T>(): Promise<T> => new Promise<T>(() => {});
@@ -56,6 +63,8 @@ export class ReplayEngine {
   readonly signal: AbortSignal;
   readonly deps: ExecutionDeps;
   readonly #abort = new AbortController();
+  /** The store unguarded, for renewals: one that fails is tried again at the next interval. */
+  readonly #renewals: WorkflowStore;
   readonly #history = new Map<string, HistoryEntry>();
   readonly #unmet = new Set<string>();
   readonly #used = new Map<string, EntryKind>();
@@ -75,7 +84,12 @@ export class ReplayEngine {
     this.runId = run.runId;
     this.workflowId = run.workflowId;
     this.signal = this.#abort.signal;
-    this.deps = deps;
+    this.#renewals = deps.store;
+    // A database failure ends this execution, never the run (`store-guard.ts`).
+    this.deps = {
+      ...deps,
+      store: guardStore(deps.store, (error) => this.#endWith({ kind: 'unavailable', error })),
+    };
     this.#cancelling = run.cancelRequested;
     for (const entry of history) {
       this.#history.set(entry.id, entry);
@@ -289,7 +303,7 @@ export class ReplayEngine {
   async #renew(): Promise<void> {
     if (this.#ended) return;
     try {
-      this.learn(await this.deps.store.renew(this.runId, this.deps.owner, this.deps.leaseMs));
+      this.learn(await this.#renewals.renew(this.runId, this.deps.owner, this.deps.leaseMs));
     } catch {
       // A failed renewal is retried at the next interval; the lease outlives two of them.
     }

@@ -29,19 +29,22 @@ export function runDecisions(
   return {
     async suspend(runId, owner, entry, pending, leaseMs) {
       await schema();
-      return driver.transaction(async (tx) => {
-        const lease = await extendLease(sql, tx, runId, owner, leaseMs);
-        if (!lease.held) return lease;
-        await upsertEntry(sql, tx, runId, entry);
-        for (const p of pending) {
-          await tx.query(
-            `INSERT INTO ${t('workflow_pending')} (token_hash, run_id, decision_id, call, created_at) VALUES (?, ?, ?, ?, ${now})
+      return driver.transaction(
+        async (tx) => {
+          const lease = await extendLease(sql, tx, runId, owner, leaseMs);
+          if (!lease.held) return lease;
+          await upsertEntry(sql, tx, runId, entry);
+          for (const p of pending) {
+            await tx.query(
+              `INSERT INTO ${t('workflow_pending')} (token_hash, run_id, decision_id, call, created_at) VALUES (?, ?, ?, ?, ${now})
              ON CONFLICT (run_id, decision_id) DO NOTHING`,
-            [p.tokenHash, runId, p.decisionId, JSON.stringify(p.call)],
-          );
-        }
-        return lease;
-      });
+              [p.tokenHash, runId, p.decisionId, JSON.stringify(p.call)],
+            );
+          }
+          return lease;
+        },
+        { idempotent: true },
+      ); // a second run rewrites the entry and finds its pending rows (decision 170)
     },
 
     async decisions(runId, decisionIds) {

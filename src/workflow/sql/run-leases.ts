@@ -4,6 +4,12 @@
  * (`src/internal/durable/leases.ts`); claiming a run is in `run-claims.ts`. Every
  * transaction that changes a run takes the run's row first (its lease `UPDATE`, or
  * `SELECT … FOR UPDATE`), then its history or signal rows.
+ *
+ * Every transaction here is idempotent (decision 170): run again after a commit whose
+ * outcome is unknown, it recognises its own write — a history entry is rewritten as it
+ * was, a signal consumed by the entry's id is that entry's, a run parked on the same
+ * waits or ended with the same status was parked or ended by this write — and answers
+ * as the first run would have.
  */
 import { HELD_BY, leaseExpiry, placeholders, writeIfHeld } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
@@ -12,6 +18,9 @@ import type { RunRow } from './rows.ts';
 import { upsertEntry, type WorkflowSql } from './store-context.ts';
 
 const LOST: LeaseState = { held: false, cancelRequested: false };
+
+/** The transactions of this file recognise their own writes (see the header). */
+const IDEMPOTENT = { idempotent: true } as const;
 
 const isSet = (flag: number | string | boolean) => Number(flag) === 1 || flag === true;
 
@@ -49,7 +58,7 @@ export function runLeases(
         const lease = await extendLease(sql, tx, runId, owner, leaseMs);
         if (lease.held) await upsertEntry(sql, tx, runId, entry);
         return lease;
-      });
+      }, IDEMPOTENT);
     },
 
     async consumeSignal(runId, owner, entry, leaseMs) {
@@ -57,10 +66,11 @@ export function runLeases(
       return driver.transaction(async (tx) => {
         const lease = await extendLease(sql, tx, runId, owner, leaseMs);
         if (!lease.held) return { ...lease, consumed: false };
+        // The signal this entry consumed already (its commit's outcome was unknown), else the oldest queued.
         const [signal] = await tx.query<{ id: number | string; payload: string | null }>(
-          `SELECT id, payload FROM ${t('workflow_signals')} WHERE run_id = ? AND name = ? AND consumed_by IS NULL
-           ORDER BY id LIMIT 1`,
-          [runId, entry.name],
+          `SELECT id, payload FROM ${t('workflow_signals')} WHERE run_id = ? AND (consumed_by = ? OR (name = ? AND consumed_by IS NULL))
+           ORDER BY CASE WHEN consumed_by IS NULL THEN 1 ELSE 0 END, id LIMIT 1`,
+          [runId, entry.id, entry.name],
         );
         if (!signal) return { ...lease, consumed: false };
         await tx.query(`UPDATE ${t('workflow_signals')} SET consumed_by = ? WHERE id = ?`, [
@@ -72,7 +82,7 @@ export function runLeases(
         else delete done.value;
         await upsertEntry(sql, tx, runId, done);
         return { ...lease, consumed: true, entry: done };
-      });
+      }, IDEMPOTENT);
     },
 
     async renew(runId, owner, leaseMs) {
@@ -82,7 +92,7 @@ export function runLeases(
 
     async park(runId, owner, waiting: WaitingOn) {
       await schema();
-      return driver.transaction((tx) => parkRun(sql, tx, runId, owner, waiting));
+      return driver.transaction((tx) => parkRun(sql, tx, runId, owner, waiting), IDEMPOTENT);
     },
 
     async finish(runId, owner, outcome: RunOutcome) {
@@ -103,7 +113,7 @@ export function runLeases(
           runId,
           owner,
         );
-        if (!row) return false;
+        if (!row) return endedSo(sql, tx, runId, outcome.status);
         if (row.parent_run_id !== null) {
           // A child's end wakes the parent that waits for it.
           await tx.query(
@@ -112,7 +122,7 @@ export function runLeases(
           );
         }
         return true;
-      });
+      }, IDEMPOTENT);
     },
 
     async release(runId, owner) {
@@ -147,7 +157,7 @@ async function parkRun(
     `SELECT * FROM ${runs} WHERE run_id = ? AND ${HELD_BY}${sql.driver.forUpdate}`,
     [runId, owner],
   );
-  if (!row) return 'lost';
+  if (!row) return (await parkedOn(sql, tx, runId, waiting)) ? 'parked' : 'lost';
   if (isSet(row.cancel_requested)) return 'again';
   if (waiting.timerDueAt !== undefined && waiting.timerDueAt <= Date.now()) return 'again';
   if (waiting.signals.length > 0) {
@@ -170,4 +180,38 @@ async function parkRun(
     [JSON.stringify(waiting), waiting.timerDueAt ?? null, runId],
   );
   return 'parked';
+}
+
+/**
+ * Whether the run `finish` found no longer held already ended with `status`: this
+ * worker's own `finish`, run again after a commit whose outcome was unknown.
+ */
+async function endedSo(
+  sql: WorkflowSql,
+  tx: SqlExecutor,
+  runId: string,
+  status: RunOutcome['status'],
+): Promise<boolean> {
+  const [row] = await tx.query<{ status: string }>(
+    `SELECT status FROM ${sql.runs} WHERE run_id = ?${sql.driver.forUpdate}`,
+    [runId],
+  );
+  return row?.status === status;
+}
+
+/**
+ * Whether the run `park` found no longer held is parked on `waiting` already: this
+ * worker's own `park`, run again after a commit whose outcome was unknown.
+ */
+async function parkedOn(
+  sql: WorkflowSql,
+  tx: SqlExecutor,
+  runId: string,
+  waiting: WaitingOn,
+): Promise<boolean> {
+  const [row] = await tx.query<{ status: string; waiting: string | null }>(
+    `SELECT status, waiting FROM ${sql.runs} WHERE run_id = ?${sql.driver.forUpdate}`,
+    [runId],
+  );
+  return row?.status === 'waiting' && row.waiting === JSON.stringify(waiting);
 }

@@ -5,7 +5,7 @@
  */
 import { errorMessage } from '../../internal/thrown-value.ts';
 import type { PendingDecision } from '../context/index.ts';
-import { Execution } from '../context/index.ts';
+import { Execution, isStoreUnavailable } from '../context/index.ts';
 import { boundedMessage, WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import { endSpan, type SpanStarter } from '../telemetry.ts';
@@ -55,8 +55,28 @@ export function storedError(error: unknown): StoredError {
   };
 }
 
-/** Drives the leased `run` of `definition` until it ends, parks, is lost or stopped. */
+/**
+ * Drives the leased `run` of `definition` until it ends, parks, is lost or stopped. A
+ * database failure (`STORE_UNAVAILABLE`) never ends the run: the worker stops driving it,
+ * releases it if the database answers (else its lease lapses), and rethrows (decision 170).
+ */
 export async function driveRun(
+  definition: AnyWorkflow,
+  leased: StoredWorkflowRun,
+  options: DriveOptions,
+): Promise<DriveEnd> {
+  try {
+    return await driveExecutions(definition, leased, options);
+  } catch (error) {
+    if (isStoreUnavailable(error)) {
+      await options.store.release(leased.runId, options.owner).catch(() => {});
+    }
+    throw error;
+  }
+}
+
+/** Executes the run again and again until it ends, parks, is lost or stopped (see {@link driveRun}). */
+async function driveExecutions(
   definition: AnyWorkflow,
   leased: StoredWorkflowRun,
   options: DriveOptions,
@@ -104,6 +124,8 @@ export async function driveRun(
     switch (end.kind) {
       case 'lost':
         return 'lost';
+      case 'unavailable':
+        throw end.error;
       case 'stopped':
         await store.release(run.runId, owner);
         return 'stopped';

@@ -21,7 +21,7 @@ import {
 import { sqlStore } from '../../../src/ai/session/store/sql-store.ts';
 import { tool } from '../../../src/ai/tool/index.ts';
 import { isTransientPostgres, postgresDriver } from '../../../src/internal/sql/index.ts';
-import { freshSchema, type PostgresServer } from '../../helpers/postgres.ts';
+import { freshSchema, type PostgresServer, terminateBackends } from '../../helpers/postgres.ts';
 import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 import { worker } from './child.ts';
@@ -46,21 +46,6 @@ const pgIt = (title: string, body: (url: string, faults: Faults) => Promise<void
     },
     PROCESS_TIMEOUT_MS,
   );
-
-/** Ends every other client connection of the server; how many it ended. */
-async function terminateBackends(url: string): Promise<number> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ ended: string }>(
-      `SELECT count(pg_terminate_backend(pid)) AS ended FROM pg_stat_activity
-       WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-    );
-    return Number(rows[0].ended);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Resolves once `condition()` holds, checking again after each check that answers false

@@ -3,6 +3,11 @@
  * lease (fenced like every other: see `sql-lease.ts`). A suspension opens a new round of
  * pending calls (see `sql-rows.ts`), a run of a thread that is done appends its messages
  * to the thread (decision 147), and the state just written is not read back.
+ *
+ * Its transactions are idempotent (decision 170): run again after a commit whose outcome
+ * is unknown, a `finish` that landed finds the lease gone and answers `undefined` (the
+ * caller reads the run as it is), except a suspension, which finds its first token's hash
+ * among the pending rows and answers the run with its tokens — handed out this once.
  */
 import { hashToken, writeIfHeld } from '../../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../../internal/sql/index.ts';
@@ -78,7 +83,7 @@ export async function finishRun(
         });
       }
       return ended(row, []);
-    });
+    }, IDEMPOTENT);
   }
   if (outcome.status !== 'suspended') {
     const [row] = await end(driver);
@@ -88,7 +93,7 @@ export async function finishRun(
   // A new round: the run's row and its pending rows change together (see sql-rows.ts).
   return driver.transaction(async (tx) => {
     const [row] = await end(tx);
-    if (!row) return undefined;
+    if (!row) return ownSuspension(tx, t, runId, pending);
     const rows: PendingRow[] = [];
     for (const [position, { tokenHash, toolCallId, call }] of pending.entries()) {
       const inserted = {
@@ -109,5 +114,31 @@ export async function finishRun(
     // The tokens themselves are handed out this once: the store keeps only their hashes.
     for (const [position, p] of run.pending.entries()) p.token = pending[position].token;
     return run;
-  });
+  }, IDEMPOTENT);
+}
+
+const IDEMPOTENT = { idempotent: true } as const;
+
+/**
+ * The run suspended by this very `finish`, when its pending rows are there already (its
+ * first commit landed though its outcome was unknown), with the tokens handed out; else
+ * `undefined`: the lease was lost.
+ */
+async function ownSuspension(
+  tx: SqlExecutor,
+  t: SessionDriver['table'],
+  runId: string,
+  pending: ReadonlyArray<{ token: string; tokenHash: string }>,
+): Promise<StoredRun | undefined> {
+  if (pending.length === 0) return undefined;
+  const [mine] = await tx.query<RunRow>(
+    `SELECT r.* FROM ${t('runs')} r JOIN ${t('pending')} p ON p.run_id = r.run_id
+     WHERE r.run_id = ? AND p.token_hash = ?`,
+    [runId, pending[0].tokenHash],
+  );
+  if (!mine) return undefined;
+  const run = await loadRun(tx, t, mine);
+  const tokens = new Map(pending.map((p) => [p.tokenHash, p.token]));
+  for (const p of run.pending) p.token = tokens.get(p.tokenHash);
+  return run;
 }

@@ -16,7 +16,12 @@ import {
   nextRevision,
   toJson,
 } from './sql-rows.ts';
-import { DEFAULT_THREAD_TOKENS, releaseThread, takeThread } from './sql-threads/index.ts';
+import {
+  DEFAULT_THREAD_TOKENS,
+  releaseThread,
+  takeThread,
+  threadWindow,
+} from './sql-threads/index.ts';
 
 /** The run operations of the SQL store over `driver`, each awaiting `schema()` first. */
 export function runQueries(
@@ -130,27 +135,48 @@ async function createRun(
         thread?.history.length ?? null,
       ],
     );
+  const maxTokens = threadTokens ?? DEFAULT_THREAD_TOKENS;
   try {
     if (threadId === undefined) {
       await insert(driver);
       return undefined;
     }
     // The thread is taken in the transaction that inserts its run (decision 147).
-    return await driver.transaction(async (tx) => {
-      const thread = await takeThread(
-        tx,
-        driver,
-        threadId,
-        runId,
-        threadTokens ?? DEFAULT_THREAD_TOKENS,
-      );
-      await insert(tx, thread);
-      return thread;
-    });
+    return await driver.transaction(
+      async (tx) => {
+        // This very insert, run again after a commit whose outcome was unknown: its thread is taken.
+        if (await isOwnRun(driver, tx, runId, owner)) {
+          return threadWindow(tx, driver, threadId, maxTokens);
+        }
+        const thread = await takeThread(tx, driver, threadId, runId, maxTokens);
+        await insert(tx, thread);
+        return thread;
+      },
+      { idempotent: true },
+    );
   } catch (error) {
-    if (driver.isUniqueViolation(error)) {
-      throw new SessionError('RUN_EXISTS', `a run with id "${runId}" already exists`, runId);
-    }
-    throw error;
+    if (!driver.isUniqueViolation(error)) throw error;
+    // The statement was retried after its first try's commit landed unseen (decision 170).
+    if (await isOwnRun(driver, driver, runId, owner)) return undefined;
+    throw new SessionError('RUN_EXISTS', `a run with id "${runId}" already exists`, runId);
   }
+}
+
+/**
+ * Whether run `runId` is the one `create` inserts for `owner` — leased to it and not
+ * driven yet — so an insert that finds it is its own first try, whose commit landed
+ * though its outcome was unknown. The owner a caller passes is its alone: a session's
+ * `start` passes one made for that start (decision 170).
+ */
+async function isOwnRun(
+  driver: SessionDriver,
+  db: SqlExecutor,
+  runId: string,
+  owner: string,
+): Promise<boolean> {
+  const [row] = await db.query(
+    `SELECT run_id FROM ${driver.table('runs')} WHERE run_id = ? AND lease_owner = ? AND status = 'running' AND state IS NULL`,
+    [runId, owner],
+  );
+  return row !== undefined;
 }

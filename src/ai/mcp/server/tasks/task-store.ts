@@ -239,7 +239,7 @@ async function insertTask(sql: StoreSql, task: NewMcpTask, args: string): Promis
   const now = driver.nowMs;
   // The record first: a crash before the run leaves a record without a run, which
   // reads as no task at all; the other order would leave a run nobody serves.
-  await driver.query(
+  const insert = driver.query(
     `INSERT INTO ${t('mcp_tasks')} (task_id, owner_key, session_id, tool_name, arguments, ttl_ms, expires_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ${now} + ?, ${now})`,
     [
@@ -252,6 +252,16 @@ async function insertTask(sql: StoreSql, task: NewMcpTask, args: string): Promis
       task.ttlMs,
     ],
   );
+  await insert.catch(async (error: unknown) => {
+    // Retried after its first try's commit landed unseen: the record is its own (decision 170).
+    const [own] = driver.isUniqueViolation(error)
+      ? await driver.query(
+          `SELECT task_id FROM ${t('mcp_tasks')} WHERE task_id = ? AND owner_key = ? AND tool_name = ?`,
+          [task.taskId, task.ownerKey, task.toolName],
+        )
+      : [];
+    if (!own) throw error;
+  });
 }
 
 /** `ownerKey`'s task rows (of `sessionId` only, when given), oldest first, after the cursor. */

@@ -24,4 +24,10 @@
  */
 export { forgetThread, forkThread, readThreadPage } from './pages.ts';
 export { DEFAULT_THREAD_TOKENS } from './rows.ts';
-export { appendRun, type EndedThreadRun, releaseThread, takeThread } from './turns.ts';
+export {
+  appendRun,
+  type EndedThreadRun,
+  releaseThread,
+  takeThread,
+  threadWindow,
+} from './turns.ts';

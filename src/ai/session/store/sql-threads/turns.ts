@@ -47,6 +47,20 @@ export async function takeThread(
   return readWindow(tx, driver, threadId, thread, maxTokens);
 }
 
+/**
+ * The window the run holding the thread started from, read again: a run that `takeThread`
+ * already gave the thread (its insert ran again after a commit whose outcome was
+ * unknown). The thread does not change while its run is unfinished.
+ */
+export async function threadWindow(
+  tx: SqlExecutor,
+  driver: SessionDriver,
+  threadId: string,
+  maxTokens: number,
+): Promise<ThreadStart> {
+  return readWindow(tx, driver, threadId, await lockThread(tx, driver, threadId), maxTokens);
+}
+
 /** What `appendRun` needs of the run that ended: its row's thread columns, and its final state. */
 export interface EndedThreadRun {
   runId: string;
