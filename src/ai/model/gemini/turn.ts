@@ -11,6 +11,7 @@ import {
   type Usage,
   usageOf,
 } from '../core/index.ts';
+import { wireCount } from '../usage/index.ts';
 import { GEMINI, type GeminiCallMetadata } from './messages.ts';
 
 /**
@@ -147,17 +148,14 @@ export function stopReasonOf(raw: string | undefined, hasCalls: boolean): StopRe
  */
 export function usageFrom(value: unknown): Usage {
   if (!isRecord(value)) return usageOf();
-  const count = (key: string) => {
-    const n = value[key];
-    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0;
-  };
+  const count = (key: string) => wireCount(value[key]) ?? 0;
   const thoughts = count('thoughtsTokenCount');
   const input = count('promptTokenCount') + count('toolUsePromptTokenCount');
   const output = count('candidatesTokenCount') + thoughts;
-  const usage = usageOf(input, output, count('totalTokenCount') || undefined);
-  if (count('cachedContentTokenCount') > 0)
-    usage.cachedInputTokens = count('cachedContentTokenCount');
-  if (thoughts > 0) usage.reasoningTokens = thoughts;
+  const usage = usageOf(input, output, wireCount(value.totalTokenCount));
+  const cached = count('cachedContentTokenCount');
+  if (cached !== 0) usage.cachedInputTokens = cached;
+  if (thoughts !== 0) usage.reasoningTokens = thoughts;
   return usage;
 }
 

@@ -15,7 +15,7 @@ import {
   type ModelLimits,
   type StreamEvent,
 } from '../core/index.ts';
-import { isTokenCount, modelLimits } from '../usage/index.ts';
+import { isTokenCount, modelLimits, settleUsage } from '../usage/index.ts';
 import {
   type EventStream,
   guardedStream,
@@ -129,15 +129,21 @@ export function providerModel<Options extends ProviderOptions, Turn>(
   const { endMarker } = wiring;
   const limits = modelLimits(provider, options.model, options.limits);
   const http = transport(endMarker === undefined ? format : { ...format, endMarker }, options);
+  const id = `${provider}:${options.model}`;
+  /** The result, its usage counts checked (decision 176). */
+  const settled = (result: GenerateResult, request: GenerateRequest) => {
+    settleUsage(result, request, id);
+    return result;
+  };
   const model: Model = {
-    id: `${provider}:${options.model}`,
+    id,
     limits,
     async generate(request) {
       checkRequest(provider, request);
       const turn = wiring.begin(request, false);
       for (;;) {
         const result = wiring.read(await http.json(wiring.send(turn, request)), turn);
-        if (result) return result;
+        if (result) return settled(result, request);
       }
     },
     stream(request) {
@@ -146,8 +152,9 @@ export function providerModel<Options extends ProviderOptions, Turn>(
         const turn = wiring.begin(request, true);
         for (;;) {
           const events = await http.events(wiring.send(turn, request));
-          const result = yield* wiring.readStream(events, turn);
-          if (result) {
+          const read = yield* wiring.readStream(events, turn);
+          if (read) {
+            const result = settled(read, request);
             yield { type: 'usage', usage: result.usage };
             yield { type: 'stop', result };
             return;
