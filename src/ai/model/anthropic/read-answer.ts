@@ -65,7 +65,7 @@ export async function* streamMessage(
   let usage = usageOf();
   let raw: string | undefined;
   const wholeInputs = new Map<number, string>();
-  const blocks = new StreamedBlocks();
+  const blocks = new StreamedBlocks(builder.size);
   for await (const event of events) {
     blocks.apply(event);
     switch (event.type) {

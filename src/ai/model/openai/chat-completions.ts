@@ -3,6 +3,7 @@
  * server speaks: the request body, and the answer — whole or streamed — read into a turn.
  */
 import {
+  type AnswerSize,
   type GenerateRequest,
   type GenerateResult,
   isRecord,
@@ -29,13 +30,14 @@ export function prepareChat(
   options: OpenAIOptions,
   request: GenerateRequest,
   stream: boolean,
+  size: AnswerSize,
 ): PreparedTurn {
   const warnings: ModelWarning[] = [];
   const body: Record<string, unknown> = {
     model: options.model,
     messages: toOpenAIMessages(request.system, request.messages, warnings),
   };
-  const { tools, builder } = openAIFunctionTools(request, options.strict, warnings);
+  const { tools, builder } = openAIFunctionTools(request, options.strict, warnings, size);
   if (tools.length) {
     body.tools = tools;
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);

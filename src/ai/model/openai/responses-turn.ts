@@ -158,6 +158,9 @@ interface StreamState {
 /** An output item is complete: its final form replaces the one kept so far. */
 function* itemDone(item: Item, index: number, state: StreamState): Generator<StreamEvent> {
   const { builder, flags } = state;
+  // The final item replaces the one kept so far, or is kept for the first time (below).
+  if (state.metas.has(index) || state.reasoning.has(index))
+    builder.size.addValue('output item', item);
   switch (item.type) {
     case 'message': {
       const meta = metaFor(state.metas, index, item);
