@@ -29,6 +29,8 @@ export type AnswerPiece =
 /** The size of one call's answer so far, and its limit. */
 export class AnswerSize {
   private chars = 0;
+  /** Called each time the answer grows: a stream's idle wait starts over (decision 178). */
+  onGrow: () => void = () => undefined;
 
   constructor(
     readonly provider = 'model',
@@ -39,6 +41,7 @@ export class AnswerSize {
   add(what: AnswerPiece, chars: number): void {
     this.chars += chars + PIECE_CHARS;
     if (this.chars > this.max) throw this.tooLong(what);
+    this.onGrow();
   }
 
   /**

@@ -161,9 +161,12 @@ export function providerModel<Options extends ProviderOptions, Turn>(
     stream(request) {
       return guardedStream(request?.signal, async function* () {
         checkRequest(provider, request);
-        const turn = wiring.begin(request, true, new AnswerSize(provider, maxAnswerChars));
+        const size = new AnswerSize(provider, maxAnswerChars);
+        const turn = wiring.begin(request, true, size);
         for (;;) {
           const events = await http.events(wiring.send(turn, request));
+          // Only what adds to the answer restarts the stream's idle wait (decision 178).
+          size.onGrow = events.progress;
           const read = yield* wiring.readStream(events, turn);
           if (read) {
             const result = settled(read, request);
