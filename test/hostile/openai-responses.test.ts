@@ -43,7 +43,9 @@ describe('hostile Responses servers', () => {
     });
     const result = await gpt.generate(ask);
     expect(result.text).toBe('');
-    expect(result.usage).toEqual({ inputTokens: 0, outputTokens: 0, totalTokens: 0 });
+    // A count that is not one is estimated (decision 176); NaN is sent as null, so absent.
+    expect(result.usage).toEqual({ inputTokens: 7, outputTokens: 0, totalTokens: 7 });
+    expect(result.warnings?.at(-1)?.message).toContain('inputTokens is estimated (7)');
     expect(result.toolCalls).toEqual([{ id: '', name: '', args: {} }]);
     expect((result.message.content as ContentPart[]).map((p) => p.type)).toEqual([
       'reasoning',

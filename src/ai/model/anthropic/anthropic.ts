@@ -72,8 +72,8 @@ export function anthropic(options: AnthropicOptions): Model {
       ...options.headers,
     });
     return {
-      begin: (request, stream): AnthropicTurn => ({
-        ...pausableTurn(request),
+      begin: (request, stream, size): AnthropicTurn => ({
+        ...pausableTurn(request, size),
         stream,
         warnings: [],
       }),

@@ -3,6 +3,7 @@
  * (`pause_turn`) and is then sent what it has written so far, to go on.
  */
 import {
+  type AnswerSize,
   type GenerateRequest,
   type GenerateResult,
   type ModelWarning,
@@ -24,8 +25,8 @@ export interface ReadTurn {
 
 export type Block = Record<string, unknown>;
 
-function builderFor(request: GenerateRequest): TurnBuilder {
-  const builder = new TurnBuilder();
+function builderFor(request: GenerateRequest, size: AnswerSize): TurnBuilder {
+  const builder = new TurnBuilder(size);
   if (request.output) builder.parseOutput();
   return builder;
 }
@@ -37,8 +38,8 @@ function builderFor(request: GenerateRequest): TurnBuilder {
  * `undefined` while the turn is paused and may be continued (at most
  * {@link MAX_PAUSE_CONTINUATIONS} times; then it ends with a warning).
  */
-export function pausableTurn(request: GenerateRequest) {
-  const builder = builderFor(request);
+export function pausableTurn(request: GenerateRequest, size: AnswerSize) {
+  const builder = builderFor(request, size);
   const paused: Block[] = [];
   let usage = usageOf();
   let pauses = 0;

@@ -12,6 +12,7 @@ import {
   type Usage,
   usageOf,
 } from '../core/index.ts';
+import { wireCount } from '../usage/index.ts';
 import { type EventStream, streamError } from '../wire/index.ts';
 import type { ReadTurn } from './paused-turn.ts';
 import { StreamedBlocks } from './streamed-blocks.ts';
@@ -64,7 +65,7 @@ export async function* streamMessage(
   let usage = usageOf();
   let raw: string | undefined;
   const wholeInputs = new Map<number, string>();
-  const blocks = new StreamedBlocks();
+  const blocks = new StreamedBlocks(builder.size);
   for await (const event of events) {
     blocks.apply(event);
     switch (event.type) {
@@ -157,8 +158,8 @@ export function stopReasonOf(raw: string | undefined): StopReason {
  */
 function usageFrom(value: unknown, previous: Usage = usageOf()): Usage {
   if (!isRecord(value)) return previous;
-  const has = (key: string) => typeof value[key] === 'number';
-  const count = (key: string) => (has(key) ? (value[key] as number) : 0);
+  const has = (key: string) => wireCount(value[key]) !== undefined;
+  const count = (key: string) => wireCount(value[key]) ?? 0;
   const hasInput = ['input_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'].some(
     has,
   );
@@ -174,6 +175,7 @@ function usageFrom(value: unknown, previous: Usage = usageOf()): Usage {
     usage.cacheWriteTokens = count('cache_creation_input_tokens');
   }
   const details = isRecord(value.output_tokens_details) ? value.output_tokens_details : {};
-  if (typeof details.thinking_tokens === 'number') usage.reasoningTokens = details.thinking_tokens;
+  const thinking = wireCount(details.thinking_tokens);
+  if (thinking !== undefined) usage.reasoningTokens = thinking;
   return usage;
 }

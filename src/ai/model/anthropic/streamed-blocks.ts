@@ -1,18 +1,23 @@
-import { isRecord } from '../core/index.ts';
+import { type AnswerSize, isRecord } from '../core/index.ts';
 import type { Block } from './paused-turn.ts';
 
 /**
  * The content blocks of a streamed response rebuilt as the API would have sent them whole:
  * each `content_block_start` block with its text, thinking, signature and input JSON deltas
- * applied. Only a paused turn needs them (to send it back as received).
+ * applied. Only a paused turn needs them (to send it back as received). A block's start is
+ * counted in the call's {@link AnswerSize} (a server tool's result arrives whole there);
+ * its deltas are the turn builder's, counted there.
  */
 export class StreamedBlocks {
   private readonly blocks = new Map<number, Block>();
   private readonly inputs = new Map<number, string>();
 
+  constructor(private readonly size: AnswerSize) {}
+
   apply(event: Record<string, unknown>): void {
     const index = Number(event.index);
     if (event.type === 'content_block_start' && isRecord(event.content_block)) {
+      this.size.addValue('content block', event.content_block);
       this.blocks.set(index, { ...event.content_block });
       return;
     }

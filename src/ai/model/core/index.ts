@@ -7,6 +7,12 @@
  * May import: `src/internal/` and other modules' `index.ts` (for `ai/tool`'s types);
  * nothing of the other rooms of `ai/model` (each of them imports this one).
  */
+export {
+  type AnswerPiece,
+  AnswerSize,
+  DEFAULT_MAX_ANSWER_CHARS,
+  maxAnswerCharsOf,
+} from './answer-size.ts';
 export { isRecord } from './is-record.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';
 export { resultEvents } from './result-events.ts';

@@ -9,7 +9,8 @@ export interface ModelErrorDetails {
   /**
    * The provider's error type or code (e.g. `invalid_request_error`, `rate_limit_exceeded`),
    * or fino's own: `timeout` (a wait of `timeouts` expired), `event_too_large` /
-   * `body_too_large` (past `maxEventBytes` / `maxBodyBytes`), `INVALID_ARGUMENT` (an option
+   * `body_too_large` / `answer_too_large` (past `maxEventBytes` / `maxBodyBytes` /
+   * `maxAnswerChars`), `INVALID_ARGUMENT` (an option
    * or request field the model does not know).
    */
   code?: string;

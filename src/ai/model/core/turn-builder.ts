@@ -1,3 +1,4 @@
+import { AnswerSize } from './answer-size.ts';
 import { parseToolArgs } from './tool-args.ts';
 import type {
   ContentPart,
@@ -25,7 +26,8 @@ export type ArgsNormalizer = (toolName: string, args: unknown) => unknown;
 /**
  * Assembles one assistant turn from a provider's pieces — text deltas and tool-call
  * fragments keyed by the provider's own index — into stream events and, at the end,
- * the {@link GenerateResult}. Argument text is parsed once, when its call ends.
+ * the {@link GenerateResult}. Argument text is parsed once, when its call ends. Every
+ * piece it keeps is counted by its {@link AnswerSize}, which stops an answer past its limit.
  */
 export class TurnBuilder {
   private readonly content: ContentPart[] = [];
@@ -36,7 +38,11 @@ export class TurnBuilder {
   private calls = 0;
   private outputOf: ((value: unknown) => unknown) | undefined;
 
-  constructor(private readonly normalizeArgs?: ArgsNormalizer) {}
+  constructor(
+    /** The call's answer size: pieces kept outside the builder are counted there too. */
+    readonly size: AnswerSize = new AnswerSize(),
+    private readonly normalizeArgs?: ArgsNormalizer,
+  ) {}
 
   /**
    * Appends text; returns its event, or nothing for an empty delta. Text joins the last
@@ -45,6 +51,7 @@ export class TurnBuilder {
    */
   addText(text: string, providerMetadata?: Record<string, unknown>): StreamEvent | undefined {
     if (!text) return undefined;
+    this.size.add('text', text.length);
     this.text += text;
     const last = this.content.at(-1);
     if (last?.type === 'text' && last.providerMetadata === providerMetadata) last.text += text;
@@ -58,16 +65,19 @@ export class TurnBuilder {
 
   /** Appends a part the provider produced whole, e.g. a call its server ran and that call's result. */
   addPart(part: ContentPart): void {
+    this.size.addValue('output item', part);
     this.content.push(part);
   }
 
   /** Appends a whole reasoning part (e.g. a thinking block of a non-streamed answer). */
   addReasoning(part: ReasoningPart): void {
+    this.size.addValue('reasoning', part);
     this.content.push(part);
   }
 
   /** Starts reasoning part `key`, filled by {@link appendReasoning} and {@link signReasoning}. */
   startReasoning(key: number | string, part: ReasoningPart): StreamEvent | undefined {
+    this.size.addValue('reasoning', part);
     this.content.push(part);
     this.reasoning.set(key, part);
     return part.text ? { type: 'reasoning-delta', text: part.text } : undefined;
@@ -76,6 +86,7 @@ export class TurnBuilder {
   appendReasoning(key: number | string, text: string): StreamEvent | undefined {
     const part = this.reasoning.get(key);
     if (!part || !text) return undefined;
+    this.size.add('reasoning', text.length);
     part.text += text;
     return { type: 'reasoning-delta', text };
   }
@@ -83,7 +94,9 @@ export class TurnBuilder {
   /** Sets the signature of reasoning part `key`, as the provider sent it. */
   signReasoning(key: number | string, signature: string): void {
     const part = this.reasoning.get(key);
-    if (part) part.signature = (part.signature ?? '') + signature;
+    if (!part) return;
+    this.size.add('reasoning', signature.length);
+    part.signature = (part.signature ?? '') + signature;
   }
 
   /**
@@ -108,6 +121,7 @@ export class TurnBuilder {
   ): StreamEvent {
     const part: ContentPart & { type: 'tool_use' } = { type: 'tool_use', id, name, args: {} };
     if (providerMetadata) part.providerMetadata = providerMetadata;
+    this.size.addValue('tool call', part);
     this.content.push(part);
     const index = this.calls++;
     this.open.set(key, { id, name, argsText: '', index, part });
@@ -117,6 +131,7 @@ export class TurnBuilder {
   appendToolArgs(key: number | string, argsText: string): StreamEvent | undefined {
     const call = this.open.get(key);
     if (!call || !argsText) return undefined;
+    this.size.add('tool call arguments', argsText.length);
     call.argsText += argsText;
     return { type: 'tool-call-delta', id: call.id, argsText, index: call.index };
   }

@@ -78,9 +78,9 @@ export function gemini(options: GeminiOptions): Model {
     };
 
     return {
-      begin: (request, stream) => ({
+      begin: (request, stream, size) => ({
         ...prepared(request, stream),
-        turn: new GeminiTurn(request.output !== undefined),
+        turn: new GeminiTurn(size, request.output !== undefined),
       }),
       send: ({ call }) => call,
       read: (answer, { turn, warnings }) => fromResponse(answer, turn, warnings),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AnswerSize,
   type ContentPart,
   type GenerateResult,
   isRecord,
@@ -11,13 +12,15 @@ import {
   type Usage,
   usageOf,
 } from '../core/index.ts';
+import { wireCount } from '../usage/index.ts';
 import { GEMINI, type GeminiCallMetadata } from './messages.ts';
 
 /**
  * Assembles one Gemini model turn from response parts — whole, or chunk by chunk while
  * streaming — into content parts, stream events and the {@link GenerateResult}.
  * Gemini sends each function call whole, so there are no argument fragments to join;
- * text and thought summaries arrive in pieces and are joined per run.
+ * text and thought summaries arrive in pieces and are joined per run. Every piece kept is
+ * counted by the call's {@link AnswerSize}.
  */
 export class GeminiTurn {
   private readonly content: ContentPart[] = [];
@@ -25,7 +28,10 @@ export class GeminiTurn {
   private text = '';
 
   /** `parseOutput`: parse the final text as the structured answer (`result.output`). */
-  constructor(private readonly parseOutput = false) {}
+  constructor(
+    private readonly size: AnswerSize,
+    private readonly parseOutput = false,
+  ) {}
 
   /** Takes one `Part` of a candidate's content; returns the stream events it makes. */
   add(part: unknown): StreamEvent[] {
@@ -38,7 +44,10 @@ export class GeminiTurn {
     if (part.thought === true) return this.addReasoning(stringOf(part.text), signature);
     const events = this.addText(stringOf(part.text));
     // A signature on a text part (or alone, on an empty one) stays where it came: right after that text.
-    if (signature) this.content.push({ type: 'reasoning', text: '', signature, provider: GEMINI });
+    if (signature) {
+      this.size.add('reasoning', signature.length);
+      this.content.push({ type: 'reasoning', text: '', signature, provider: GEMINI });
+    }
     return events;
   }
 
@@ -69,6 +78,7 @@ export class GeminiTurn {
 
   private addText(text: string): StreamEvent[] {
     if (text === '') return [];
+    this.size.add('text', text.length);
     this.text += text;
     const last = this.content.at(-1);
     if (last?.type === 'text') last.text += text;
@@ -77,6 +87,8 @@ export class GeminiTurn {
   }
 
   private addReasoning(text: string, signature: string | undefined): StreamEvent[] {
+    if (text !== '' || signature)
+      this.size.add('reasoning', text.length + (signature?.length ?? 0));
     const last = this.content.at(-1);
     // A run of thought pieces is one part until a signature closes it.
     if (last?.type === 'reasoning' && last.provider === GEMINI && last.signature === undefined) {
@@ -91,6 +103,7 @@ export class GeminiTurn {
   }
 
   private addCall(call: Record<string, unknown>, signature: string | undefined): StreamEvent[] {
+    this.size.addValue('tool call', call);
     const name = stringOf(call.name);
     const given = typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
     const id = given ?? `gemini_${randomUUID()}`;
@@ -147,17 +160,14 @@ export function stopReasonOf(raw: string | undefined, hasCalls: boolean): StopRe
  */
 export function usageFrom(value: unknown): Usage {
   if (!isRecord(value)) return usageOf();
-  const count = (key: string) => {
-    const n = value[key];
-    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : 0;
-  };
+  const count = (key: string) => wireCount(value[key]) ?? 0;
   const thoughts = count('thoughtsTokenCount');
   const input = count('promptTokenCount') + count('toolUsePromptTokenCount');
   const output = count('candidatesTokenCount') + thoughts;
-  const usage = usageOf(input, output, count('totalTokenCount') || undefined);
-  if (count('cachedContentTokenCount') > 0)
-    usage.cachedInputTokens = count('cachedContentTokenCount');
-  if (thoughts > 0) usage.reasoningTokens = thoughts;
+  const usage = usageOf(input, output, wireCount(value.totalTokenCount));
+  const cached = count('cachedContentTokenCount');
+  if (cached !== 0) usage.cachedInputTokens = cached;
+  if (thoughts !== 0) usage.reasoningTokens = thoughts;
   return usage;
 }
 

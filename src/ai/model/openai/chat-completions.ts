@@ -3,6 +3,7 @@
  * server speaks: the request body, and the answer — whole or streamed — read into a turn.
  */
 import {
+  type AnswerSize,
   type GenerateRequest,
   type GenerateResult,
   isRecord,
@@ -16,6 +17,7 @@ import {
   usageOf,
 } from '../core/index.ts';
 import { mergeProviderOptions, warnUnsentProviderTools } from '../provider/index.ts';
+import { wireCount } from '../usage/index.ts';
 import { type EventStream, streamError } from '../wire/index.ts';
 import { toOpenAIMessages } from './chat-messages.ts';
 import type { OpenAIOptions } from './openai.ts';
@@ -28,13 +30,14 @@ export function prepareChat(
   options: OpenAIOptions,
   request: GenerateRequest,
   stream: boolean,
+  size: AnswerSize,
 ): PreparedTurn {
   const warnings: ModelWarning[] = [];
   const body: Record<string, unknown> = {
     model: options.model,
     messages: toOpenAIMessages(request.system, request.messages, warnings),
   };
-  const { tools, builder } = openAIFunctionTools(request, options.strict, warnings);
+  const { tools, builder } = openAIFunctionTools(request, options.strict, warnings, size);
   if (tools.length) {
     body.tools = tools;
     if (request.toolChoice !== undefined) body.tool_choice = toolChoiceOf(request.toolChoice);
@@ -188,18 +191,17 @@ function stopReasonOf(raw: string | undefined, hasToolCalls: boolean): StopReaso
 
 function usageFrom(value: unknown): Usage | undefined {
   if (!isRecord(value)) return undefined;
-  const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
   const usage = usageOf(
-    number(value.prompt_tokens),
-    number(value.completion_tokens),
-    number(value.total_tokens),
+    wireCount(value.prompt_tokens),
+    wireCount(value.completion_tokens),
+    wireCount(value.total_tokens),
   );
   const prompt = isRecord(value.prompt_tokens_details) ? value.prompt_tokens_details : {};
   const completion = isRecord(value.completion_tokens_details)
     ? value.completion_tokens_details
     : {};
-  const cached = number(prompt.cached_tokens);
-  const reasoning = number(completion.reasoning_tokens);
+  const cached = wireCount(prompt.cached_tokens);
+  const reasoning = wireCount(completion.reasoning_tokens);
   if (cached !== undefined) usage.cachedInputTokens = cached;
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
   return usage;

@@ -4,7 +4,13 @@
  * holds its options, their checks and the wiring both APIs share.
  */
 import { describeValue } from '../../../internal/describe-value.ts';
-import type { GenerateRequest, GenerateResult, Model, StreamEvent } from '../core/index.ts';
+import type {
+  AnswerSize,
+  GenerateRequest,
+  GenerateResult,
+  Model,
+  StreamEvent,
+} from '../core/index.ts';
 import {
   apiKey,
   baseURLOf,
@@ -122,7 +128,7 @@ export function openai(options: OpenAIOptions): Model {
     const { path, endMarker, ...format } = api === 'responses' ? RESPONSES : CHAT;
     const url = `${baseURL}${path}`;
     const wiring: ProviderWiring<PreparedTurn> = {
-      begin: (request, stream) => format.prepare(options, request, stream),
+      begin: (request, stream, size) => format.prepare(options, request, stream, size),
       send: (turn, request) => ({
         url,
         headers: headers(),
@@ -145,7 +151,12 @@ interface OpenAIApi {
   path: string;
   /** A `data:` value that ends the stream (`[DONE]` in Chat Completions). */
   endMarker?: string;
-  prepare(options: OpenAIOptions, request: GenerateRequest, stream: boolean): PreparedTurn;
+  prepare(
+    options: OpenAIOptions,
+    request: GenerateRequest,
+    stream: boolean,
+    size: AnswerSize,
+  ): PreparedTurn;
   read(answer: unknown, turn: PreparedTurn): GenerateResult;
   readStream(stream: EventStream, turn: PreparedTurn): AsyncGenerator<StreamEvent, GenerateResult>;
 }

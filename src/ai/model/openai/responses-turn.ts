@@ -15,6 +15,7 @@ import {
   type Usage,
   usageOf,
 } from '../core/index.ts';
+import { wireCount } from '../usage/index.ts';
 import { type EventStream, streamError } from '../wire/index.ts';
 import { mcpToolName } from './provider-tools.ts';
 import { parsedArgs, serverCallParts, stringOf } from './server-calls.ts';
@@ -157,6 +158,9 @@ interface StreamState {
 /** An output item is complete: its final form replaces the one kept so far. */
 function* itemDone(item: Item, index: number, state: StreamState): Generator<StreamEvent> {
   const { builder, flags } = state;
+  // The final item replaces the one kept so far, or is kept for the first time (below).
+  if (state.metas.has(index) || state.reasoning.has(index))
+    builder.size.addValue('output item', item);
   switch (item.type) {
     case 'message': {
       const meta = metaFor(state.metas, index, item);
@@ -299,19 +303,18 @@ function stopReasonOf(
 /** Usage with cached input, cache-write and reasoning tokens when the response reports them. */
 function usageFrom(value: unknown): Usage {
   if (!isRecord(value)) return usageOf();
-  const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const usage = usageOf(
-    number(value.input_tokens),
-    number(value.output_tokens),
-    number(value.total_tokens),
+    wireCount(value.input_tokens),
+    wireCount(value.output_tokens),
+    wireCount(value.total_tokens),
   );
   const input = isRecord(value.input_tokens_details) ? value.input_tokens_details : {};
   const output = isRecord(value.output_tokens_details) ? value.output_tokens_details : {};
-  const cached = number(input.cached_tokens);
-  const written = number(input.cache_write_tokens);
-  const reasoning = number(output.reasoning_tokens);
+  const cached = wireCount(input.cached_tokens);
+  const written = wireCount(input.cache_write_tokens);
+  const reasoning = wireCount(output.reasoning_tokens);
   if (cached !== undefined) usage.cachedInputTokens = cached;
-  if (written !== undefined && written > 0) usage.cacheWriteTokens = written;
+  if (written !== undefined && written !== 0) usage.cacheWriteTokens = written;
   if (reasoning !== undefined) usage.reasoningTokens = reasoning;
   return usage;
 }

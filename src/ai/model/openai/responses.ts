@@ -2,7 +2,7 @@
  * OpenAI's Responses API (`POST /v1/responses`): the request body. What `openai()` speaks
  * by default against api.openai.com (docs/decisions/110); responses-turn.ts reads the answer.
  */
-import type { GenerateRequest, ModelWarning, ToolChoice } from '../core/index.ts';
+import type { AnswerSize, GenerateRequest, ModelWarning, ToolChoice } from '../core/index.ts';
 import { mergeProviderOptions, warnUnsentProviderTools } from '../provider/index.ts';
 import type { OpenAIOptions } from './openai.ts';
 import { toResponsesInput } from './responses-input.ts';
@@ -37,12 +37,13 @@ export function prepareResponses(
   settings: ResponsesSettings,
   request: GenerateRequest,
   stream: boolean,
+  size: AnswerSize,
 ): PreparedTurn {
   const warnings: ModelWarning[] = [];
   const body: Record<string, unknown> = { model: settings.model };
   if (request.system) body.instructions = request.system;
   body.input = toResponsesInput(request.messages, warnings);
-  const functions = openAIFunctionTools(request, settings.strict, warnings);
+  const functions = openAIFunctionTools(request, settings.strict, warnings, size);
   const tools: Record<string, unknown>[] = functions.tools.map(({ function: fn }) => {
     // Responses makes function tools strict unless told otherwise: say which they are.
     const wire: Record<string, unknown> = { type: 'function', name: fn.name };

@@ -4,6 +4,7 @@
  */
 
 import {
+  type AnswerSize,
   type GenerateRequest,
   type JsonSchemaObject,
   type ModelWarning,
@@ -94,6 +95,7 @@ export function openAIFunctionTools(
   request: GenerateRequest,
   strict: OpenAIToolOptions['strict'],
   warnings: ModelWarning[],
+  size: AnswerSize,
 ): { tools: OpenAITool[]; builder: TurnBuilder } {
   const strictSchemas = new Map<string, JsonSchemaObject>();
   const tools = (request.tools ?? []).map((tool) => {
@@ -101,7 +103,7 @@ export function openAIFunctionTools(
     if (wire.function.strict) strictSchemas.set(tool.name, tool.parameters);
     return wire;
   });
-  return { tools, builder: openAITurnBuilder(strictSchemas, request.output) };
+  return { tools, builder: openAITurnBuilder(strictSchemas, request.output, size) };
 }
 
 /**
@@ -111,8 +113,9 @@ export function openAIFunctionTools(
 function openAITurnBuilder(
   strictSchemas: ReadonlyMap<string, JsonSchemaObject>,
   output: OutputSpec | undefined,
+  size: AnswerSize,
 ): TurnBuilder {
-  const builder = new TurnBuilder((name, args) => {
+  const builder = new TurnBuilder(size, (name, args) => {
     const schema = strictSchemas.get(name);
     return schema ? fromOpenAIStrictArgs(args, schema) : args;
   });

@@ -7,15 +7,17 @@
  */
 import { describeValue } from '../../../internal/describe-value.ts';
 import {
+  AnswerSize,
   type GenerateRequest,
   type GenerateResult,
   isRecord,
   type Model,
   ModelError,
   type ModelLimits,
+  maxAnswerCharsOf,
   type StreamEvent,
 } from '../core/index.ts';
-import { isTokenCount, modelLimits } from '../usage/index.ts';
+import { isTokenCount, modelLimits, settleUsage } from '../usage/index.ts';
 import {
   type EventStream,
   guardedStream,
@@ -47,6 +49,13 @@ export interface ProviderOptions extends TransportOptions {
    * table's figures for its name; either field alone is enough (docs/decisions/142).
    */
   limits?: Partial<ModelLimits>;
+  /**
+   * The most characters one call's answer may hold — text, tool call arguments and
+   * reasoning (signatures and encrypted content included) together, each piece counting
+   * 32 more (default 16 Mi); past it the call fails with a `ModelError`
+   * (`code: 'answer_too_large'`). See docs/decisions/177.
+   */
+  maxAnswerChars?: number;
 }
 
 /**
@@ -60,6 +69,7 @@ export const PROVIDER_OPTIONS: Readonly<Record<keyof ProviderOptions, true>> = {
   baseURL: true,
   headers: true,
   limits: true,
+  maxAnswerChars: true,
 };
 
 /**
@@ -82,8 +92,9 @@ export interface ProviderWiring<Turn> {
   /**
    * Starts the turn that answers a request, which the skeleton has checked
    * (`checkRequest`); refuses what only this provider cannot send, before anything is sent.
+   * Every piece of the answer the turn keeps is counted in `size` (`maxAnswerChars`).
    */
-  begin(request: GenerateRequest, stream: boolean): Turn;
+  begin(request: GenerateRequest, stream: boolean, size: AnswerSize): Turn;
   /** The HTTP call for the turn's next answer (headers are read at each call). */
   send(turn: Turn, request: GenerateRequest): ProviderRequest;
   /**
@@ -128,26 +139,37 @@ export function providerModel<Options extends ProviderOptions, Turn>(
   const wiring = wire();
   const { endMarker } = wiring;
   const limits = modelLimits(provider, options.model, options.limits);
+  const maxAnswerChars = maxAnswerCharsOf(provider, options.maxAnswerChars);
   const http = transport(endMarker === undefined ? format : { ...format, endMarker }, options);
+  const id = `${provider}:${options.model}`;
+  /** The result, its usage counts checked (decision 176). */
+  const settled = (result: GenerateResult, request: GenerateRequest) => {
+    settleUsage(result, request, id);
+    return result;
+  };
   const model: Model = {
-    id: `${provider}:${options.model}`,
+    id,
     limits,
     async generate(request) {
       checkRequest(provider, request);
-      const turn = wiring.begin(request, false);
+      const turn = wiring.begin(request, false, new AnswerSize(provider, maxAnswerChars));
       for (;;) {
         const result = wiring.read(await http.json(wiring.send(turn, request)), turn);
-        if (result) return result;
+        if (result) return settled(result, request);
       }
     },
     stream(request) {
       return guardedStream(request?.signal, async function* () {
         checkRequest(provider, request);
-        const turn = wiring.begin(request, true);
+        const size = new AnswerSize(provider, maxAnswerChars);
+        const turn = wiring.begin(request, true, size);
         for (;;) {
           const events = await http.events(wiring.send(turn, request));
-          const result = yield* wiring.readStream(events, turn);
-          if (result) {
+          // Only what adds to the answer restarts the stream's idle wait (decision 178).
+          size.onGrow = events.progress;
+          const read = yield* wiring.readStream(events, turn);
+          if (read) {
+            const result = settled(read, request);
             yield { type: 'usage', usage: result.usage };
             yield { type: 'stop', result };
             return;

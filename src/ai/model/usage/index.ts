@@ -19,4 +19,5 @@ export {
   type Prices,
   type TokenRates,
 } from './prices.ts';
+export { settleUsage, wireCount } from './reported-usage.ts';
 export { estimateMessageTokens, estimateTokens } from './token-estimate.ts';

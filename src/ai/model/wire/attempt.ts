@@ -147,7 +147,7 @@ export class Attempt {
         ? `no answer from ${this.request.url} within ${showMs(ms)}`
         : name === 'responseMs'
           ? `no complete answer from ${this.request.url} within ${showMs(ms)}`
-          : `the stream from ${this.request.url} sent nothing for ${showMs(ms)} (keep-alive comments and pings do not count)`;
+          : `the stream from ${this.request.url} sent no content for ${showMs(ms)} (keep-alive comments, pings and events that add nothing to the answer do not count)`;
     return new ModelError(
       `${provider}: ${what}${retriesNote(retries)}; the limit is timeouts.${name}: raise it with ${provider}({ timeouts: { ${name} } })`,
       { provider, code: 'timeout', retryable: true },

@@ -15,9 +15,11 @@ export interface TimeoutOptions {
   /** `stream()`: from sending the request until the response's headers arrive (default 120 000). */
   firstByteMs?: number;
   /**
-   * `stream()`: how long the stream may go without an event, from its headers on (default
-   * 300 000). Keep-alive comments and `ping` events do not count: only events that carry
-   * content restart the wait. Time the caller spends between two reads does not count.
+   * `stream()`: how long the stream may go without content, from its headers on (default
+   * 300 000). Only an event that adds to the answer (text, reasoning, a tool call, an
+   * output item) restarts the wait: keep-alive comments, `ping` events, empty deltas and
+   * status events (`response.in_progress`) do not. Time the caller spends between two
+   * reads does not count.
    */
   idleMs?: number;
   /** `generate()`: from sending the request until the whole answer has arrived (default 300 000). */

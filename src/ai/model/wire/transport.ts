@@ -71,6 +71,11 @@ export interface ProviderRequest {
 export interface EventStream {
   requestId?: string;
   events: AsyncGenerator<Record<string, unknown>>;
+  /**
+   * The answer grew: the idle wait starts over. Only this restarts it — an event that adds
+   * nothing to the answer (an empty delta, `response.in_progress`) does not (decision 178).
+   */
+  progress(): void;
 }
 
 /** Sends a provider's requests; built once per model by {@link transport}. */
@@ -123,11 +128,15 @@ export function transport(wire: WireFormat, options: TransportOptions): Transpor
       withRetries(settings, request, async (attempt) => {
         const response = await send(settings, request, attempt, 'firstByteMs');
         const requestId = response.headers.get(wire.requestIdHeader) ?? undefined;
-        const events = readEvents(settings, response, attempt, requestId);
+        const idle: IdleWait = { waitedMs: 0 };
+        const events = readEvents(settings, response, attempt, requestId, idle);
         // Nothing has reached the caller until the first event: a stall before it is retried.
         const first = await events.next();
         attempt.noRetry = true;
-        return { requestId, events: replay(first, events) };
+        const progress = () => {
+          idle.waitedMs = 0;
+        };
+        return { requestId, events: replay(first, events), progress };
       }),
   };
 }
@@ -299,16 +308,23 @@ async function readText(
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** How long a stream has waited for its server since its answer last grew. */
+interface IdleWait {
+  waitedMs: number;
+}
+
 /**
- * The stream's JSON events. The idle timer runs only while waiting for the server, and
- * restarts at each event that is not a keep-alive `ping` (comments never reach here). A
- * connection cut is a {@link ModelError} (see {@link Attempt.failure}).
+ * The stream's JSON events, keep-alive `ping`s left out (comments never reach here). The
+ * idle timer runs only while waiting for the server, on what is left of `idleMs` since
+ * the answer last grew ({@link EventStream.progress}). A connection cut is a
+ * {@link ModelError} (see {@link Attempt.failure}).
  */
 async function* readEvents(
   settings: Settings,
   response: Response,
   attempt: Attempt,
   requestId: string | undefined,
+  idle: IdleWait,
 ): AsyncGenerator<Record<string, unknown>> {
   const { wire, maxEventBytes } = settings;
   const idleMs = settings.timeouts.idleMs;
@@ -316,19 +332,19 @@ async function* readEvents(
     provider: wire.provider,
     maxEventBytes,
   });
-  let lastProgress = Date.now();
   try {
     for (;;) {
-      attempt.arm('idleMs', idleMs === Infinity ? idleMs : lastProgress + idleMs - Date.now());
+      attempt.arm('idleMs', idleMs - idle.waitedMs);
+      const waitStarted = Date.now();
       const step = await attempt.read(sse.next(), { what: 'stream', requestId });
       attempt.disarm();
+      idle.waitedMs += Date.now() - waitStarted;
       if (step.done) return;
       const { event, data } = step.value;
       if (data === wire.endMarker) return;
       const record = parseEvent(wire, data);
       if (event === 'ping' || record.type === 'ping') continue;
       yield record;
-      lastProgress = Date.now();
     }
   } finally {
     attempt.end();

@@ -30,7 +30,7 @@ describe('provider factories', () => {
     const error = refusal(() => anthropic({ model: 'c', thinking: { type: 'enabled' } } as never));
     expect(error.provider).toBe('anthropic');
     expect(error.message).toMatch(
-      /^anthropic\(options\): unknown option "thinking"; did you mean "reasoning", a request option \(generate\(\{ reasoning: \{ budgetTokens \} \}\) or agent\(\{ reasoning \}\)\)\? expected one of maxRetries, .*baseURL, headers, limits, maxTokens, version, cacheControl$/,
+      /^anthropic\(options\): unknown option "thinking"; did you mean "reasoning", a request option \(generate\(\{ reasoning: \{ budgetTokens \} \}\) or agent\(\{ reasoning \}\)\)\? expected one of maxRetries, .*baseURL, headers, limits, maxAnswerChars, maxTokens, version, cacheControl$/,
     );
   });
 

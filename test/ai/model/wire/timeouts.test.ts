@@ -124,7 +124,7 @@ describe('a stream that only sends keep-alives', () => {
     const error = errorOf(events) as ModelError;
     expect(error).toMatchObject({ code: 'timeout', retryable: true });
     expect(error.message).toContain(
-      'sent nothing for 200 ms (keep-alive comments and pings do not count) after 1 retry; the limit is timeouts.idleMs',
+      'sent no content for 200 ms (keep-alive comments, pings and events that add nothing to the answer do not count) after 1 retry; the limit is timeouts.idleMs',
     );
     expect(fake.server.count).toBe(2);
     await allClosed(fake.server);
