@@ -1,7 +1,8 @@
 /** `ctx.emit`: events out of a run, saved once. */
 import { WorkflowError } from '../errors.ts';
 import type { HistoryEntry } from '../types.ts';
-import { never, type ReplayEngine, replayedError } from './replay-engine.ts';
+import { never, type ReplayEngine } from './replay-engine.ts';
+import { replayedError } from './saved-result.ts';
 
 /** `ctx.emit(name, value)`: saves an event once, for `events(runId)` to read while the run goes on. */
 export async function emit(engine: ReplayEngine, name: string, value?: unknown): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The deterministic side of `fino:workflow`, Temporal style: what a run's code sees.
  * The replay engine (`replay-engine.ts`, what one execution needs and how it ends in
- * `execution-end.ts`, the ids of operations in `operation-id.ts`) runs the code again
+ * `execution-end.ts`, the ids of operations in `operation-id.ts`, what an entry keeps of a
+ * result in `saved-result.ts`) runs the code again
  * from the start each time a worker picks the run up and returns saved results until the
  * history ends. Each `ctx` operation is written in its own file against it — `step.ts`
  * (with `retry.ts`), `timers.ts`, `signal-wait.ts`, `deterministic-values.ts`,

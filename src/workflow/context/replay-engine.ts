@@ -26,28 +26,16 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { OtelSpan } from '../../ai/agent/index.ts';
-import { boundedMessage, unreadableEntry, WorkflowError } from '../errors.ts';
-import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
-import type {
-  EntryKind,
-  HistoryEntry,
-  StoredError,
-  StoredWorkflowRun,
-  WorkflowStore,
-} from '../types.ts';
+import { unreadableEntry, WorkflowError } from '../errors.ts';
+import { fromCheckpoint } from '../json-value.ts';
+import type { EntryKind, HistoryEntry, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import { type Blocked, type ExecutionDeps, type ExecutionEnd, waitingOn } from './execution-end.ts';
 import { AUTO, checkId } from './operation-id.ts';
+import { fillEntry, replayedError } from './saved-result.ts';
 import { guardStore } from './store-guard.ts';
 
 /** The promise an operation returns when this execution must not go on: it never settles. */
 export const never = <T>(): Promise<T> => new Promise<T>(() => {});
-
-/** The error a saved failure is replayed as. */
-export const replayedError = (error: StoredError): WorkflowError =>
-  new WorkflowError(
-    (error.code as WorkflowError['code'] | undefined) ?? 'STEP_FAILED',
-    error.message,
-  );
 
 /** The cancellation a waiting operation throws in a cancelled run. */
 const cancelled = (runId: string) =>
@@ -344,19 +332,9 @@ export class ReplayEngine {
     return this.block(id, { decisions: decisionIds });
   }
 
-  /** Puts a result into an entry: its JSON, or the refusal (`NOT_JSON`, `TOO_LARGE`) as its error. */
+  /** Puts a result into an entry (see {@link fillEntry}), within this run's `maxValueBytes`. */
   fill(entry: HistoryEntry, value: unknown, what: string): void {
-    try {
-      const text = toCheckpoint(value, what, this.deps.maxValueBytes);
-      if (text !== undefined) entry.value = text;
-    } catch (error) {
-      const refused = error as WorkflowError;
-      entry.error = {
-        name: 'WorkflowError',
-        code: refused.code,
-        message: boundedMessage(refused.message),
-      };
-    }
+    fillEntry(entry, value, what, this.deps.maxValueBytes);
   }
 
   /** Writes a finished entry and returns its result (or throws its failure). */
