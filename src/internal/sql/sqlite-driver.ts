@@ -37,7 +37,10 @@ interface NodeSqlite {
   DatabaseSync: new (
     path: string,
   ) => {
-    prepare(sql: string): { all(...params: unknown[]): unknown[] };
+    prepare(sql: string): {
+      all(...params: unknown[]): unknown[];
+      setReadBigInts(enabled: boolean): void;
+    };
     exec(sql: string): void;
     close(): void;
   };
@@ -65,9 +68,16 @@ async function connect(path: string, options: SqliteDriverOptions): Promise<Conn
   if (builtin?.DatabaseSync) {
     if (path !== ':memory:') createPrivately(path);
     const db = new builtin.DatabaseSync(path);
-    const prepared = cached((sql) => db.prepare(sql));
+    const prepared = cached((sql) => {
+      const statement = db.prepare(sql);
+      statement.setReadBigInts(true);
+      return statement;
+    });
     return {
-      run: (sql, params) => prepared(sql).all(...params),
+      run: (sql, params) =>
+        prepared(sql)
+          .all(...params)
+          .map(withNumbers),
       exec: (sql) => db.exec(sql),
       close: () => db.close(),
     };
@@ -86,6 +96,20 @@ async function connect(path: string, options: SqliteDriverOptions): Promise<Conn
     exec: (sql) => db.exec(sql),
     close: () => db.close(),
   };
+}
+
+/**
+ * A `node:sqlite` row with its integers as numbers. The statements read integers as
+ * bigints, since `node:sqlite` otherwise throws for the whole query on one integer past
+ * 2^53 (a tampered or far-off value): such a value becomes the nearest number, as
+ * `better-sqlite3` reads it, and the row's reader decides whether it is valid.
+ */
+function withNumbers(row: unknown): unknown {
+  const values = row as Record<string, unknown>;
+  for (const key in values) {
+    if (typeof values[key] === 'bigint') values[key] = Number(values[key]);
+  }
+  return row;
 }
 
 /** Creates the database file, readable and writable by its owner only, unless it exists. */
