@@ -58,7 +58,9 @@ describe('compareBatched', () => {
     const options = { samples: 3, sampleMs: 10, warmupMs: 10, print: false } as const;
     const [wall] = await compareBatched('sleep', { sleep }, { ...options, clock: 'wall' });
     const [cpu] = await compareBatched('sleep', { sleep }, { ...options, clock: 'cpu' });
-    expect(wall.minNs).toBeGreaterThanOrEqual(2e6);
+    // A 2 ms timer can fire a little early by the high-resolution clock (libuv reads the
+    // loop's time once per turn, in whole milliseconds): wall time holds most of the wait.
+    expect(wall.minNs).toBeGreaterThanOrEqual(1.5e6);
     expect(cpu.medianNs).toBeLessThan(wall.minNs);
     expect(wall.minNs).toBeLessThanOrEqual(wall.medianNs);
     expect(wall.medianNs).toBeLessThanOrEqual(wall.maxNs);
