@@ -27,6 +27,7 @@ export type {
   GenerateResult,
   JsonSchemaObject,
   Model,
+  ModelAttempt,
   ModelLimits,
   ModelMessage,
   ModelWarning,
@@ -44,6 +45,7 @@ export type {
   Usage,
 } from './core/index.ts';
 export { ModelError, type ModelErrorDetails } from './core/index.ts';
+export { type FallbackOptions, fallback } from './fallback.ts';
 export {
   type GeminiOptions,
   type GeminiTool,
@@ -62,6 +64,7 @@ export {
   toOpenAITool,
   type WebSearchOptions,
 } from './openai/index.ts';
+export { isProviderFault } from './provider-fault.ts';
 export * from './scripted-model.ts';
 export {
   addCosts,
