@@ -41,7 +41,7 @@ export interface StepSettings {
 /**
  * A hook called before each model request: the settings of that step, or `undefined`
  * for the agent's own. Called again for the same step after a resume when the step's
- * answer was not yet stored, with the same information (docs/decisions/203).
+ * answer was not yet stored, with the same information (docs/decisions/202).
  */
 export type PrepareStep = (
   info: PrepareStepInfo,

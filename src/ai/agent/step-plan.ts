@@ -6,6 +6,7 @@
 import { describeValue } from '../../internal/describe-value.ts';
 import { unknownKeyMessage } from '../../internal/known-keys.ts';
 import type { GenerateResult, Model, ToolChoice } from '../model/index.ts';
+import { raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
 import type { Run } from './run.ts';
 import { checkModel, checkToolNames, type StepSettings, withFallbacks } from './step-control.ts';
@@ -39,12 +40,18 @@ export async function planStep(state: RunState, run: Run, step: number): Promise
   };
   const { prepareStep } = config.stepControl;
   if (prepareStep === undefined) return plan;
-  const settings = await prepareStep({
-    step,
-    steps: structuredClone(state.steps),
-    messages: structuredClone(state.messages),
-    agent: config.name,
-  });
+  // The run's abort ends a hook that hangs.
+  const settings = await raceAbort(
+    Promise.resolve(
+      prepareStep({
+        step,
+        steps: structuredClone(state.steps),
+        messages: structuredClone(state.messages),
+        agent: config.name,
+      }),
+    ),
+    run.signal,
+  );
   if (settings === undefined || settings === null) return plan;
   return applySettings(plan, settings, run);
 }

@@ -181,6 +181,21 @@ describe('agent({ prepareStep })', () => {
     );
   });
 
+  it('a hook that hangs is ended by the run’s abort', async () => {
+    const controller = new AbortController();
+    const model = scriptedModel(['never']);
+    const bot = agent({
+      model,
+      prepareStep: () => {
+        controller.abort();
+        return new Promise<undefined>(() => {});
+      },
+    });
+    const error = await bot.generate('hi', { signal: controller.signal }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('a fallback() model returned by the hook is used as given', async () => {
     const model = fallback([scriptedModel(['one'], { id: 'a:one' })]);
     const bot = agent({ model: scriptedModel([]), prepareStep: () => ({ model }) });
