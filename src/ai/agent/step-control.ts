@@ -5,6 +5,7 @@
 import { describeValue } from '../../internal/describe-value.ts';
 import {
   fallback,
+  isModel,
   type Model,
   type ModelMessage,
   type ProviderTool,
@@ -115,18 +116,12 @@ export function checkToolNames(
 
 /** Checks that `model` is a Model, naming where it came from. */
 export function checkModel(where: string, model: unknown): Model {
-  const m = model as Model | null;
-  if (
-    m === null ||
-    typeof m !== 'object' ||
-    typeof m.generate !== 'function' ||
-    typeof m.stream !== 'function'
-  ) {
+  if (!isModel(model)) {
     throw invalid(
       `${where}: expected a Model with generate() and stream(), received ${describeValue(model)}`,
     );
   }
-  return m;
+  return model;
 }
 
 function readFallbackModels(models: unknown): readonly Model[] | undefined {

@@ -9,6 +9,7 @@ import { unknownKeyMessage } from '../../internal/known-keys.ts';
 import {
   type GenerateRequest,
   type GenerateResult,
+  isModel,
   type Model,
   type ModelAttempt,
   ModelError,
@@ -219,12 +220,7 @@ function checkModels(models: readonly Model[]): readonly Model[] {
     );
   }
   models.forEach((model, i) => {
-    if (
-      model === null ||
-      typeof model !== 'object' ||
-      typeof model.generate !== 'function' ||
-      typeof model.stream !== 'function'
-    ) {
+    if (!isModel(model)) {
       throw invalid(
         `fallback(models)[${i}]: expected a Model with generate() and stream(), received ${describeValue(model)}`,
       );

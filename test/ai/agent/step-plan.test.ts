@@ -10,7 +10,7 @@ import {
   type PrepareStepInfo,
   type RunState,
 } from '../../../src/ai/agent/index.ts';
-import { fallback, type Model, ModelError, scriptedModel } from '../../../src/ai/model/index.ts';
+import { fallback, ModelError, scriptedModel } from '../../../src/ai/model/index.ts';
 import { echoTool } from './helpers.ts';
 
 const names = (model: ReturnType<typeof scriptedModel>, i: number) =>
