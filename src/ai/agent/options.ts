@@ -251,6 +251,9 @@ export function readOptions(options: AgentOptions): AgentConfig {
   model = withFallbacks(model, stepControl);
   const settings = readSettings(options, byName);
   const prices = readPrices(options.prices);
+  // A cost limit holds only when every model that may answer has a price.
+  for (const m of stepControl.fallbackModels ?? [])
+    readBudget(options.budget, 'agent(options).budget', m, prices);
   return {
     name,
     model,

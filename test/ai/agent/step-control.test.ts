@@ -16,7 +16,8 @@ import {
 } from '../../../src/ai/model/index.ts';
 import { type FakeProvider, fakeProvider, type Reply } from '../../helpers/fake-provider.ts';
 import { functionCall, message, reasoning, reply } from '../model/openai/responses-wire.ts';
-import { echoTool } from './helpers.ts';
+import { collect, echoTool } from './helpers.ts';
+import { anthropicFixture } from './providers/anthropic.ts';
 
 const servers: FakeProvider[] = [];
 afterEach(async () => {
@@ -113,6 +114,35 @@ describe('agent({ fallbackModels })', () => {
     expect(claudeStep.cost).toBe(0.0045); // 1000 × $3/M + 100 × $15/M
     const gptStep = result.steps[0].usage;
     expect(gptStep.cost).toBe(usageCost('openai:gpt-4.1', gptStep));
+  });
+
+  it('falls over in a streamed run before any text, streaming the second provider’s text', async () => {
+    const gpt = await serve([unavailable]);
+    const claude = await serve([anthropicFixture.text('Streamed by Claude.', true)]);
+    const running = supportBot(gpt.url, claude.url).stream('Hi');
+    const events = await collect(running);
+    const result = await running.result;
+    expect(result.status === 'done' && result.steps[0].model).toBe('anthropic:claude-sonnet-4-5');
+    const text = events.flatMap((e) => (e.type === 'text-delta' ? [e.text] : [])).join('');
+    expect(text).toBe('Streamed by Claude.');
+  });
+
+  it('with a cost limit, refuses a fallback model without a price, naming it', () => {
+    const priced = scriptedModel([], { id: 'openai:gpt-4.1' });
+    const unpriced = scriptedModel([], { id: 'local:llama' });
+    expect(() =>
+      agent({ model: priced, fallbackModels: [unpriced], budget: { maxCost: 1 } }),
+    ).toThrow(
+      'agent(options).budget.maxCost: the model "local:llama" has no price, so its cost is unknown',
+    );
+    expect(
+      agent({
+        model: priced,
+        fallbackModels: [unpriced],
+        budget: { maxCost: 1 },
+        prices: { 'local:llama': { input: 0, output: 0 } },
+      }).name,
+    ).toBe('agent');
   });
 
   it('refuses an empty list and a non-model, naming it', () => {
