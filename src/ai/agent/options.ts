@@ -124,6 +124,20 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    * fault — 5xx, overloaded, timeouts, connection failures, rate limits past their
    * retries; never a 4xx the request caused (see `fallback()` of `fino:ai/model`).
    * Each step records the model that answered in `steps[i].model`.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { ModelError, scriptedModel } from 'fino:ai/model';
+   *
+   * const down = new ModelError('openai: 503', { provider: 'openai', status: 503, retryable: true });
+   * const bot = agent({
+   *   model: scriptedModel([down], { id: 'openai:gpt-4.1' }),
+   *   fallbackModels: [scriptedModel(['Hi!'], { id: 'anthropic:claude-sonnet-4-5' })],
+   * });
+   * const result = await bot.generate('Hello');
+   * if (result.status === 'done') console.log(result.steps[0].model); // anthropic:claude-sonnet-4-5
+   * ```
    */
   fallbackModels?: readonly Model[];
   /** The names of the tools offered to the model (default: all); `prepareStep` may change it per step. */
@@ -132,6 +146,19 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    * Called before each model request with `{ step, steps, messages, agent }`; returns
    * the `model`, `instructions`, `activeTools` and `toolChoice` of that step (each
    * optional), or `undefined` for the agent's own. See docs/agent.md, "Per-step control".
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({
+   *   model: scriptedModel(['Hello!']),
+   *   prepareStep: ({ step }) => (step === 0 ? { instructions: 'Greet the user.' } : undefined),
+   * });
+   * const result = await bot.generate('Hi');
+   * if (result.status === 'done') console.log(result.text); // Hello!
+   * ```
    */
   prepareStep?: PrepareStep;
 }
