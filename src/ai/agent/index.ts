@@ -16,7 +16,8 @@
  * The files: `agent.ts` (the `Agent`), `run.ts` (one run's loop), `model-turn.ts`,
  * `settle-call.ts` (a tool call's approval, execution and suspension), `state.ts` and
  * `state-signature.ts` (the run state), the options' checks (`options.ts`,
- * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), and tracing in the room
+ * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), each step's model and tools
+ * (`step-control.ts`, `step-plan.ts`, `turn-cost.ts`), and tracing in the room
  * `telemetry/`. It imports `fino:ai/model`,
  * `fino:ai/tool`, `fino:task`, `fino:validate` and `src/internal`.
  *
@@ -51,6 +52,7 @@ export { AgentOutputError } from './output.ts';
 export { type PendingCallInit, pendingCall } from './pending-call.ts';
 export { DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 export { addUsage, STATE_VERSION } from './state.ts';
+export type { PrepareStep, PrepareStepInfo, StepSettings } from './step-control.ts';
 export { maxSteps, type StopCondition } from './stop-conditions.ts';
 export { streamText } from './stream-text.ts';
 export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry/index.ts';

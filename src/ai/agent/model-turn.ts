@@ -6,17 +6,19 @@
 import type {
   GenerateRequest,
   GenerateResult,
+  Model,
   ModelMessage,
   ModelWarning,
 } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
-import { withCost } from './budget.ts';
 import { applyContext } from './context/index.ts';
 import { offeredTools } from './result-budget.ts';
 import type { Run } from './run.ts';
 import { describe } from './state.ts';
-import type { RunState } from './types.ts';
+import { planStep, stepRecord } from './step-plan.ts';
+import { priceTurn } from './turn-cost.ts';
+import type { RunState, StepResult } from './types.ts';
 
 /**
  * Emits `tool-call` and `tool-result` events for the calls the model's provider ran
@@ -65,29 +67,40 @@ export async function requestTurn(
   state: RunState,
   run: Run,
   step: number,
-): Promise<GenerateResult> {
+): Promise<GenerateResult & Pick<StepResult, 'model' | 'activeTools'>> {
   if (run.signal.aborted) throw abortError(run.signal);
-  const { model, instructions, settings } = run.config;
+  const plan = await planStep(state, run, step);
+  const { model, instructions } = plan;
   const request: GenerateRequest = {
-    ...settings,
+    ...run.config.settings,
     messages: state.messages.slice(),
     signal: run.signal,
   };
+  if (plan.toolChoice !== undefined) request.toolChoice = plan.toolChoice;
   if (instructions !== undefined) request.system = instructions;
-  const definitions = offeredTools(run.config.definitions, state);
-  const providerTools = [...run.config.providerTools.values()];
+  const active = (name: string) => plan.activeTools?.includes(name) ?? true;
+  const definitions = offeredTools(
+    run.config.definitions.filter((d) => active(d.name)),
+    state,
+  );
+  const providerTools = [...run.config.providerTools.values()].filter((t) => active(t.name));
   if (definitions.length > 0) request.tools = definitions;
   if (providerTools.length > 0) request.providerTools = providerTools;
   if (definitions.length === 0 && providerTools.length === 0) delete request.toolChoice;
   await applyContext(state, run, request, step);
   // Checked inside the span, before telemetry reads the turn's usage.
-  return run.telemetry.chat(request, async () => {
-    const result = await (run.streaming
-      ? streamTurn(request, run, step)
-      : raceAbort(model.generate(request), run.signal));
-    checkTurn(result, model.id);
-    return { ...result, usage: withCost(result.usage, model, run.config.prices) };
-  });
+  const answer = await run.telemetry.chat(
+    request,
+    async () => {
+      const result = await (run.streaming
+        ? streamTurn(request, run, step, model)
+        : raceAbort(model.generate(request), run.signal));
+      checkTurn(result, model.id);
+      return { ...result, usage: priceTurn(result, model, run.config.prices) };
+    },
+    model.id,
+  );
+  return { ...answer, ...stepRecord(plan, answer) };
 }
 
 /** Streams a turn, emitting its text and reasoning deltas; its result is the stop event's. */
@@ -95,15 +108,16 @@ async function streamTurn(
   request: GenerateRequest,
   run: Run,
   step: number,
+  model: Model,
 ): Promise<GenerateResult> {
-  const iterator = run.config.model.stream(request)[Symbol.asyncIterator]();
+  const iterator = model.stream(request)[Symbol.asyncIterator]();
   try {
     for (;;) {
       const next = await raceAbort(iterator.next(), run.signal);
       if (next.done) {
         throw new AgentError(
           'INVALID_MODEL_TURN',
-          `model "${run.config.model.id}" ended its stream without a stop event`,
+          `model "${model.id}" ended its stream without a stop event`,
         );
       }
       const event = next.value;

@@ -19,6 +19,12 @@ import { type ContextConfig, type ContextOptions, readContext } from './context/
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 import { describe } from './state.ts';
 import { checkStateSecret, type StateSecret } from './state-signature.ts';
+import {
+  type PrepareStep,
+  readStepControl,
+  type StepControl,
+  withFallbacks,
+} from './step-control.ts';
 import { maxSteps, type StopCondition } from './stop-conditions.ts';
 import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry/index.ts';
 import { readSettings, type TurnSettings } from './turn-settings.ts';
@@ -113,6 +119,48 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    * the model.
    */
   budget?: Budget;
+  /**
+   * Models tried in order when `model` (or the step's model) fails for the provider's
+   * fault — 5xx, overloaded, timeouts, connection failures, rate limits past their
+   * retries; never a 4xx the request caused (see `fallback()` of `fino:ai/model`).
+   * Each step records the model that answered in `steps[i].model`.
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { ModelError, scriptedModel } from 'fino:ai/model';
+   *
+   * const down = new ModelError('openai: 503', { provider: 'openai', status: 503, retryable: true });
+   * const bot = agent({
+   *   model: scriptedModel([down], { id: 'openai:gpt-4.1' }),
+   *   fallbackModels: [scriptedModel(['Hi!'], { id: 'anthropic:claude-sonnet-4-5' })],
+   * });
+   * const result = await bot.generate('Hello');
+   * if (result.status === 'done') console.log(result.steps[0].model); // anthropic:claude-sonnet-4-5
+   * ```
+   */
+  fallbackModels?: readonly Model[];
+  /** The names of the tools offered to the model (default: all); `prepareStep` may change it per step. */
+  activeTools?: readonly string[];
+  /**
+   * Called before each model request with `{ step, steps, messages, agent }`; returns
+   * the `model`, `instructions`, `activeTools` and `toolChoice` of that step (each
+   * optional), or `undefined` for the agent's own. See docs/agent.md, "Per-step control".
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({
+   *   model: scriptedModel(['Hello!']),
+   *   prepareStep: ({ step }) => (step === 0 ? { instructions: 'Greet the user.' } : undefined),
+   * });
+   * const result = await bot.generate('Hi');
+   * if (result.status === 'done') console.log(result.text); // Hello!
+   * ```
+   */
+  prepareStep?: PrepareStep;
 }
 
 /** Every option `agent()` knows, so an unknown one (a typo) is refused, not ignored. */
@@ -136,6 +184,9 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   context: true,
   prices: true,
   budget: true,
+  fallbackModels: true,
+  activeTools: true,
+  prepareStep: true,
 };
 
 /** The checked, normalized form of {@link AgentOptions}. */
@@ -163,6 +214,8 @@ export interface AgentConfig {
   prices: Prices | undefined;
   /** The limits of each run (a run's own `budget` option goes over them). */
   budget: Budget | undefined;
+  /** `fallbackModels`, `activeTools` and `prepareStep`, checked (`model` includes the fallbacks). */
+  stepControl: StepControl;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -182,7 +235,8 @@ export function readOptions(options: AgentOptions): AgentConfig {
     thinking: '"reasoning" ({ reasoning: { budgetTokens } })',
   });
   if (unknown) throw new AgentError('INVALID_ARGUMENT', unknown);
-  const { model, instructions, tools = [], stopWhen, approval, name = 'agent' } = options;
+  const { instructions, tools = [], stopWhen, approval, name = 'agent' } = options;
+  let { model } = options;
   if (
     model === null ||
     typeof model !== 'object' ||
@@ -220,8 +274,13 @@ export function readOptions(options: AgentOptions): AgentConfig {
     );
   }
   const { byName, providerTools } = readTools(tools);
+  const stepControl = readStepControl(options, byName, providerTools);
+  model = withFallbacks(model, stepControl);
   const settings = readSettings(options, byName);
   const prices = readPrices(options.prices);
+  // A cost limit holds only when every model that may answer has a price.
+  for (const m of stepControl.fallbackModels ?? [])
+    readBudget(options.budget, 'agent(options).budget', m, prices);
   return {
     name,
     model,
@@ -243,6 +302,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     context: readContext(options.context, model, settings.maxTokens),
     prices,
     budget: readBudget(options.budget, 'agent(options).budget', model, prices),
+    stepControl,
   };
 }
 

@@ -15,6 +15,7 @@ import { checkRunOptions } from './run-options.ts';
 import { settleCall } from './settle-call.ts';
 import { addUsage } from './state.ts';
 import { signState } from './state-signature.ts';
+import { answeredBy } from './step-plan.ts';
 import { type RunTelemetry, startRunTelemetry } from './telemetry/index.ts';
 import { closeAbortedTurn, closeTurn } from './turn.ts';
 import type {
@@ -205,6 +206,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       toolResults: [],
       stopReason: turn.stopReason,
       usage: turn.usage,
+      ...answeredBy(turn),
     });
     if (turn.toolCalls.length === 0) {
       const repair = run.config.output ? await settleOutput(state, run.config, turn) : undefined;

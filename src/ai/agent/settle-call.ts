@@ -7,6 +7,7 @@ import { pendingCall } from './pending-call.ts';
 import { budgetResult, READ_RESULT, readResult, readResultDefinition } from './result-budget.ts';
 import type { Run } from './run.ts';
 import { describe } from './state.ts';
+import { notOfferedMessage, offeredInStep } from './step-plan.ts';
 import type { ClearedCall, PendingCall, RunState, ToolResultPart } from './types.ts';
 
 /** What became of one tool call: a result for the model, or a pending call. */
@@ -52,6 +53,7 @@ async function settle(
   if (run.config.providerTools.has(call.name)) return settleServerApproval(call, cleared);
   const tool = run.config.tools.get(call.name);
   if (!tool) return failure(call, unknownToolMessage(call.name, run));
+  if (!offeredInStep(state, call.name)) return failure(call, notOfferedMessage(call.name));
   if (call.argsError) {
     return failure(
       call,

@@ -63,20 +63,24 @@ export function readSettings(
 }
 
 /** Checks `toolChoice`: a mode, or `{ name }` of one of the agent's tools. */
-function readToolChoice(choice: ToolChoice, tools: ReadonlyMap<string, AnyTool>): ToolChoice {
+export function readToolChoice(
+  choice: ToolChoice,
+  tools: ReadonlyMap<string, AnyTool>,
+  where = 'agent(options).toolChoice',
+): ToolChoice {
   if (typeof choice === 'string' && TOOL_CHOICES.has(choice)) return choice;
   if (choice !== null && typeof choice === 'object' && typeof choice.name === 'string') {
     if (!tools.has(choice.name)) {
       throw new AgentError(
         'INVALID_ARGUMENT',
-        `agent(options).toolChoice: names the tool "${choice.name}", which is not among the agent's tools`,
+        `${where}: names the tool "${choice.name}", which is not among the agent's tools`,
       );
     }
     return { name: choice.name };
   }
   throw new AgentError(
     'INVALID_ARGUMENT',
-    `agent(options).toolChoice: expected 'auto', 'none', 'required' or { name }, received ${describe(choice)}`,
+    `${where}: expected 'auto', 'none', 'required' or { name }, received ${describe(choice)}`,
   );
 }
 

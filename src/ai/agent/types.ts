@@ -32,6 +32,13 @@ export interface StepResult {
   toolResults: ToolResultPart[];
   stopReason: StopReason;
   usage: Usage;
+  /**
+   * The id of the model that answered (`provider:model`, as `Model.id`): the agent's
+   * model, the one `prepareStep` chose, or the fallback model that answered.
+   */
+  model?: string;
+  /** The tools offered in this step, when not all were (`activeTools`, `prepareStep`). */
+  activeTools?: string[];
 }
 
 /**

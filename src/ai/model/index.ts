@@ -1,10 +1,11 @@
 /**
  * `fino:ai/model`: the `Model` interface and what speaks it — provider adapters for
  * OpenAI (the Responses API, and Chat Completions for any compatible server), Anthropic
- * Messages and Gemini, their schema dialects and tool formats, and `scriptedModel` for
- * tests — with what a request takes and costs: token counting (`countTokens`, a
- * provider's own count or the estimate) and estimates, model limits (context window,
- * output tokens), prices and costs of usage.
+ * Messages and Gemini, their schema dialects and tool formats, `fallback()` (a model
+ * that falls over to the next on the provider's faults) and `scriptedModel` for tests —
+ * with what a request takes and costs: token counting (`countTokens`, a provider's own
+ * count or the estimate) and estimates, model limits (context window, output tokens),
+ * prices and costs of usage.
  *
  * Its rooms, each opening with what it holds and may import: `core/` (the contract:
  * types, `ModelError`, the turn builder), `wire/` (HTTP to a provider), `usage/` (tokens,
@@ -27,6 +28,7 @@ export type {
   GenerateResult,
   JsonSchemaObject,
   Model,
+  ModelAttempt,
   ModelLimits,
   ModelMessage,
   ModelWarning,
@@ -43,7 +45,8 @@ export type {
   ToolDefinition,
   Usage,
 } from './core/index.ts';
-export { ModelError, type ModelErrorDetails } from './core/index.ts';
+export { isModel, ModelError, type ModelErrorDetails } from './core/index.ts';
+export { type FallbackOptions, fallback } from './fallback.ts';
 export {
   type GeminiOptions,
   type GeminiTool,
@@ -62,6 +65,7 @@ export {
   toOpenAITool,
   type WebSearchOptions,
 } from './openai/index.ts';
+export { isProviderFault } from './provider-fault.ts';
 export * from './scripted-model.ts';
 export {
   addCosts,

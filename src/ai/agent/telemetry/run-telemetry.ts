@@ -17,7 +17,12 @@ const ERROR = 2;
 export interface RunTelemetry {
   /** Adopts the run's state: records where it started, or links to that trace on a resume. */
   attach(state: RunState): void;
-  chat(request: GenerateRequest, send: () => Promise<GenerateResult>): Promise<GenerateResult>;
+  /** The `chat` span of one request to `modelId` (the step's model; default the agent's). */
+  chat(
+    request: GenerateRequest,
+    send: () => Promise<GenerateResult>,
+    modelId?: string,
+  ): Promise<GenerateResult>;
   tool<T extends ToolResultPart | unknown>(
     call: ToolCall,
     description: string,
@@ -73,7 +78,7 @@ export async function startRunTelemetry(
   };
   return {
     attach: (state) => attachState(api, agentSpan, state),
-    chat: (request, send) => chatSpan(run, request, send),
+    chat: (request, send, modelId) => chatSpan(run, request, send, modelId),
     tool: (call, description, execute) => toolSpan(run, call, description, execute),
     observe(event) {
       if (event.type === 'context') {
@@ -136,11 +141,14 @@ async function chatSpan(
   run: RunSpans,
   request: GenerateRequest,
   send: () => Promise<GenerateResult>,
+  modelId?: string,
 ): Promise<GenerateResult> {
-  const span = run.child(`chat ${run.modelName}`, CLIENT, {
+  const asked =
+    modelId === undefined ? { provider: run.provider, name: run.modelName } : splitModelId(modelId);
+  const span = run.child(`chat ${asked.name}`, CLIENT, {
     'gen_ai.operation.name': 'chat',
-    'gen_ai.provider.name': run.provider,
-    'gen_ai.request.model': run.modelName,
+    'gen_ai.provider.name': asked.provider,
+    'gen_ai.request.model': asked.name,
   });
   if (request.maxTokens !== undefined)
     span.setAttribute('gen_ai.request.max_tokens', request.maxTokens);
@@ -157,6 +165,7 @@ async function chatSpan(
       result.rawStopReason ?? result.stopReason,
     ]);
     recordUsage(span, result.usage);
+    recordAttempts(span, result);
     if (run.captureContent) span.setAttribute('gen_ai.output.messages', json([result.message]));
     return result;
   } catch (error) {
@@ -197,6 +206,24 @@ async function toolSpan<T>(
     throw error;
   } finally {
     span.end();
+  }
+}
+
+/**
+ * The model that answered (`gen_ai.response.model`) when it is named, and a
+ * `fino.model.fallback` event for each model that failed before it.
+ */
+function recordAttempts(span: OtelSpan, result: GenerateResult): void {
+  if (typeof result.model === 'string') {
+    span.setAttribute('gen_ai.response.model', splitModelId(result.model).name);
+  }
+  for (const attempt of Array.isArray(result.attempts) ? result.attempts.slice(0, -1) : []) {
+    const error = attempt.error;
+    span.addEvent('fino.model.fallback', {
+      'fino.model.failed': attempt.model,
+      'error.type': error instanceof Error ? error.name : typeof error,
+      'fino.error.message': error instanceof Error ? error.message : String(error),
+    });
   }
 }
 

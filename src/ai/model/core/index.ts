@@ -13,6 +13,7 @@ export {
   DEFAULT_MAX_ANSWER_CHARS,
   maxAnswerCharsOf,
 } from './answer-size.ts';
+export { isModel } from './is-model.ts';
 export { isRecord } from './is-record.ts';
 export { ModelError, type ModelErrorDetails } from './model-error.ts';
 export { resultEvents } from './result-events.ts';

@@ -1,3 +1,5 @@
+import type { ModelAttempt } from './types.ts';
+
 /** What a {@link ModelError} carries besides its message. */
 export interface ModelErrorDetails {
   /** `openai`, `anthropic`, … */
@@ -21,6 +23,8 @@ export interface ModelErrorDetails {
   /** The parsed (or raw text) error body. */
   body?: unknown;
   cause?: unknown;
+  /** Every model `fallback()` tried before giving up, this error's last (docs/model.md, "Fallback"). */
+  attempts?: readonly ModelAttempt[];
 }
 
 /**
@@ -48,6 +52,8 @@ export class ModelError extends Error {
   readonly requestId?: string;
   readonly retryable: boolean;
   readonly body?: unknown;
+  /** Set by `fallback()`: every model it tried, in order, each with its error. */
+  readonly attempts?: readonly ModelAttempt[];
 
   constructor(message: string, details: ModelErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -58,5 +64,6 @@ export class ModelError extends Error {
     this.requestId = details.requestId;
     this.retryable = details.retryable ?? false;
     this.body = details.body;
+    if (details.attempts !== undefined) this.attempts = details.attempts;
   }
 }

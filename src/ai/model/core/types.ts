@@ -139,6 +139,21 @@ export interface GenerateResult {
    * `{ openai: { responseId } }` on the Responses API (for `previous_response_id`).
    */
   providerMetadata?: Record<string, Record<string, unknown>>;
+  /** The id of the model that answered, set by `fallback()` (otherwise the model asked). */
+  model?: string;
+  /**
+   * Set by `fallback()`: every model tried for this answer, in order — the failed ones
+   * with their error (and the usage they reported), the answering one last. `usage` is
+   * their sum.
+   */
+  attempts?: ModelAttempt[];
+}
+
+/** One model tried by `fallback()`: its id, why it failed (absent on the answer), what it used. */
+export interface ModelAttempt {
+  model: string;
+  error?: unknown;
+  usage?: Usage;
 }
 
 /** Something a schema dialect conversion changed or lost, at a JSON Pointer into the schema. */
