@@ -6,11 +6,14 @@
  * reference implementations (the suite's own TypeScript server and client) pass 54 and
  * 43. What is left, and who takes it, is in docs/mcp.md ("Conformance").
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpHttpServer } from '../../../../src/ai/mcp/index.ts';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../helpers/temp-dir.ts';
-import { conformanceCli, everythingClientCommand, passedAlone, scenarios } from './cli.ts';
-import { everythingServer } from './everything-server.ts';
+import {
+  conformanceCli,
+  everythingUnderTest,
+  passesClientScenario,
+  serverScenarios,
+} from './cli.ts';
 
 const runs = tempDir('conformance-next');
 const conformance = conformanceCli('mcp-conformance-next', runs);
@@ -114,24 +117,11 @@ const clientPasses = [
 ];
 
 describe('the MCP conformance suite 0.2.0-alpha.12', () => {
-  let http: McpHttpServer;
-  let client: string;
-  beforeAll(async () => {
-    http = await everythingServer().listen({ port: 0 });
-    client = await everythingClientCommand(runs);
-  });
-  afterAll(() => http.close());
+  const underTest = everythingUnderTest(runs);
 
   it('passes the expected server scenarios against the everything server', async () => {
-    const found = scenarios(await conformance(['server', '--url', http.url, '--suite', 'all']));
+    const found = await serverScenarios(conformance, underTest.url, serverPasses);
     expect(found.size).toBe(65);
-    // As with 0.1.16, a scenario that fails in the side-by-side run runs once more alone.
-    const failing = serverPasses.filter((name) => found.get(name) !== true);
-    for (const name of failing) {
-      console.warn(`conformance: ${name} failed in the whole suite; running it alone once more`);
-      const alone = await conformance(['server', '--url', http.url, '--scenario', name]);
-      found.set(name, passedAlone(alone, 'allowed'));
-    }
     expect(serverPasses.filter((name) => found.get(name) !== true)).toEqual([]);
     const newlyPassing = [...found].filter(([name, ok]) => ok && !serverPasses.includes(name));
     if (newlyPassing.length > 0) {
@@ -141,10 +131,7 @@ describe('the MCP conformance suite 0.2.0-alpha.12', () => {
 
   it.each(clientPasses)(
     'passes the client scenario %s with mcpClient()',
-    async (scenario) => {
-      const output = await conformance(['client', '--command', client, '--scenario', scenario]);
-      expect(passedAlone(output), output).toBe(true);
-    },
+    passesClientScenario(conformance, underTest),
     120_000,
   );
 });

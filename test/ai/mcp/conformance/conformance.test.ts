@@ -4,35 +4,24 @@
  * public API), its client scenarios against `mcpClient()`. The CLI runs as a real process
  * (./cli.ts); conformance-next.test.ts runs the newer 0.2.0-alpha.12 the same way.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpHttpServer } from '../../../../src/ai/mcp/index.ts';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../helpers/temp-dir.ts';
-import { conformanceCli, everythingClientCommand, passedAlone, scenarios } from './cli.ts';
-import { everythingServer } from './everything-server.ts';
+import {
+  conformanceCli,
+  everythingUnderTest,
+  passesClientScenario,
+  serverScenarios,
+} from './cli.ts';
 
 const runs = tempDir('conformance');
 const conformance = conformanceCli('@modelcontextprotocol/conformance', runs);
 
 describe('the MCP conformance suite', () => {
-  let http: McpHttpServer;
-  let client: string;
-  beforeAll(async () => {
-    http = await everythingServer().listen({ port: 0 });
-    client = await everythingClientCommand(runs);
-  });
-  afterAll(() => http.close());
+  const underTest = everythingUnderTest(runs);
 
   it('passes every server scenario (32 of 32) against the everything server', async () => {
-    const found = scenarios(await conformance(['server', '--url', http.url, '--suite', 'all']));
+    const found = await serverScenarios(conformance, underTest.url);
     expect(found.size).toBe(32);
-    // The suite runs its scenarios side by side. On a loaded machine an elicitation
-    // scenario failed in about one whole-suite run of five, and never alone (cause not
-    // found; docs/mcp.md). A scenario that fails there runs once more alone, visibly, and must pass.
-    for (const [name] of [...found].filter(([, ok]) => !ok)) {
-      console.warn(`conformance: ${name} failed in the whole suite; running it alone once more`);
-      const alone = await conformance(['server', '--url', http.url, '--scenario', name]);
-      found.set(name, passedAlone(alone, 'allowed'));
-    }
     expect([...found].filter(([, ok]) => !ok).map(([name]) => name)).toEqual([]);
   }, 120_000);
 
@@ -65,10 +54,7 @@ describe('the MCP conformance suite', () => {
     'auth/client-credentials-basic',
   ])(
     'passes the client scenario %s with mcpClient()',
-    async (scenario) => {
-      const output = await conformance(['client', '--command', client, '--scenario', scenario]);
-      expect(passedAlone(output), output).toBe(true);
-    },
+    passesClientScenario(conformance, underTest),
     120_000,
   );
 });
