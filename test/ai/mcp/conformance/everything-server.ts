@@ -229,6 +229,52 @@ const tools = [
     },
     execute: (args) => `Received ${JSON.stringify(args)}`,
   }),
+  // The 2026-07-28 scenarios' diagnostic tools (server-stateless, SEP-2575) and a tool
+  // whose parameter is mirrored into an `Mcp-Param-Region` header (SEP-2243).
+  tool({
+    name: 'test_missing_capability',
+    description: "Needs the client's sampling capability.",
+    parameters: noArguments,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.sample({
+        messages: [{ role: 'user', content: 'Say hello.' }],
+        maxTokens: 10,
+      });
+      return `Sampled: ${answer.text}`;
+    },
+  }),
+  tool({
+    name: 'test_streaming_elicitation',
+    description: 'Reports progress, then asks the user for a name.',
+    parameters: noArguments,
+    execute: async (_args, ctx) => {
+      ctx.progress({ progress: 50, total: 100 });
+      const answer = await ctx.elicit({
+        message: 'What is your name?',
+        schema: { type: 'object', properties: { name: { type: 'string' } } },
+      });
+      return `Streaming complete: ${answer.action}`;
+    },
+  }),
+  tool({
+    name: 'test_logging_tool',
+    description: 'Logs one message (which only a client that asked for logs receives).',
+    parameters: noArguments,
+    execute: (_args, ctx) => {
+      ctx.log('info', 'Diagnostic trace logging activated');
+      return 'Logging evaluated';
+    },
+  }),
+  tool({
+    name: 'test_custom_header',
+    description: 'Answers the region it was given, which also travels as a header.',
+    parameters: {
+      type: 'object',
+      properties: { region: { type: 'string', 'x-mcp-header': 'Region' } },
+      required: ['region'],
+    },
+    execute: (args) => `Region: ${(args as { region: string }).region}`,
+  }),
   tool({
     name: 'test_reconnection',
     description: 'Answers after a short wait.',

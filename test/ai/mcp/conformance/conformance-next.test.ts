@@ -1,0 +1,137 @@
+/**
+ * The newest published MCP conformance suite, 0.2.0-alpha.12 (pinned; installed as
+ * `mcp-conformance-next` beside 0.1.16, which conformance.test.ts runs), against fino: its
+ * 65 server scenarios against the everything server, its 48 client scenarios against
+ * `mcpClient()`. Each test names the scenarios expected to pass on this branch; the
+ * reference implementations (the suite's own TypeScript server and client) pass 54 and
+ * 43. What is left, and who takes it, is in docs/mcp.md ("Conformance").
+ */
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../helpers/temp-dir.ts';
+import {
+  conformanceCli,
+  everythingUnderTest,
+  passesClientScenario,
+  serverScenarios,
+} from './cli.ts';
+
+const runs = tempDir('conformance-next');
+const conformance = conformanceCli('mcp-conformance-next', runs);
+
+/**
+ * The server scenarios fino passes. Not yet here (11 of 65 the reference passes, 10 of
+ * them owned elsewhere in issue 30; add each once its branch lands):
+ * - the input-required scenarios (SEP-2322, issue 30 item 1): basic-elicitation,
+ *   basic-sampling, basic-list-roots, request-state, multiple-input-requests,
+ *   multi-round, non-tool-request, result-type, tampered-state, capability-check;
+ * - server-stateless: `ctx.sample` toward a client that declares no sampling must answer
+ *   -32021 MissingRequiredClientCapability with HTTP 400 (same item).
+ * Also failing, as for the reference: the nine tasks-* scenarios (the Tasks extension,
+ * SEP-2663, item 1) and http-custom-header-server-validation (fino's server does not check
+ * `Mcp-Param-*` headers against the arguments yet, docs/mcp.md).
+ */
+const serverPasses = [
+  'server-initialize',
+  'server-session-lifecycle',
+  'logging-set-level',
+  'ping',
+  'completion-complete',
+  'tools-list',
+  'tools-call-simple-text',
+  'tools-call-image',
+  'tools-call-audio',
+  'tools-call-embedded-resource',
+  'tools-call-mixed-content',
+  'tools-call-with-logging',
+  'tools-call-error',
+  'tools-call-with-progress',
+  'tools-call-sampling',
+  'tools-call-elicitation',
+  'json-schema-2020-12',
+  'elicitation-sep1034-defaults',
+  'server-sse-polling',
+  'server-sse-multiple-streams',
+  'elicitation-sep1330-enums',
+  'resources-list',
+  'resources-read-text',
+  'resources-read-binary',
+  'resources-templates-read',
+  'resources-subscribe',
+  'resources-unsubscribe',
+  'sep-2164-resource-not-found',
+  'sep-2640-skills-directory',
+  'sep-2640-skills-enumeration',
+  'sep-2640-skills-manifest',
+  'prompts-list',
+  'prompts-get-simple',
+  'prompts-get-with-args',
+  'prompts-get-embedded-resource',
+  'prompts-get-with-image',
+  'dns-rebinding-protection',
+  'caching',
+  'http-header-validation',
+  'tasks-status-notifications',
+  'input-required-result-missing-input-response',
+  'input-required-result-unsupported-methods',
+  'input-required-result-ignore-extra-params',
+  'input-required-result-validate-input',
+];
+
+/**
+ * The client scenarios mcpClient() passes, one run each: every check, and the client
+ * exits cleanly. Not yet here, all stopped by the OAuth client dropping `iss` (RFC 9207,
+ * issue 30 item 3; add each once it lands, when it passes): auth/basic-cimd,
+ * scope-from-www-authenticate and offline-access-scope (their checks pass, but the login
+ * fails), auth/metadata-default, -var1, -var2, -var3, scope-from-scopes-supported,
+ * scope-omitted-when-undefined, scope-step-up, token-endpoint-auth-basic, -post, -none,
+ * pre-registration, offline-access-not-supported, authorization-server-migration
+ * (SEP-2352, which also needs the discovery-state hooks), iss-supported, iss-unexpected.
+ * Behind the same failure, features fino does not have (docs/mcp.md): auth/dpop,
+ * auth/dpop-nonce (DPoP, SEP-1932), auth/enterprise-managed-authorization (SEP-990),
+ * auth/wif-jwt-bearer, and auth/2025-03-26-oauth-metadata-backcompat (the SDK v2 does
+ * not derive the authorization server from a 2025-03-26 server). Left out though they
+ * pass: sse-retry (it times reconnection delays, which a loaded machine distorts) and the
+ * four sep-2640-client-* scenarios (extension scenarios that record no check yet).
+ */
+const clientPasses = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'request-metadata',
+  'auth/scope-retry-limit',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/resource-mismatch',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+  'auth/client-credentials-jwt',
+  'auth/client-credentials-basic',
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+  'json-schema-2020-12-preservation',
+];
+
+describe('the MCP conformance suite 0.2.0-alpha.12', () => {
+  const underTest = everythingUnderTest(runs);
+
+  it('passes the expected server scenarios against the everything server', async () => {
+    const found = await serverScenarios(conformance, underTest.url, serverPasses);
+    expect(found.size).toBe(65);
+    expect(serverPasses.filter((name) => found.get(name) !== true)).toEqual([]);
+    const newlyPassing = [...found].filter(([name, ok]) => ok && !serverPasses.includes(name));
+    if (newlyPassing.length > 0) {
+      console.info(`conformance: also passing now: ${newlyPassing.map(([name]) => name)}`);
+    }
+  }, 120_000);
+
+  it.each(clientPasses)(
+    'passes the client scenario %s with mcpClient()',
+    passesClientScenario(conformance, underTest),
+    120_000,
+  );
+});
