@@ -26,8 +26,10 @@ import type { TokenStore } from './token-store.ts';
 export interface OAuthOptions {
   /**
    * Shows the user the authorization URL (opens a browser) and resolves the URL the
-   * authorization server redirected back to, or just its `code`. Needed for the
-   * authorization-code grant; without it a login fails with an error saying so.
+   * authorization server redirected back to — its `code` and `iss` (RFC 9207, checked:
+   * decision 215) — or just the code, which a server that advertises `iss` refuses.
+   * Needed for the authorization-code grant; without it a login fails with an error
+   * saying so.
    */
   authorize?: (authorizationUrl: URL) => Promise<string | URL>;
   /** Where the authorization server sends the user back (default `http://127.0.0.1:33418/callback`). */
