@@ -32,10 +32,13 @@ export interface LogEntry {
   data?: unknown;
 }
 
-/** One message of a {@link SampleRequest}: plain text, or one text, image or audio part. */
+/**
+ * One message of a {@link SampleRequest}: plain text, one text, image or audio part, or
+ * an array of them (`[{ type: 'text', text }, { type: 'image', mediaType, data }]`).
+ */
 export interface SampleMessage {
   role: 'user' | 'assistant';
-  content: string | ContentPart;
+  content: string | ContentPart | ContentPart[];
 }
 
 /** What `ctx.sample()` asks the caller's model. */

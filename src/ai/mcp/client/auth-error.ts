@@ -12,6 +12,11 @@
  * - `INSECURE_ENDPOINT`: an authorization, registration or token endpoint is plain
  *   `http:` on a host that is not loopback;
  * - `UNSUPPORTED_TOKEN_TYPE`: the token is not a Bearer token (e.g. DPoP);
+ * - `ISSUER_MISMATCH`: the authorization response names another issuer (`iss`, RFC
+ *   9207), or none although the server advertises it, or the login's two legs reached
+ *   different authorization servers — a mix-up, refused before the code is spent;
+ * - `INVALID_DISCOVERY_STATE`: the discovery state saved for the login's second leg is
+ *   malformed (a tampered store), so it is not used;
  * - `LOGIN_FAILED`: the authorization server refused or answered something malformed.
  */
 export type McpAuthErrorCode =
@@ -19,6 +24,8 @@ export type McpAuthErrorCode =
   | 'PKCE_UNSUPPORTED'
   | 'INSECURE_ENDPOINT'
   | 'UNSUPPORTED_TOKEN_TYPE'
+  | 'ISSUER_MISMATCH'
+  | 'INVALID_DISCOVERY_STATE'
   | 'LOGIN_FAILED';
 
 /**

@@ -63,7 +63,7 @@ export class AuthorizationServerCheck {
         .json()
         .catch(() => undefined);
       if (typeof metadata === 'object' && metadata !== null) {
-        this.#check(metadata as Record<string, unknown>, url);
+        this.checkMetadata(metadata as Record<string, unknown>, url);
       }
     }
     return response;
@@ -78,7 +78,8 @@ export class AuthorizationServerCheck {
     requireSecureEndpoint(authorizationUrl, 'authorization endpoint');
   }
 
-  #check(metadata: Record<string, unknown>, from: URL): void {
+  /** Throws unless the authorization-server `metadata` (read from `from`) meets the rules. */
+  checkMetadata(metadata: Record<string, unknown>, from: URL): void {
     for (const [field, role] of Object.entries(ENDPOINTS)) {
       if (typeof metadata[field] === 'string') requireSecureEndpoint(metadata[field], role);
     }

@@ -1,21 +1,32 @@
 /**
  * The SDK's OAuth client provider for the authorization-code grant, its state — tokens,
- * the registered client, the PKCE verifier — in a {@link TokenStore} (decision 123). A
- * registered client whose secret has expired is registered again.
+ * the registered client, the PKCE verifier, the login's discovery state — in a
+ * {@link TokenStore} (decision 123). A registered client whose secret has expired is
+ * registered again. The authorization response keeps its `iss` for the SDK to check
+ * (decision 215).
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type {
+  OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
+  OAuthDiscoveryState,
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { McpAuthError } from './auth-error.ts';
 import type { AuthorizationServerCheck } from './authorization-server.ts';
+import { checkedDiscoveryState } from './discovery-state.ts';
 import { fileTokenStore } from './file-token-store.ts';
 import type { OAuthOptions } from './oauth.ts';
 import type { OAuthRecord, TokenStore } from './token-store.ts';
+
+/** What the authorization server sent the user back with: the code, and its issuer (RFC 9207). */
+export interface AuthorizationResponse {
+  code: string;
+  iss?: string;
+}
 
 /** The SDK's OAuth client provider, its state in a {@link TokenStore}. */
 export class StoredProvider implements OAuthClientProvider {
@@ -24,7 +35,7 @@ export class StoredProvider implements OAuthClientProvider {
   readonly #store: TokenStore;
   readonly #check: AuthorizationServerCheck;
   #record: OAuthRecord | undefined;
-  #code: string | undefined;
+  #response: AuthorizationResponse | undefined;
 
   constructor(options: OAuthOptions, server: string, check: AuthorizationServerCheck) {
     this.#options = options;
@@ -75,11 +86,15 @@ export class StoredProvider implements OAuthClientProvider {
     await this.#store.save(this.#server, this.#record);
   }
 
-  async clientInformation(): Promise<StoredOAuthClientInformation | undefined> {
+  async clientInformation(
+    context?: OAuthClientInformationContext,
+  ): Promise<StoredOAuthClientInformation | undefined> {
     if (this.#options.clientId !== undefined) {
+      // Pre-registered for this server: bound to the authorization server it names.
       return {
         client_id: this.#options.clientId,
         client_secret: this.#options.clientSecret,
+        issuer: context?.issuer,
       } as StoredOAuthClientInformation;
     }
     const client = (await this.#load()).client as StoredOAuthClientInformation | undefined;
@@ -112,23 +127,32 @@ export class StoredProvider implements OAuthClientProvider {
         `mcpClient: ${this.#server} needs a login: give oauth({ authorize(url) }) a way to show ${authorizationUrl.origin} to the user`,
       );
     }
-    const answer = String(await authorize(authorizationUrl));
-    const code = URL.canParse(answer) ? new URL(answer).searchParams.get('code') : answer;
-    if (!code)
-      throw new McpAuthError(
-        'LOGIN_REQUIRED',
-        `mcpClient: the authorization for ${this.#server} returned no code`,
-      );
-    this.#code = code;
+    this.#response = authorizationResponse(String(await authorize(authorizationUrl)), this.#server);
   }
 
-  /** The code of the authorization that just finished. */
-  takeCode(): string {
-    const code = this.#code;
-    this.#code = undefined;
-    if (code === undefined)
+  /** The code (and issuer) of the authorization that just finished. */
+  takeResponse(): AuthorizationResponse {
+    const response = this.#response;
+    this.#response = undefined;
+    if (response === undefined)
       throw new McpAuthError('LOGIN_REQUIRED', 'mcpClient: no authorization code to exchange');
-    return code;
+    return response;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    await this.#save({ discovery: state });
+  }
+
+  /**
+   * The discovery state as the store holds it now (read again: the user may have spent
+   * minutes at the login page), refused unless it passes the checks fresh metadata passes.
+   */
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    this.#record = undefined;
+    const stored = (await this.#load()).discovery;
+    return stored === undefined
+      ? undefined
+      : checkedDiscoveryState(stored, this.#server, this.#check);
   }
 
   async saveCodeVerifier(verifier: string): Promise<void> {
@@ -146,9 +170,31 @@ export class StoredProvider implements OAuthClientProvider {
     scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
   ): Promise<void> {
     if (scope === 'all')
-      await this.#save({ tokens: undefined, client: undefined, verifier: undefined });
+      await this.#save({
+        tokens: undefined,
+        client: undefined,
+        verifier: undefined,
+        discovery: undefined,
+      });
     if (scope === 'tokens') await this.#save({ tokens: undefined });
     if (scope === 'client') await this.#save({ client: undefined });
     if (scope === 'verifier') await this.#save({ verifier: undefined });
+    if (scope === 'discovery') await this.#save({ discovery: undefined });
   }
+}
+
+/**
+ * The authorization response in `answer` — the URL the user came back to, or just its
+ * code (then without `iss`, which a server advertising it makes the SDK refuse).
+ */
+function authorizationResponse(answer: string, server: string): AuthorizationResponse {
+  const params = URL.canParse(answer) ? new URL(answer).searchParams : undefined;
+  const code = params ? params.get('code') : answer;
+  if (!code)
+    throw new McpAuthError(
+      'LOGIN_REQUIRED',
+      `mcpClient: the authorization for ${server} returned no code`,
+    );
+  const iss = params?.get('iss') ?? undefined;
+  return iss === undefined ? { code } : { code, iss };
 }

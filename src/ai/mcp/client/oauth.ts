@@ -6,16 +6,19 @@
  * insufficient_scope`, a bounded number of times. Decision 123.
  */
 import {
+  AuthorizationServerMismatchError,
   auth,
   ClientCredentialsProvider,
   extractWWWAuthenticateParams,
   type FetchLike,
+  IssuerMismatchError,
   type OAuthClientProvider,
   PrivateKeyJwtProvider,
 } from '@modelcontextprotocol/client';
 import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
 import { McpAuthError } from './auth-error.ts';
 import { AuthorizationServerCheck, bearerToken } from './authorization-server.ts';
+import { issuerMismatch } from './issuer-mismatch.ts';
 import { StoredProvider } from './oauth-provider.ts';
 import type { TokenStore } from './token-store.ts';
 
@@ -23,8 +26,10 @@ import type { TokenStore } from './token-store.ts';
 export interface OAuthOptions {
   /**
    * Shows the user the authorization URL (opens a browser) and resolves the URL the
-   * authorization server redirected back to, or just its `code`. Needed for the
-   * authorization-code grant; without it a login fails with an error saying so.
+   * authorization server redirected back to — its `code` and `iss` (RFC 9207, checked:
+   * decision 215) — or just the code, which a server that advertises `iss` refuses.
+   * Needed for the authorization-code grant; without it a login fails with an error
+   * saying so.
    */
   authorize?: (authorizationUrl: URL) => Promise<string | URL>;
   /** Where the authorization server sends the user back (default `http://127.0.0.1:33418/callback`). */
@@ -118,9 +123,12 @@ export function oauthFetch(spec: McpOAuth, serverUrl: URL, next: FetchLike = fet
   const provider = providerFor(spec.options, serverUrl.href, check);
   const login = async (resourceMetadataUrl: URL | undefined, scope: string | undefined) => {
     const base = { serverUrl, resourceMetadataUrl, scope, fetchFn: check.fetch };
+    // Every login discovers afresh; the state it saves binds its second leg (decision 215).
+    await provider.invalidateCredentials?.('discovery');
     let result = await auth(provider, base);
     if (result === 'REDIRECT' && provider instanceof StoredProvider) {
-      result = await auth(provider, { ...base, authorizationCode: provider.takeCode() });
+      const { code, iss } = provider.takeResponse();
+      result = await auth(provider, { ...base, authorizationCode: code, iss });
     }
     if (result !== 'AUTHORIZED') {
       throw new McpAuthError('LOGIN_REQUIRED', `mcpClient: could not log in to ${serverUrl.href}`);
@@ -173,6 +181,9 @@ const MAX_CAUSE_CHARS = 300;
 /** A login failure as an {@link McpAuthError} naming the server and, in one line, the cause. */
 function loginError(server: string, error: unknown): McpAuthError {
   if (error instanceof McpAuthError) return error;
+  if (IssuerMismatchError.isInstance(error) || AuthorizationServerMismatchError.isInstance(error)) {
+    return issuerMismatch(server, error);
+  }
   const issues = (error as { issues?: { path?: unknown[]; message?: string }[] })?.issues;
   const said = Array.isArray(issues)
     ? `its answer is malformed: ${issues

@@ -2,10 +2,10 @@
  * `sampleWith(model)`: an `mcpClient({ onSample })` handler that answers a server's
  * `sampling/createMessage` with a fino `Model` (decision 126).
  */
-import type { ContentBlock, CreateMessageResult } from '@modelcontextprotocol/client';
+import type { CreateMessageResult } from '@modelcontextprotocol/client';
 import type { ContentPart, ModelMessage } from '../../../task/index.ts';
 import type { GenerateRequest, Model, StopReason } from '../../model/index.ts';
-import { fromMcpContent, toMcpContent } from '../protocol/index.ts';
+import { fromSamplingContent, PartBudget, toMcpContent } from '../protocol/index.ts';
 import type { SampleHandler } from './client-catalog.ts';
 
 /** MCP's stop reasons for fino's; the others pass as fino names them. */
@@ -49,10 +49,13 @@ export function sampleWith(model: Model): SampleHandler {
     );
   }
   return async (request): Promise<CreateMessageResult> => {
-    const messages: ModelMessage[] = request.messages.map((message) => ({
+    const budget = new PartBudget('sampleWith');
+    const messages: ModelMessage[] = request.messages.map((message, index) => ({
       role: message.role,
-      content: (Array.isArray(message.content) ? message.content : [message.content]).map((block) =>
-        fromMcpContent(block as ContentBlock),
+      content: fromSamplingContent(
+        message.content,
+        `sampleWith: messages[${index}].content`,
+        budget,
       ),
     }));
     const generate: GenerateRequest = { messages, maxTokens: request.maxTokens };

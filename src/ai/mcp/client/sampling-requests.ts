@@ -2,7 +2,8 @@
  * Which of a server's sampling requests an `mcpClient({ onSample })` answers, and how
  * much they may cost: a request that arrives while none of the client's own requests is
  * open (unsolicited) is refused unless allowed, and `maxTokens` is lowered to the
- * client's cap before `onSample` sees it (decision 184).
+ * client's cap before `onSample` sees it (decision 184); its messages' content — a part or
+ * an array of parts — is checked first (decision 216).
  */
 import {
   type Client,
@@ -13,6 +14,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { describeValue } from '../../../internal/describe-value.ts';
 import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
+import { fromSamplingContent, PartBudget } from '../protocol/index.ts';
 import type { SampleHandler } from './client-catalog.ts';
 
 /** Limits on the server's sampling requests: {@link McpClientOptions.sampling}. */
@@ -75,12 +77,28 @@ export function answerSampling(
         'mcpClient: refused a sampling request that came while no request of this client was open; a client answers sampling only for its own requests (mcpClient({ sampling: { allowUnsolicited: true } }) allows it)',
       );
     }
+    checkSamplingContent(request.params.messages);
     const params: CreateMessageRequest['params'] = {
       ...request.params,
       maxTokens: Math.min(request.params.maxTokens, limits.maxTokens),
     };
     return (await onSample(params)) as CreateMessageResult as never;
   });
+}
+
+/**
+ * Refuses (`-32602`) a request whose messages hold more than `MAX_SAMPLING_PARTS` parts
+ * or a part that is not text, an image or audio (this client offers sampling no tools).
+ */
+function checkSamplingContent(messages: CreateMessageRequest['params']['messages']): void {
+  const budget = new PartBudget('mcpClient');
+  try {
+    messages.forEach((message, index) => {
+      fromSamplingContent(message.content, `mcpClient: messages[${index}].content`, budget);
+    });
+  } catch (error) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, (error as Error).message);
+  }
 }
 
 /** Counts `sdk`'s requests that still await their answer (every request goes through `request()`). */

@@ -1,6 +1,6 @@
 /**
  * Where `mcpClient()` keeps what OAuth gave it — tokens, the registered client, the PKCE
- * verifier — one JSON record per server, and the in-memory store. The file store is
+ * verifier, a login's discovery state — one JSON record per server, and the in-memory store. The file store is
  * `file-token-store.ts`. Decisions 123 and 182.
  */
 

@@ -1,6 +1,7 @@
 /**
  * `ai/mcp/protocol`: what the server and the client of `ai/mcp` read and write the same
- * way — fino content parts ↔ MCP content blocks and call results, tool annotations ↔ a
+ * way — fino content parts ↔ MCP content blocks and call results (and sampling messages'
+ * content, a part or an array of parts), tool annotations ↔ a
  * tool's `risk`/`sideEffects`/`idempotent`/`effects`, the approval `_meta` keys a fino
  * server sets and a fino client reads, and structured output checked against a tool's
  * output schema.
@@ -23,6 +24,13 @@ export {
   toCallToolResult,
   toMcpContent,
 } from './content.ts';
+export {
+  fromSamplingContent,
+  MAX_SAMPLING_PARTS,
+  PartBudget,
+  type SamplingContentInput,
+  toSamplingContent,
+} from './sampling-content.ts';
 export {
   type OutputValidator,
   outputValidator,

@@ -24,7 +24,7 @@ import type {
   SampleResult,
 } from '../../../task/index.ts';
 import { compile, formatIssues } from '../../../validate/index.ts';
-import { fromMcpContent, toMcpContent } from '../protocol/index.ts';
+import { fromMcpContent, PartBudget, toSamplingContent } from '../protocol/index.ts';
 
 /** The client's capabilities: the request's own (2026-era) or the connection's. */
 export type CapabilitiesOf = () => ClientCapabilities | undefined;
@@ -185,22 +185,15 @@ function samplingParams(request: SampleRequest): CreateMessageRequest['params'] 
       `ctx.sample: maxTokens: expected an integer > 0, received ${describeValue(request.maxTokens)}`,
     );
   }
+  const budget = new PartBudget('ctx.sample');
   const messages = request.messages.map((message, index): SamplingMessage => {
     if (message?.role !== 'user' && message?.role !== 'assistant') {
       throw new TypeError(
         `ctx.sample: messages[${index}].role: expected 'user' or 'assistant', received ${describeValue(message?.role)}`,
       );
     }
-    const part: ContentPart =
-      typeof message.content === 'string'
-        ? { type: 'text', text: message.content }
-        : message.content;
-    if (part?.type !== 'text' && part?.type !== 'image' && part?.type !== 'audio') {
-      throw new TypeError(
-        `ctx.sample: messages[${index}].content: expected a string or a text, image or audio part, received ${describeValue(message.content)}`,
-      );
-    }
-    return { role: message.role, content: toMcpContent(part) as SamplingMessage['content'] };
+    const where = `ctx.sample: messages[${index}].content`;
+    return { role: message.role, content: toSamplingContent(message.content, where, budget) };
   });
   const params: CreateMessageRequest['params'] = { messages, maxTokens: request.maxTokens };
   if (request.systemPrompt !== undefined) params.systemPrompt = request.systemPrompt;
