@@ -56,6 +56,7 @@ export function sessionRuns(
       const fromThread: AgentRunOptions | undefined = thread && {
         history: thread.history,
         ...(thread.summary !== undefined && { summary: thread.summary }),
+        ...(thread.agent !== undefined && { agent: thread.agent }),
       };
       return driveHeldRun(
         starter,
