@@ -27,9 +27,7 @@ describe('ctx.agent with handoffs', () => {
       'Refunded o-3.',
     ]);
     const refunds = agent({ name: 'refunds', model: refundsModel, tools: [refund] });
-    const triageModel = scriptedModel([
-      { toolCalls: [{ name: 'transfer_to_refunds', args: {} }] },
-    ]);
+    const triageModel = scriptedModel([{ toolCalls: [{ name: 'transfer_to_refunds', args: {} }] }]);
     const triage = agent({ name: 'triage', model: triageModel, handoffs: [refunds] });
     const flow = workflow({ id: 'desk', run: (ctx) => ctx.agent(triage, 'Refund o-3') });
     const handedOut: PendingDecision[] = [];
@@ -39,7 +37,10 @@ describe('ctx.agent with handoffs', () => {
     expect(handedOut).toMatchObject([{ toolName: 'refund', args: { orderId: 'o-3' } }]);
     await flow.approve(handedOut[0].token, { store, by: 'ana' });
     await w.drain();
-    expect(await flow.result(runId, { store })).toEqual({ text: 'Refunded o-3.', agent: 'refunds' });
+    expect(await flow.result(runId, { store })).toEqual({
+      text: 'Refunded o-3.',
+      agent: 'refunds',
+    });
     expect([triageModel.requests.length, refundsModel.requests.length]).toEqual([1, 2]);
     expect(refunded).toEqual(['o-3']);
   });

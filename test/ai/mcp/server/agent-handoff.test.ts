@@ -9,9 +9,7 @@ import { scriptedModel } from '../../../../src/ai/model/index.ts';
 describe('an agent behind MCP', () => {
   it('hands off inside the tool call; the client gets the answer of the agent handed to', async () => {
     const spanish = agent({ name: 'spanish', model: scriptedModel(['¡Hola! ¿Cómo estás?']) });
-    const triageModel = scriptedModel([
-      { toolCalls: [{ name: 'transfer_to_spanish', args: {} }] },
-    ]);
+    const triageModel = scriptedModel([{ toolCalls: [{ name: 'transfer_to_spanish', args: {} }] }]);
     const triage = agent({ name: 'triage', model: triageModel, handoffs: [spanish] });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await mcpServer({
