@@ -6,27 +6,7 @@
  */
 import { type Agent, agent } from 'fino:ai/agent';
 import { type GenerateRequest, type Model, type ScriptedReply, scriptedModel } from 'fino:ai/model';
-import { tool } from 'fino:ai/tool';
-import { v } from 'fino:validate';
-
-const lookupOrder = tool({
-  name: 'lookup_order',
-  description: 'Look up an order by id.',
-  parameters: v.object({ orderId: v.string() }),
-  execute: ({ orderId }: { orderId: string }) => `Order ${orderId}: 1 kettle, 89 EUR, delivered`,
-});
-
-const refund = tool({
-  name: 'refund',
-  description: 'Refund an order to the original payment method.',
-  parameters: v.object({ orderId: v.string(), amount: v.number() }),
-  requiresApproval: true,
-  risk: 'high',
-  sideEffects: true,
-  // A real payment API would take ctx.idempotencyKey, so a retried refund is not paid twice.
-  execute: ({ orderId, amount }: { orderId: string; amount: number }, ctx) =>
-    `Refunded ${amount} EUR for ${orderId} (idempotency key ${ctx.idempotencyKey})`,
-});
+import { lookupOrder, refund } from '../session/refund-agent.ts';
 
 /** The name of a tool whose results the last message holds, if it holds any. */
 function answeredTool(request: GenerateRequest): string | undefined {

@@ -241,6 +241,14 @@ describe('routing: a triage agent hands off by language; the next message goes t
 });
 
 describe('agent-patterns/agents-as-tools: an orchestrator calls translators as tools', () => {
+  const LANGS = ['Spanish', 'French'];
+  /** One translator agent, as both ports build it. */
+  const translator = (lang: string) => ({
+    name: `${lang.toLowerCase()}_agent`,
+    instructions: `You translate the user's message to ${lang}`,
+    toolName: `translate_to_${lang.toLowerCase()}`,
+    description: `Translate the user's message to ${lang}`,
+  });
   const ORCHESTRATOR = 'You are a translation agent. You use the tools given to you to translate.';
   const SYNTHESIZER =
     'You inspect translations, correct them if needed, and produce a final concatenated response.';
@@ -270,52 +278,32 @@ describe('agent-patterns/agents-as-tools: an orchestrator calls translators as t
   it('fino and the SDK: the orchestrator answers with both translations; the synthesizer sums up', async () => {
     server = await chatServer(script);
     const { fino: model, sdk: sdkModel } = models(server.url);
-    const translator = (lang: string) =>
-      agent({
-        name: `${lang}_agent`,
-        instructions: `You translate the user's message to ${lang[0].toUpperCase()}${lang.slice(1)}`,
-        model,
-      });
     const orchestrator = agent({
       name: 'orchestrator_agent',
       instructions: ORCHESTRATOR,
       model,
-      tools: [
-        translator('spanish').asTool({
-          name: 'translate_to_spanish',
-          description: "Translate the user's message to Spanish",
+      tools: LANGS.map(translator).map((t) =>
+        agent({ name: t.name, instructions: t.instructions, model }).asTool({
+          name: t.toolName,
+          description: t.description,
         }),
-        translator('french').asTool({
-          name: 'translate_to_french',
-          description: "Translate the user's message to French",
-        }),
-      ],
+      ),
     });
     const synthesizer = agent({ name: 'synthesizer_agent', instructions: SYNTHESIZER, model });
     const orchestrated = await orchestrator.generate('Good morning, in Spanish and French');
     const orchestratedText = orchestrated.status === 'done' ? orchestrated.text : '';
     const final = await synthesizer.generate(orchestratedText);
 
-    const sdkTranslator = (lang: string) =>
-      new OpenAIAgent({
-        name: `${lang}_agent`,
-        instructions: `You translate the user's message to ${lang[0].toUpperCase()}${lang.slice(1)}`,
-        model: sdkModel,
-      });
     const sdkOrchestrator = new OpenAIAgent({
       name: 'orchestrator_agent',
       instructions: ORCHESTRATOR,
       model: sdkModel,
-      tools: [
-        sdkTranslator('spanish').asTool({
-          toolName: 'translate_to_spanish',
-          toolDescription: "Translate the user's message to Spanish",
+      tools: LANGS.map(translator).map((t) =>
+        new OpenAIAgent({ name: t.name, instructions: t.instructions, model: sdkModel }).asTool({
+          toolName: t.toolName,
+          toolDescription: t.description,
         }),
-        sdkTranslator('french').asTool({
-          toolName: 'translate_to_french',
-          toolDescription: "Translate the user's message to French",
-        }),
-      ],
+      ),
     });
     const sdkSynthesizer = new OpenAIAgent({
       name: 'synthesizer_agent',
