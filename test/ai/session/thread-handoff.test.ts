@@ -44,3 +44,21 @@ describe.each(Object.entries(stores))('a thread remembers its active agent (%s)'
     }),
   );
 });
+
+describe('a thread whose stored agent the graph no longer has', () => {
+  it(
+    'fails its next run with an error naming the agent, instead of silently going back to the root',
+    withStore(stores.memory, async (store) => {
+      const { triage } = desk([transfer('refunds')], ['Which order?']);
+      await session({ store, agent: triage }).start('refund', { threadId: 't2' });
+      const renamed = agent({ name: 'triage', model: scriptedModel(['Hi']) });
+      const next = await session({ store, agent: renamed }).start('hello', { threadId: 't2' });
+      expect(next).toMatchObject({
+        status: 'error',
+        code: 'INVALID_ARGUMENT',
+        error:
+          'run options.agent: "refunds" is not an agent of the handoff graph of "triage" (agents: triage)',
+      });
+    }),
+  );
+});
