@@ -11,14 +11,16 @@ import { type GenerateRequest, scriptedModel } from 'fino:ai/model';
 import { tool } from 'fino:ai/tool';
 import { v } from 'fino:validate';
 
-const lookupOrder = tool({
+/** Looks an order up (safe); the customer-support example uses it too. */
+export const lookupOrder = tool({
   name: 'lookup_order',
   description: 'Look up an order by id.',
   parameters: v.object({ orderId: v.string() }),
   execute: ({ orderId }: { orderId: string }) => `Order ${orderId}: 2 items, 89 EUR, delivered`,
 });
 
-const refund = tool({
+/** Refunds an order, once a person approved; the customer-support example uses it too. */
+export const refund = tool({
   name: 'refund',
   description: 'Refund an order to the original payment method.',
   parameters: v.object({ orderId: v.string(), amount: v.number() }),

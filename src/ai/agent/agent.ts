@@ -4,6 +4,7 @@ import type { Tool } from '../tool/index.ts';
 import { type AgentToolOptions, agentTool } from './agent-tool.ts';
 import { applyDecisions } from './decisions.ts';
 import { EventQueue } from './event-queue.ts';
+import { registerAgent } from './handoff-graph.ts';
 import { type AgentConfig, type AgentOptions, readOptions } from './options.ts';
 import { continueRun, type Run, withRun } from './run.ts';
 import { initialState, readState } from './state.ts';
@@ -78,6 +79,7 @@ export class Agent<Output = unknown> {
   constructor(options: AgentOptions) {
     this.#config = readOptions(options);
     this.name = this.#config.name;
+    registerAgent(this, this.#config);
   }
 
   /**
@@ -95,7 +97,11 @@ export class Agent<Output = unknown> {
    */
   generate(input: AgentInput, options: AgentRunOptions = {}): Promise<RunResult<Output>> {
     return withRun(this.#config, options, quiet, (run) =>
-      continueRun(initialState(input, options.runId, options.history), run, 'until-paused'),
+      continueRun(
+        initialState(input, options.runId, options.history, options.agent),
+        run,
+        'until-paused',
+      ),
     ) as Promise<RunResult<Output>>;
   }
 
@@ -119,7 +125,7 @@ export class Agent<Output = unknown> {
   stream(input: AgentInput, options: AgentRunOptions = {}): AgentStream<Output> {
     const events = new EventQueue<AgentEvent>();
     const result = (async () => {
-      const state = initialState(input, options.runId, options.history);
+      const state = initialState(input, options.runId, options.history, options.agent);
       return withRun(
         this.#config,
         options,
@@ -160,7 +166,7 @@ export class Agent<Output = unknown> {
     return withRun(this.#config, options, quiet, (run) => {
       const start =
         typeof state === 'string' || Array.isArray(state)
-          ? initialState(state, options.runId, options.history)
+          ? initialState(state, options.runId, options.history, options.agent)
           : readState(state, this.#config.stateSecret);
       return continueRun(start, run, 'one-step');
     }) as Promise<StepOutcome<Output>>;

@@ -46,6 +46,8 @@ export {
   type TrimOldestOptions,
   trimOldest,
 } from './context/index.ts';
+export { Handoff, type HandoffOptions, type HandoffTarget, handoff } from './handoff.ts';
+export type { HandoffEntry, HandoffList } from './handoff-graph.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';

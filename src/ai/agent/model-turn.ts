@@ -13,6 +13,7 @@ import type {
 import { abortError, raceAbort } from './abort.ts';
 import { AgentError } from './agent-error.ts';
 import { applyContext } from './context/index.ts';
+import { filterHandoffInput } from './handoff-switch.ts';
 import { offeredTools } from './result-budget.ts';
 import type { Run } from './run.ts';
 import { describe } from './state.ts';
@@ -88,6 +89,7 @@ export async function requestTurn(
   if (providerTools.length > 0) request.providerTools = providerTools;
   if (definitions.length === 0 && providerTools.length === 0) delete request.toolChoice;
   await applyContext(state, run, request, step);
+  filterHandoffInput(state, run, request);
   // Checked inside the span, before telemetry reads the turn's usage.
   const answer = await run.telemetry.chat(
     request,

@@ -16,6 +16,8 @@ import { AgentError } from './agent-error.ts';
 import { readTools } from './agent-tools.ts';
 import { type Budget, readBudget, readPrices } from './budget.ts';
 import { type ContextConfig, type ContextOptions, readContext } from './context/index.ts';
+import type { Handoff } from './handoff.ts';
+import { type HandoffList, readHandoffs } from './handoff-graph.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
 import { describe } from './state.ts';
 import { checkStateSecret, type StateSecret } from './state-signature.ts';
@@ -161,6 +163,16 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
    * ```
    */
   prepareStep?: PrepareStep;
+  /**
+   * The agents this one may hand the conversation to: agents, or `handoff(agent, options)`
+   * for a tool name, description, arguments or input filter. The model sees each as a tool
+   * (`transfer_to_<name>`); its call makes the target the run's active agent. A function
+   * returning the list is read on the first run, so two agents can hand off to each other.
+   * Agent names in one graph must be unique. See docs/agent.md, "Handoffs".
+   */
+  handoffs?: HandoffList;
+  /** What this agent does, for the model of an agent that may hand off to it. */
+  description?: string;
 }
 
 /** Every option `agent()` knows, so an unknown one (a typo) is refused, not ignored. */
@@ -187,6 +199,8 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   fallbackModels: true,
   activeTools: true,
   prepareStep: true,
+  handoffs: true,
+  description: true,
 };
 
 /** The checked, normalized form of {@link AgentOptions}. */
@@ -216,6 +230,10 @@ export interface AgentConfig {
   budget: Budget | undefined;
   /** `fallbackModels`, `activeTools` and `prepareStep`, checked (`model` includes the fallbacks). */
   stepControl: StepControl;
+  /** The `description` option: what a handoff to this agent tells the model by default. */
+  description: string | undefined;
+  /** The `handoffs` option, checked; read on the first run (see handoff-graph.ts). */
+  handoffs: (() => Handoff[]) | undefined;
 }
 
 /** Default number of tool calls of one turn that run at once. */
@@ -248,12 +266,14 @@ export function readOptions(options: AgentOptions): AgentConfig {
       `agent(options).model: expected a Model with generate() and stream(), received ${describe(model)}`,
     );
   }
-  checkOptionalType(
-    instructions,
-    'string',
-    'agent(options).instructions',
-    (message) => new AgentError('INVALID_ARGUMENT', message),
-  );
+  for (const key of ['instructions', 'description'] as const) {
+    checkOptionalType(
+      options[key],
+      'string',
+      `agent(options).${key}`,
+      (message) => new AgentError('INVALID_ARGUMENT', message),
+    );
+  }
   if (typeof name !== 'string' || name === '') {
     throw new AgentError(
       'INVALID_ARGUMENT',
@@ -303,6 +323,8 @@ export function readOptions(options: AgentOptions): AgentConfig {
     prices,
     budget: readBudget(options.budget, 'agent(options).budget', model, prices),
     stepControl,
+    description: options.description,
+    handoffs: readHandoffs(options.handoffs),
   };
 }
 

@@ -19,6 +19,7 @@ const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
   history: true,
   summary: true,
   budget: true,
+  agent: true,
 };
 
 /** The run options checked by their `typeof` alone, with what the error says was expected. */
@@ -26,6 +27,7 @@ const TYPED_OPTIONS = [
   ['onCheckpoint', 'function', 'a function'],
   ['checkpointCopy', 'boolean', 'a boolean'],
   ['summary', 'string', 'a string'],
+  ['agent', 'string', 'the name of an agent'],
 ] as const;
 
 /** Checks a run's options, with an error naming the bad option and what was expected. */

@@ -7,6 +7,8 @@ import type { GenerateResult, ToolCall } from '../model/index.ts';
 import { abortError, raceAbort } from './abort.ts';
 import { type Budget, enforceBudget, runBudget } from './budget.ts';
 import { forEachLimited } from './for-each-limited.ts';
+import { activeConfig } from './handoff-graph.ts';
+import { takeHandoff } from './handoff-switch.ts';
 import { withHooks } from './hooks.ts';
 import { collectWarnings, emitProviderCalls, requestTurn } from './model-turn.ts';
 import type { AgentConfig } from './options.ts';
@@ -176,6 +178,7 @@ function signResult(result: unknown, config: AgentConfig): void {
  */
 export async function continueRun(state: RunState, run: Run, mode: RunMode): Promise<StepOutcome> {
   run.active = state;
+  run.config = activeConfig(state, run.config);
   run.telemetry.attach(state);
   let stepped = false;
   for (;;) {
@@ -183,14 +186,15 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
     enforceBudget(state, run.budget, run.config.stateSecret);
     if (state.turn) {
       await settleTurn(state, run);
-      if (state.turn.pending.length > 0) return suspended(state);
+      if (state.turn.pending.length > 0) return suspended(state, run.config.name);
       const index = state.turn.step;
       closeTurn(state);
+      takeHandoff(state, run, index);
       await run.checkpoint(state, 'turn-closed');
       run.emit({ type: 'step-finish', step: index, result: state.steps[index] });
       stepped = true;
     }
-    if (isFinished(state, run.config)) return done(state);
+    if (isFinished(state, run.config)) return done(state, run.config.name);
     if (stepped && mode === 'one-step') return { status: 'running', state };
     const step = state.steps.length;
     run.emit({ type: 'step-start', step });
@@ -212,7 +216,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       const repair = run.config.output ? await settleOutput(state, run.config, turn) : undefined;
       await run.checkpoint(state, repair === undefined ? 'final' : 'model-turn');
       run.emit({ type: 'step-finish', step, result: state.steps[step] });
-      if (repair === undefined) return done(state);
+      if (repair === undefined) return done(state, run.config.name);
       continue;
     }
     state.turn = { step, results: [], pending: [], cleared: [] };
@@ -285,8 +289,9 @@ function isFinished(state: RunState, config: AgentConfig): boolean {
   return answersTools && config.stopWhen.some((stop) => stop({ steps: state.steps }));
 }
 
-function done(state: RunState): DoneResult {
+function done(state: RunState, agent: string): DoneResult {
   return {
+    agent,
     status: 'done',
     text: state.steps.at(-1)?.text ?? '',
     output: state.output,
@@ -298,6 +303,6 @@ function done(state: RunState): DoneResult {
   };
 }
 
-function suspended(state: RunState): SuspendedResult {
-  return { status: 'suspended', pending: state.turn!.pending.slice(), state };
+function suspended(state: RunState, agent: string): SuspendedResult {
+  return { status: 'suspended', pending: state.turn!.pending.slice(), state, agent };
 }

@@ -4,6 +4,7 @@ import { addCosts, type ModelMessage, type Usage } from '../model/index.ts';
 import { AgentError, type AgentErrorCode } from './agent-error.ts';
 import { checkContextState } from './context/check-state.ts';
 import { describe } from './describe.ts';
+import { checkHandoffState } from './handoff-switch.ts';
 import { checkStoredResults } from './result-budget.ts';
 import { type StateSecret, verifyState } from './state-signature.ts';
 import { checkTraceContext } from './telemetry/index.ts';
@@ -31,6 +32,7 @@ export function initialState(
   input: AgentInput,
   runId: string | undefined,
   history?: readonly ModelMessage[],
+  agent?: string,
 ): RunState {
   if (runId !== undefined && (typeof runId !== 'string' || runId === '')) {
     throw new AgentError(
@@ -44,6 +46,7 @@ export function initialState(
     messages: [...historyMessages(history), ...inputMessages(input)],
     steps: [],
     usage: zeroUsage(),
+    ...(agent !== undefined && { agent }),
   };
 }
 
@@ -186,6 +189,7 @@ export function readState(value: unknown, secret?: StateSecret): RunState {
       );
     }
   }
+  checkHandoffState(state);
   checkStoredResults(state.results);
   checkTraceContext(state.trace);
   checkContextState(state.context, state.messages.length);

@@ -107,6 +107,10 @@ export interface RunState {
   usage: Usage;
   /** Present while the last model turn has tool calls without results. */
   turn?: OpenTurn;
+  /** The name of the active agent, after a handoff (absent: the agent the run was started or resumed on). */
+  agent?: string;
+  /** The handoff that made the active agent active: its source, its tool, and the message index it happened at. */
+  handoff?: { from: string; toolName: string; at: number };
   /** Every distinct provider warning of the run so far (absent while there is none). */
   warnings?: ModelWarning[];
   /** The validated structured answer, once the model gave one (agents with `output`). */
@@ -161,6 +165,8 @@ export interface DoneResult<Output = unknown> {
   usage: Usage;
   /** The final state: continue the conversation from it, or store it. */
   state: RunState;
+  /** The name of the agent that finished the run (another than the one started, after a handoff). */
+  agent: string;
 }
 
 /** A run waiting for decisions on its pending calls; pass `state` to `resume`. */
@@ -168,6 +174,8 @@ export interface SuspendedResult {
   status: 'suspended';
   pending: PendingCall[];
   state: RunState;
+  /** The name of the agent whose calls wait (the active agent). */
+  agent: string;
 }
 
 /** How a run ended: done, or suspended with pending calls. */
@@ -261,6 +269,12 @@ export interface AgentRunOptions extends RunHooks {
    * Taken only into a state without steps or summary (a new run): a resumed state carries its own.
    */
   summary?: string;
+  /**
+   * The agent of the handoff graph a new run starts with, by name, instead of the one it is
+   * started on (a session thread passes the agent its last run finished with). Ignored
+   * when resuming: the state names its active agent.
+   */
+  agent?: string;
 }
 
 /**
@@ -310,4 +324,6 @@ export type AgentEvent =
   /** What the context step left out of, or cleared in, the request about to be sent (the state keeps it all). */
   | ({ type: 'context'; step: number } & ContextReport)
   | { type: 'step-finish'; step: number; result: StepResult }
+  /** The run went on with another agent: `toolCallId` is the model's handoff call. */
+  | { type: 'handoff'; step: number; from: string; to: string; toolCallId: string }
   | { type: 'finish'; result: RunResult };

@@ -14,6 +14,7 @@ import type { DrainReport, Session } from './session-api.ts';
 import { checkRunId, type SessionCore } from './session-core.ts';
 import { RUN_STATUSES } from './store/index.ts';
 import { checkThreadId, whenThreadFree } from './thread-options.ts';
+import type { ThreadStart } from './types.ts';
 
 /** The run methods of a session over `core`. */
 export function sessionRuns(
@@ -52,11 +53,7 @@ export function sessionRuns(
           }),
         startOptions.signal,
       );
-      // The thread's latest summary goes in as the agent's `summary` (decision 149).
-      const fromThread: AgentRunOptions | undefined = thread && {
-        history: thread.history,
-        ...(thread.summary !== undefined && { summary: thread.summary }),
-      };
+      const fromThread = thread && threadRunOptions(thread);
       return driveHeldRun(
         starter,
         runId,
@@ -147,3 +144,15 @@ const startingWorker = (worker: RunWorker): RunWorker => ({
   ...worker,
   owner: `${worker.owner}#${randomBytes(4).toString('hex')}`,
 });
+
+/**
+ * What a run of a thread starts from: its window of messages, its latest summary as the
+ * agent's `summary` (decision 149), and the agent its last run finished with (decision 191).
+ */
+function threadRunOptions(thread: ThreadStart): AgentRunOptions {
+  return {
+    history: thread.history,
+    ...(thread.summary !== undefined && { summary: thread.summary }),
+    ...(thread.agent !== undefined && { agent: thread.agent }),
+  };
+}

@@ -108,6 +108,8 @@ export interface ThreadStart {
   start: number;
   /** The latest summary of the messages before the ones kept (decision 149). */
   summary?: string;
+  /** The agent the thread's last run finished with, when a handoff left another than the root active (decision 191). */
+  agent?: string;
 }
 
 /** One stored message of a thread, with its position and the run that wrote it. */

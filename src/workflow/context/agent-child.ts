@@ -108,6 +108,7 @@ export async function runAgent(
     if (result.status === 'done') {
       const outcome: AgentOutcome = { text: result.text };
       if (result.output !== undefined) outcome.output = result.output;
+      if (result.state.agent !== undefined) outcome.agent = result.agent;
       const entry: HistoryEntry = { ...base, state: 'done', endedAt: Date.now() };
       engine.fill(entry, outcome, `the result of ${where}`);
       return (await engine.settle(entry)) as AgentOutcome;

@@ -147,6 +147,8 @@ export interface DurableAgent {
 export interface AgentOutcome {
   text: string;
   output?: unknown;
+  /** The agent that finished the run, when a handoff made it another than the one given. */
+  agent?: string;
 }
 
 /**

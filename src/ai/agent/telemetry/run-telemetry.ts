@@ -85,6 +85,10 @@ export async function startRunTelemetry(
         agentSpan.addEvent('fino.context', contextAttributes(event));
         return;
       }
+      if (event.type === 'handoff') {
+        agentSpan.addEvent('fino.handoff', handoffAttributes(event));
+        return;
+      }
       if (event.type !== 'tool-pending') return;
       const { pending } = event;
       agentSpan.addEvent(
@@ -244,6 +248,16 @@ function fail(span: OtelSpan, error: unknown): void {
     code: ERROR,
     message: error instanceof Error ? error.message : String(error),
   });
+}
+
+/** A handoff as span event attributes: the agents and the model's call (decision 190). */
+function handoffAttributes(event: Extract<AgentEvent, { type: 'handoff' }>) {
+  return {
+    'fino.handoff.from': event.from,
+    'fino.handoff.to': event.to,
+    'gen_ai.agent.name': event.to,
+    'gen_ai.tool.call.id': event.toolCallId,
+  };
 }
 
 /** What a `context` event says, as span event attributes (decision 144). */

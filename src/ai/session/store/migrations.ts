@@ -164,6 +164,11 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
     name: "the code of a failed run's error (BUDGET_EXCEEDED, …)",
     sql: (t) => `ALTER TABLE ${t('runs')} ADD COLUMN error_code TEXT`,
   },
+  {
+    version: 8,
+    name: "a thread's active agent after a handoff",
+    sql: (t) => `ALTER TABLE ${t('threads')} ADD COLUMN agent TEXT`,
+  },
 ];
 
 /** What the migration runner needs to bring a session database up to date. */

@@ -14,6 +14,8 @@ export interface ThreadRow {
   message_count: number | string;
   summary: string | null;
   summary_through: number | string | null;
+  /** The agent the thread's last run finished with, after a handoff (migration 8). */
+  agent?: string | null;
 }
 
 /** A `fino_thread_messages` row. */
@@ -83,7 +85,7 @@ export async function lockThread(
     [threadId],
   );
   const [thread] = await tx.query<ThreadRow>(
-    `SELECT active_run_id, message_count, summary, summary_through FROM ${t('threads')} WHERE thread_id = ?${driver.forUpdate}`,
+    `SELECT active_run_id, message_count, summary, summary_through, agent FROM ${t('threads')} WHERE thread_id = ?${driver.forUpdate}`,
     [threadId],
   );
   return thread;

@@ -104,13 +104,14 @@ export async function appendRun(
   await tx.query(
     `UPDATE ${t('threads')} SET message_count = ?,
        active_run_id = CASE WHEN active_run_id = ? THEN NULL ELSE active_run_id END,
-       summary = COALESCE(?, summary), summary_through = COALESCE(?, summary_through), updated_at = ${driver.nowMs}
+       summary = COALESCE(?, summary), summary_through = COALESCE(?, summary_through), agent = ?, updated_at = ${driver.nowMs}
      WHERE thread_id = ?`,
     [
       length + added.length,
       run.runId,
       summary?.text ?? null,
       summary?.through ?? null,
+      run.state.agent ?? null,
       run.threadId,
     ],
   );

@@ -63,7 +63,12 @@ export async function readWindow(
     history.shift();
     start += 1;
   }
-  return { history, start, ...(thread.summary !== null && { summary: thread.summary }) };
+  return {
+    history,
+    start,
+    ...(thread.summary !== null && { summary: thread.summary }),
+    ...(typeof thread.agent === 'string' && { agent: thread.agent }),
+  };
 }
 
 /**
