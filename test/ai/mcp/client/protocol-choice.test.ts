@@ -6,11 +6,14 @@
  * (decisions 210–212).
  */
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type McpClientOptions,
+  McpConnectionError,
   type McpHttpServer,
   type McpProtocolRevision,
   type McpToolClient,
@@ -141,5 +144,60 @@ describe('the protocol option', () => {
     // Nothing to assert on the wire here beyond the call working: the server sends no
     // log for a request that asks for none (the conformance scenario checks the wire).
     expect(text(await named(await c.tools(), 'chatty').invoke({}))).toBe('done');
+  });
+});
+
+/**
+ * A server of the 2025 handshake only, which answers 2025-11-25 whatever is offered and
+ * knows no `server/discover`.
+ */
+async function only20251125(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      const message = body ? JSON.parse(body) : {};
+      if (message.id === undefined) return void res.writeHead(202).end();
+      const answer =
+        message.method === 'initialize'
+          ? {
+              result: {
+                protocolVersion: '2025-11-25',
+                capabilities: { tools: {} },
+                serverInfo: { name: 'old', version: '1' },
+              },
+            }
+          : { error: { code: -32601, message: 'Method not found' } };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('a pinned revision the server does not speak', () => {
+  it.each([
+    ['2026-07-28', /did not offer pinned protocol version 2026-07-28/],
+    ['2025-06-18', /protocol version is not supported: 2025-11-25/],
+  ] as const)('%s fails connect() with HANDSHAKE_FAILED, saying why', async (protocol, why) => {
+    const old = await only20251125();
+    const c = mcpClient({ url: old.url, protocol });
+    clients.push(c);
+    try {
+      const error = await c.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(McpConnectionError);
+      expect((error as McpConnectionError).code).toBe('HANDSHAKE_FAILED');
+      expect((error as Error).message).toMatch(why);
+    } finally {
+      await old.close();
+    }
   });
 });
