@@ -7,23 +7,8 @@
  */
 import { Client, LOG_LEVEL_META_KEY, type LoggingLevel } from '@modelcontextprotocol/client';
 import { describeValue } from '../../../internal/describe-value.ts';
-
-/** The levels of RFC 5424, least severe first: a client asks for one and those above. */
-const LOG_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
-
-/** Whether `version` is a 2026-era revision (no `logging/setLevel`, no `resources/subscribe`). */
-export function isModernRevision(version: string | undefined): boolean {
-  return version !== undefined && version >= '2026-07-28';
-}
+import { LOG_LEVELS } from '../../../task/index.ts';
+import { isModernRevision } from '../protocol/index.ts';
 
 /** The SDK client, which asks for its log level on each request of a 2026 connection. */
 export class LoggingClient extends Client {
@@ -43,7 +28,7 @@ export class LoggingClient extends Client {
 
   /** Asks for log messages at `level` and above, as the negotiated revision does it. */
   async askLogLevel(level: LoggingLevel): Promise<void> {
-    if (!LOG_LEVELS.includes(level)) {
+    if (!(LOG_LEVELS as readonly string[]).includes(level)) {
       throw new TypeError(
         `mcpClient.setLogLevel: level: expected one of ${LOG_LEVELS.join(', ')}, received ${describeValue(level)}`,
       );

@@ -3,7 +3,7 @@
  * way — fino content parts ↔ MCP content blocks and call results, tool annotations ↔ a
  * tool's `risk`/`sideEffects`/`idempotent`/`effects`, the approval `_meta` keys a fino
  * server sets and a fino client reads, and structured output checked against a tool's
- * output schema.
+ * output schema, and which era a protocol revision belongs to (`revisions.ts`).
  *
  * May import: the MCP SDK, `src/internal/`, and other modules through their `index.ts`
  * (`task`, `validate`). Never `server/` or `client/`: both import this room, through
@@ -23,6 +23,7 @@ export {
   toCallToolResult,
   toMcpContent,
 } from './content.ts';
+export { isModernRevision } from './revisions.ts';
 export {
   type OutputValidator,
   outputValidator,

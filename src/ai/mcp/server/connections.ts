@@ -4,6 +4,7 @@
  * hears that the tool, resource or prompt lists changed.
  */
 import type { Server } from '@modelcontextprotocol/server';
+import { isModernRevision } from '../protocol/index.ts';
 
 /**
  * A 2026-era HTTP handler, whose `subscriptions/listen` streams hear list changes and
@@ -70,7 +71,7 @@ export class Connections {
   resourceUpdated(uri: string): void {
     for (const notifier of this.notifiers) notifier.resourceUpdated(uri);
     for (const server of this.#servers) {
-      if ((server.getNegotiatedProtocolVersion() ?? '') < '2026-07-28') continue;
+      if (!isModernRevision(server.getNegotiatedProtocolVersion())) continue;
       server.sendResourceUpdated({ uri }).catch(() => this.#servers.delete(server));
     }
   }
