@@ -5,16 +5,12 @@
  * level on each request and follows resources on a `subscriptions/listen` stream
  * (decisions 210–212).
  */
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type McpClientOptions,
   McpConnectionError,
-  type McpHttpServer,
   type McpProtocolRevision,
   type McpToolClient,
   mcpClient,
@@ -23,41 +19,19 @@ import {
 } from '../../../../src/ai/mcp/index.ts';
 import type { Tool } from '../../../../src/ai/tool/index.ts';
 import { tempDir } from '../../../helpers/temp-dir.ts';
-import { erasServer } from '../fixtures/eras-server.ts';
+import { closedAfterEach, erasHttp, erasStdio } from '../fixtures/eras-serving.ts';
 
-const root = fileURLToPath(new URL('../../../..', import.meta.url));
-const fixture = fileURLToPath(new URL('../fixtures/eras-server.ts', import.meta.url));
 const scratch = tempDir('mcp-protocol');
 const text = (result: { content: unknown }) =>
   (result.content as { text?: string }[]).map((p) => p.text ?? '').join('');
 const named = (tools: Tool[], name: string) => tools.find((t) => t.name === name) as Tool;
 
-let http: McpHttpServer;
-beforeAll(async () => {
-  http = await erasServer(mkdtempSync(join(scratch, 'http-'))).listen({ port: 0 });
-});
-afterAll(() => http.close());
-const clients: McpToolClient[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const http = erasHttp(scratch);
+const clients = closedAfterEach<McpToolClient>();
 
 type Transport = 'http' | 'stdio';
 const transportOf = (kind: Transport): Pick<McpClientOptions, 'url' | 'transport'> =>
-  kind === 'http'
-    ? { url: http.url }
-    : {
-        transport: stdioTransport({
-          command: process.execPath,
-          args: ['--import', 'tsx', fixture],
-          cwd: root,
-          env: {
-            ...(process.env as Record<string, string>),
-            FINO_TASKS_DIR: mkdtempSync(join(scratch, 'stdio-')),
-          },
-          stderr: 'ignore',
-        }),
-      };
+  kind === 'http' ? { url: http.url } : { transport: stdioTransport(erasStdio(scratch)) };
 
 const client = (options: Omit<McpClientOptions, 'transport' | 'url'>, kind: Transport) => {
   const made = mcpClient({ ...transportOf(kind), tasks: { pollIntervalMs: 20 }, ...options });

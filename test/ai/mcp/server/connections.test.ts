@@ -4,29 +4,17 @@
  * a `subscriptions/listen` stream hears the updates of the resources it follows and
  * the list changes it asked for (decisions 210, 211).
  */
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   Client,
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { McpHttpServer } from '../../../../src/ai/mcp/index.ts';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../../helpers/temp-dir.ts';
-import { erasServer } from '../fixtures/eras-server.ts';
+import { closedAfterEach, erasHttp } from '../fixtures/eras-serving.ts';
 
-let http: McpHttpServer;
-beforeAll(async () => {
-  http = await erasServer(mkdtempSync(join(tempDir('mcp-connections'), 'http-'))).listen({
-    port: 0,
-  });
-});
-afterAll(() => http.close());
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const http = erasHttp(tempDir('mcp-connections'));
+const clients = closedAfterEach<Client>();
 
 /** The official v2 client, pinned to 2026-07-28; `heard` gets each notification's method and params. */
 async function sdkClient(heard: { method: string; params: unknown }[]) {

@@ -3,36 +3,23 @@
  * Streamable HTTP and over stdio, with the caps of `resources/subscribe` (decision 211);
  * a stream within them opens. Driven by the official v2 client on 2026-07-28.
  */
-import { mkdtempSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   Client,
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { McpHttpServer } from '../../../../src/ai/mcp/index.ts';
+import { describe, expect, it } from 'vitest';
 import {
   MAX_SUBSCRIBED_URI_BYTES,
   MAX_SUBSCRIPTIONS,
 } from '../../../../src/ai/mcp/server/catalog.ts';
 import { tempDir } from '../../../helpers/temp-dir.ts';
-import { erasServer } from '../fixtures/eras-server.ts';
+import { closedAfterEach, erasHttp, erasStdio } from '../fixtures/eras-serving.ts';
 
-const root = fileURLToPath(new URL('../../../..', import.meta.url));
-const fixture = fileURLToPath(new URL('../fixtures/eras-server.ts', import.meta.url));
 const scratch = tempDir('mcp-listen-bounds');
-let http: McpHttpServer;
-beforeAll(async () => {
-  http = await erasServer(mkdtempSync(join(scratch, 'http-'))).listen({ port: 0 });
-});
-afterAll(() => http.close());
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
+const http = erasHttp(scratch);
+const clients = closedAfterEach<Client>();
 
 async function connect(transport: Transport): Promise<Client> {
   const client = new Client(
@@ -73,18 +60,7 @@ describe('subscriptions/listen over Streamable HTTP', () => {
 
 describe('subscriptions/listen over stdio', () => {
   it(`refuses more than ${MAX_SUBSCRIPTIONS} URIs, and the connection goes on`, async () => {
-    const client = await connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', fixture],
-        cwd: root,
-        env: {
-          ...(process.env as Record<string, string>),
-          FINO_TASKS_DIR: mkdtempSync(join(scratch, 'stdio-')),
-        },
-        stderr: 'ignore',
-      }),
-    );
+    const client = await connect(new StdioClientTransport(erasStdio(scratch)));
     await expect(
       client.listen({ resourceSubscriptions: uris(MAX_SUBSCRIPTIONS + 1) }),
     ).rejects.toThrow(`expected at most ${MAX_SUBSCRIPTIONS} URIs`);
