@@ -200,17 +200,17 @@ describe('prompts/get with hostile arguments', () => {
 });
 
 describe('subscriptions over stateless HTTP', () => {
-  it('refuses a subscription no connection could hold, instead of keeping it forever', async () => {
+  it('keeps no subscription on the server after the stream that held it closed', async () => {
     const { mcpClient } = await import('../../src/ai/mcp/index.ts');
     const http = await mcpServer({ name: 'h', version: '1', tools: [], resources }).listen({
       port: 0,
     });
     const client = mcpClient({ url: http.url });
-    await expect(client.subscribe('ok://small', () => undefined)).rejects.toThrow(
-      // The SDK client already refuses on a 2026-era connection; the server refuses too
-      // (for any other client) rather than keep a subscription for a server that is gone.
-      /resources\/subscribe needs a connection that stays open|'resources\/subscribe' is not supported by the negotiated protocol version/,
-    );
+    // On 2026-07-28 a followed resource is a subscriptions/listen stream the client holds
+    // (decision 211): closing the stream ends it; a stateless request keeps nothing.
+    const stop = await client.subscribe('ok://small', () => undefined);
+    expect(client.protocolVersion()).toBe('2026-07-28');
+    await stop();
     expect(await client.readResource('ok://small')).toMatchObject({ contents: [{ text: 'fine' }] });
     await client.close();
     await http.close();

@@ -19,6 +19,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { ContentPart, ModelMessage } from '../../../task/index.ts';
 import { fromMcpContent } from '../protocol/index.ts';
+import type { LoggingClient } from './log-level.ts';
+import type { ResourceFollows } from './resource-follows.ts';
 
 /** A server's log message (`notifications/message`). */
 export type ServerLogMessage = LoggingMessageNotification['params'];
@@ -54,9 +56,16 @@ export interface McpCatalogClient {
     argument: { name: string; value: string },
     context?: Record<string, string>,
   ): Promise<string[]>;
-  /** Follows a resource: `listener` hears each `notifications/resources/updated` for it. Returns an unsubscribe function. */
+  /**
+   * Follows a resource: `listener` hears each `notifications/resources/updated` for it
+   * (`resources/subscribe` on 2025 revisions, a `subscriptions/listen` stream on
+   * 2026-07-28). Returns an unsubscribe function.
+   */
   subscribe(uri: string, listener: (uri: string) => void): Promise<() => Promise<void>>;
-  /** Asks the server for log messages at `level` and above. */
+  /**
+   * Asks the server for log messages at `level` and above (`logging/setLevel` on 2025
+   * revisions, the level on each request on 2026-07-28).
+   */
   setLogLevel(level: ServerLogMessage['level']): Promise<void>;
 }
 
@@ -65,10 +74,10 @@ const MAX_PAGES = 100;
 
 /** The resource, prompt and completion calls over `sdk`, connecting first. */
 export function catalogClient(
-  sdk: Client,
+  sdk: LoggingClient,
   connect: () => Promise<void>,
-): McpCatalogClient & { resourceUpdated(uri: string): void } {
-  const followers = new Map<string, Set<(uri: string) => void>>();
+  follows: ResourceFollows,
+): McpCatalogClient {
   const pages = async <T>(
     list: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>,
   ) => {
@@ -135,30 +144,11 @@ export function catalogClient(
     },
     async subscribe(uri, listener) {
       await connect();
-      await sdk.subscribeResource({ uri });
-      const set = followers.get(uri) ?? new Set();
-      followers.set(uri, set);
-      set.add(listener);
-      return async () => {
-        set.delete(listener);
-        if (set.size === 0) {
-          followers.delete(uri);
-          await sdk.unsubscribeResource({ uri });
-        }
-      };
+      return follows.follow(uri, listener);
     },
     async setLogLevel(level) {
       await connect();
-      await sdk.setLoggingLevel(level);
-    },
-    resourceUpdated(uri) {
-      for (const listener of followers.get(uri) ?? []) {
-        try {
-          listener(uri);
-        } catch {
-          // A listener's failure is not the connection's.
-        }
-      }
+      await sdk.askLogLevel(level);
     },
   };
 }

@@ -7,6 +7,7 @@ import { checkDuration } from '../../../internal/duration.ts';
 import { checkOptionalType, typeError } from '../../../internal/option-type.ts';
 import type { SampleHandler, ServerLogMessage } from './client-catalog.ts';
 import type { McpOAuth } from './oauth.ts';
+import { checkProtocol, type McpProtocolRevision } from './protocol-choice.ts';
 import type { McpClientSamplingOptions } from './sampling-requests.ts';
 import type { TaskTiming } from './tasks/index.ts';
 import type { McpTransportSpec } from './transports.ts';
@@ -22,6 +23,14 @@ export interface McpClientOptions {
   url?: string | URL;
   /** OAuth 2.1 login for `url`, made with `oauth()` (decision 123). */
   auth?: McpOAuth;
+  /**
+   * The MCP revision to speak (decision 212). `'auto'` (the default) negotiates: over
+   * Streamable HTTP the newest both sides know (2026-07-28, else the 2025 handshake);
+   * over stdio the 2025 handshake. A revision pins it, and a server that does not speak
+   * it is refused at `connect()`: `'2026-07-28'`, `'2025-11-25'` or `'2025-06-18'`.
+   * Checked at construction.
+   */
+  protocol?: McpProtocolRevision | 'auto';
   /** This client's name and version, as the server sees them (default `fino`). */
   name?: string;
   version?: string;
@@ -113,6 +122,7 @@ export function checkClientOptions(options: McpClientOptions): void {
   for (const name of ['onElicit', 'onWarning', 'onSample', 'onLog'] as const) {
     checkOptionalType(options[name], 'function', `mcpClient: ${name}`, typeError);
   }
+  checkProtocol(options.protocol);
   checkOptionalType(
     options.approveDestructive,
     'boolean',

@@ -2,7 +2,7 @@
  * `mcpClient()`: uses any MCP server's tools as fino tools, through the official SDK client.
  */
 
-import { Client, type Transport } from '@modelcontextprotocol/client';
+import type { Transport } from '@modelcontextprotocol/client';
 import { checkDuration } from '../../../internal/duration.ts';
 import type { Tool } from '../../tool/index.ts';
 import { ApprovedCalls } from './approved-calls.ts';
@@ -15,7 +15,10 @@ import {
 } from './client-options.ts';
 import { coalesced } from './coalesced.ts';
 import { connectionError, transportTarget } from './connection-error.ts';
+import { LoggingClient } from './log-level.ts';
+import { negotiationFor } from './protocol-choice.ts';
 import { RemoteCalls } from './remote-calls.ts';
+import { ResourceFollows } from './resource-follows.ts';
 import { samplingLimits } from './sampling-requests.ts';
 import { finoJsonSchemaValidator } from './sdk-validator.ts';
 import { answerServerMessages } from './server-messages.ts';
@@ -40,6 +43,11 @@ export interface McpToolClient extends McpCatalogClient {
    * server's `notifications/tools/list_changed` — and returns an unsubscribe function.
    */
   onToolsChanged(listener: ToolsChangedListener): () => void;
+  /**
+   * The MCP revision this connection speaks (`'2026-07-28'`, `'2025-11-25'`, …), or
+   * `undefined` before it connects. See {@link McpClientOptions.protocol}.
+   */
+  protocolVersion(): string | undefined;
   /** Ends the connection (and the server process, for stdio). */
   close(): Promise<void>;
 }
@@ -91,10 +99,11 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
   );
   const approved = new ApprovedCalls();
   const inputs = new TaskInputs();
+  const follows = new ResourceFollows(sdk);
   const listenProgress = answerServerMessages(sdk, options, {
     approved,
     inputs,
-    resourceUpdated: (uri) => catalog.resourceUpdated(uri),
+    resourceUpdated: (uri) => follows.updated(uri),
     sampling: samplingLimits(options.sampling),
   });
   const calls = new RemoteCalls({ sdk, timeout, timing, approved, inputs, listenProgress });
@@ -108,11 +117,8 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     });
     return connecting;
   };
-  const catalog = catalogClient(sdk, connect);
-  const { resourceUpdated: _resourceUpdated, ...catalogCalls } = catalog;
-
   return {
-    ...catalogCalls,
+    ...catalogClient(sdk, connect, follows),
     connect,
     async tools() {
       await connect();
@@ -133,8 +139,10 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     },
     fingerprints: () => listings.fingerprints(),
     onToolsChanged: (listener) => listings.onChanged(listener),
+    protocolVersion: () => sdk.getNegotiatedProtocolVersion(),
     async close() {
       inputs.clear();
+      follows.clear();
       await sdk.close();
     },
   };
@@ -145,8 +153,8 @@ function sdkClient(
   options: McpClientOptions,
   spec: McpTransportSpec | Transport,
   toolsChanged: () => void,
-): Client {
-  return new Client(
+): LoggingClient {
+  const sdk = new LoggingClient(
     { name: options.name ?? 'fino', version: options.version ?? '0' },
     {
       // Always declared: a fino server asks approval for calls this client already approved.
@@ -154,14 +162,15 @@ function sdkClient(
         elicitation: { form: {} },
         ...(options.onSample ? { sampling: {} } : {}),
       },
-      // HTTP negotiates the newest protocol and falls back; stdio speaks the 2025
-      // handshake every server knows, without the probe's extra process (decision 044).
       // Remote structured output is checked by fino's validator, worded field by field.
       jsonSchemaValidator: finoJsonSchemaValidator,
-      versionNegotiation: 'kind' in spec && spec.kind === 'stdio' ? undefined : { mode: 'auto' },
+      ...negotiationFor(options.protocol, spec),
       // The server's list_changed notifications (or, on a 2026 connection, the SDK's
       // subscription) refresh the fingerprints, so stale Tool objects stop calling.
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: toolsChanged } },
     },
   );
+  // A client that hears logs hears them all until it sets a level, in both eras (decision 210).
+  if (options.onLog) sdk.logLevel = 'debug';
+  return sdk;
 }

@@ -6,7 +6,8 @@
  * and connection errors, OAuth login (`oauth.ts`, `oauth-provider.ts`, the checks of
  * `authorization-server.ts`, `auth-error.ts`) and token stores (`token-store.ts`,
  * `file-token-store.ts` with `file-lock.ts`), tool-list fingerprints (refreshed through
- * `coalesced.ts`), and remote MCP tasks the client follows (`tasks/`).
+ * `coalesced.ts`), the revision it speaks (`protocol-choice.ts`) and what differs by
+ * revision: the log level (`log-level.ts`) and followed resources (`resource-follows.ts`), and remote MCP tasks the client follows (`tasks/`).
  *
  * May import: `../protocol/index.ts`, the MCP SDK, `src/internal/`, other modules
  * through their `index.ts`. Never `../server/`. This file is what `fino:ai/mcp`
@@ -30,6 +31,7 @@ export { McpConnectionError, type McpConnectionErrorCode } from './connection-er
 export { fileTokenStore } from './file-token-store.ts';
 export type { ToolsDiff } from './fingerprint.ts';
 export { type McpOAuth, type OAuthOptions, oauth } from './oauth.ts';
+export { MCP_PROTOCOL_REVISIONS, type McpProtocolRevision } from './protocol-choice.ts';
 export { sampleWith } from './sample-with.ts';
 export {
   DEFAULT_SAMPLING_MAX_TOKENS,

@@ -4,7 +4,7 @@
  * content, a part or an array of parts), tool annotations ↔ a
  * tool's `risk`/`sideEffects`/`idempotent`/`effects`, the approval `_meta` keys a fino
  * server sets and a fino client reads, and structured output checked against a tool's
- * output schema.
+ * output schema, and which era a protocol revision belongs to (`revisions.ts`).
  *
  * May import: the MCP SDK, `src/internal/`, and other modules through their `index.ts`
  * (`task`, `validate`). Never `server/` or `client/`: both import this room, through
@@ -24,6 +24,7 @@ export {
   toCallToolResult,
   toMcpContent,
 } from './content.ts';
+export { isModernRevision } from './revisions.ts';
 export {
   fromSamplingContent,
   MAX_SAMPLING_PARTS,

@@ -4,17 +4,24 @@
  * hears that the tool, resource or prompt lists changed.
  */
 import type { Server } from '@modelcontextprotocol/server';
+import { isModernRevision } from '../protocol/index.ts';
 
-/** A 2026-era HTTP handler, whose `subscriptions/listen` streams hear list changes. */
-export interface ToolsChangedNotifier {
+/**
+ * A 2026-era HTTP handler, whose `subscriptions/listen` streams hear list changes and
+ * resource updates (the SDK's `ServerNotifier`).
+ */
+export interface ChangeNotifier {
   toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  resourceUpdated(uri: string): void;
 }
 
 /** The open connections and the handlers to tell when a list changes. */
 export class Connections {
   readonly #servers = new Set<Server>();
   /** The modern HTTP handlers, whose `subscriptions/listen` streams hear list changes. */
-  readonly notifiers = new Set<ToolsChangedNotifier>();
+  readonly notifiers = new Set<ChangeNotifier>();
 
   /** Keeps `server` until it closes (then `closed` runs for it); returns it. */
   add(server: Server, closed: (server: Server) => void): Server {
@@ -43,11 +50,30 @@ export class Connections {
     for (const notifier of this.notifiers) notifier.toolsChanged();
   }
 
-  /** Tells every connection that `list` changed. */
+  /** Tells every connection and every modern handler that `list` changed. */
   changed(list: ServedList): void {
     if (list === 'tools') this.toolsChanged();
-    else if (list === 'resources') this.send((server) => server.sendResourceListChanged());
-    else this.send((server) => server.sendPromptListChanged());
+    else if (list === 'resources') {
+      this.send((server) => server.sendResourceListChanged());
+      for (const notifier of this.notifiers) notifier.resourcesChanged();
+    } else {
+      this.send((server) => server.sendPromptListChanged());
+      for (const notifier of this.notifiers) notifier.promptsChanged();
+    }
+  }
+
+  /**
+   * Tells the 2026-era listeners that `uri` changed: every modern handler, and every
+   * open connection on a 2026 revision (its `subscriptions/listen` streams name the URIs
+   * they follow; the SDK delivers to those only). 2025-era connections hear it through
+   * their `resources/subscribe` (the catalog's subscriptions).
+   */
+  resourceUpdated(uri: string): void {
+    for (const notifier of this.notifiers) notifier.resourceUpdated(uri);
+    for (const server of this.#servers) {
+      if (!isModernRevision(server.getNegotiatedProtocolVersion())) continue;
+      server.sendResourceUpdated({ uri }).catch(() => this.#servers.delete(server));
+    }
   }
 
   /** `add`, announced: runs it, then tells every connection that `list` changed. */

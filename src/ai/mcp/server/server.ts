@@ -19,6 +19,7 @@ import {
   type McpNodeHandler,
   serverAuth,
 } from './http/index.ts';
+import { boundingListens, listenBoundsError } from './listen-bounds.ts';
 import type { McpServedPrompt } from './prompts.ts';
 import type { AnyResource } from './resources.ts';
 import { ServedTools } from './served-tools.ts';
@@ -177,6 +178,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         createServer,
         createConnectedServer,
         notifiers: connections.notifiers,
+        refuse: listenBoundsError,
         close: () => runner.close(),
         ...(bearer ? { auth: bearer } : {}),
       },
@@ -204,7 +206,10 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
       catalog.addPrompt(prompt),
     ),
     removePrompt: connections.removing('prompts', (name: string) => catalog.removePrompt(name)),
-    notifyResourceUpdated: (uri) => catalog.notifyUpdated(uri),
+    notifyResourceUpdated: (uri) => {
+      catalog.notifyUpdated(uri);
+      connections.resourceUpdated(uri);
+    },
     createServer,
     async connect(transport) {
       const server = createConnectedServer();
@@ -228,7 +233,7 @@ function stdioServing(
     stdin.once('close', resolve);
   });
   const handle = serveStdio(createConnectedServer, {
-    transport: new StdioServerTransport(stdin, stdout),
+    transport: boundingListens(new StdioServerTransport(stdin, stdout)),
   });
   return {
     closed,

@@ -361,9 +361,64 @@ const prompts = [
   }),
 ];
 
+/**
+ * The diagnostic tools of the 2026-07-28 scenarios on logging and `subscriptions/listen`
+ * (server-stateless): one logs, two change the tool or the prompt list of `server`.
+ */
+function listenDiagnostics(server: McpToolServer) {
+  const dynamicTool = tool({
+    name: 'test_dynamic_tool',
+    description: 'Served and withdrawn by test_trigger_tool_change.',
+    parameters: noArguments,
+    execute: () => 'dynamic',
+  });
+  const dynamicPrompt = prompt({
+    name: 'test_dynamic_prompt',
+    description: 'Served and withdrawn by test_trigger_prompt_change.',
+    get: () => 'dynamic',
+  });
+  return [
+    tool({
+      name: 'test_logging_tool',
+      description: 'Logs a message at each level.',
+      parameters: noArguments,
+      execute: (_args, ctx) => {
+        for (const level of ['debug', 'info', 'warning', 'error'] as const) ctx.log(level, level);
+        return 'Logged.';
+      },
+    }),
+    tool({
+      name: 'test_trigger_tool_change',
+      description: 'Serves or withdraws test_dynamic_tool: the tool list changes.',
+      parameters: noArguments,
+      execute: () => {
+        if (!server.removeTool(dynamicTool.name)) server.addTool(dynamicTool);
+        return 'Tool list changed.';
+      },
+    }),
+    tool({
+      name: 'test_trigger_prompt_change',
+      description: 'Serves or withdraws test_dynamic_prompt: the prompt list changes.',
+      parameters: noArguments,
+      execute: () => {
+        if (!server.removePrompt(dynamicPrompt.name)) server.addPrompt(dynamicPrompt);
+        return 'Prompt list changed.';
+      },
+    }),
+  ];
+}
+
 /** The everything server, not yet listening. */
 export function everythingServer(): McpToolServer {
-  return mcpServer({ name: 'fino-everything', version: '1.0.0', tools, resources, prompts });
+  const server = mcpServer({
+    name: 'fino-everything',
+    version: '1.0.0',
+    tools,
+    resources,
+    prompts,
+  });
+  for (const diagnostic of listenDiagnostics(server)) server.addTool(diagnostic);
+  return server;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

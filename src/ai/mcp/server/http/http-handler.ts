@@ -4,10 +4,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type Server } from '@modelcontextprotocol/server';
+import { createMcpHandler, type Server, type ServerNotifier } from '@modelcontextprotocol/server';
 import { eraRouter } from './era-router.ts';
 import { type HttpGuardOptions, httpGuard } from './http-guard.ts';
 import { legacySessions } from './legacy-sessions.ts';
+import { refusing } from './listen-refusal.ts';
 import type { ServerAuth } from './oauth.ts';
 
 /** Options of `McpToolServer.handler()`. */
@@ -29,10 +30,12 @@ export interface HttpHandlerServers {
   createServer(): Server;
   /** A server for a 2025-era session, which stays open and hears list changes. */
   createConnectedServer(): Server;
-  /** Where the modern handler registers to hear tool list changes while it is open. */
-  notifiers: Set<{ toolsChanged(): void }>;
+  /** Where the modern handler registers to hear list changes and resource updates while it is open. */
+  notifiers: Set<ServerNotifier>;
   /** Stops what the server runs beside its requests (the MCP task poller), when the handler closes. */
   close?(): void;
+  /** The JSON-RPC error answering a 2026-era request body the server refuses outright. */
+  refuse?(body: unknown): object | undefined;
   /** OAuth: protected-resource metadata and the bearer-token check (decision 125). */
   auth?: ServerAuth;
 }
@@ -48,7 +51,7 @@ export function httpHandler(
   notifiers.add(modern.notify);
   const legacy = legacySessions(servers.createConnectedServer);
   const serve = toNodeHandler(
-    { fetch: eraRouter(modern.fetch, legacy.fetch, maxRequestBodySize) },
+    { fetch: eraRouter(refusing(modern.fetch, servers.refuse), legacy.fetch, maxRequestBodySize) },
     { maxRequestBodySize },
   );
   const guard = httpGuard(handlerOptions);
