@@ -45,6 +45,19 @@ export {
   type TrimOldestOptions,
   trimOldest,
 } from './context/index.ts';
+export {
+  DEFAULT_GUARDRAIL_TIMEOUT_MS,
+  type Guardrail,
+  type GuardrailAgent,
+  type GuardrailCheck,
+  type GuardrailContext,
+  type GuardrailKind,
+  type GuardrailOptions,
+  type GuardrailVerdict,
+  guardrail,
+} from './guardrail.ts';
+export { GuardrailFailedError, GuardrailTrippedError } from './guardrail-error.ts';
+export type { GuardrailState, GuardrailTrip } from './guardrail-state.ts';
 export type { RunHooks } from './hooks.ts';
 export type { AgentOptions, AnyTool, ApprovalPolicy } from './options.ts';
 export { AgentOutputError } from './output.ts';
@@ -54,6 +67,7 @@ export { addUsage, STATE_VERSION } from './state.ts';
 export { maxSteps, type StopCondition } from './stop-conditions.ts';
 export { streamText } from './stream-text.ts';
 export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry/index.ts';
+export type { ToolGuardrails } from './tool-guardrails.ts';
 export type {
   AgentEvent,
   AgentInput,

@@ -8,9 +8,11 @@ import { abortError, raceAbort } from './abort.ts';
 import { type Budget, enforceBudget, runBudget } from './budget.ts';
 import { forEachLimited } from './for-each-limited.ts';
 import { withHooks } from './hooks.ts';
-import { collectWarnings, emitProviderCalls, requestTurn } from './model-turn.ts';
+import { guardedTurn } from './input-guardrails.ts';
+import { collectWarnings, emitProviderCalls } from './model-turn.ts';
 import type { AgentConfig } from './options.ts';
 import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
+import { checkOutputGuardrails } from './output-guardrails.ts';
 import { checkRunOptions } from './run-options.ts';
 import { settleCall } from './settle-call.ts';
 import { addUsage } from './state.ts';
@@ -189,11 +191,11 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       run.emit({ type: 'step-finish', step: index, result: state.steps[index] });
       stepped = true;
     }
-    if (isFinished(state, run.config)) return done(state);
+    if (isFinished(state, run.config)) return done(state, run);
     if (stepped && mode === 'one-step') return { status: 'running', state };
     const step = state.steps.length;
     run.emit({ type: 'step-start', step });
-    const turn = await requestTurn(state, run, step);
+    const turn = await guardedTurn(state, run, step);
     collectWarnings(state, run, step, turn.warnings);
     state.messages.push(turn.message);
     emitProviderCalls(run, step, turn.message);
@@ -210,7 +212,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       const repair = run.config.output ? await settleOutput(state, run.config, turn) : undefined;
       await run.checkpoint(state, repair === undefined ? 'final' : 'model-turn');
       run.emit({ type: 'step-finish', step, result: state.steps[step] });
-      if (repair === undefined) return done(state);
+      if (repair === undefined) return done(state, run);
       continue;
     }
     state.turn = { step, results: [], pending: [], cleared: [] };
@@ -283,7 +285,8 @@ function isFinished(state: RunState, config: AgentConfig): boolean {
   return answersTools && config.stopWhen.some((stop) => stop({ steps: state.steps }));
 }
 
-function done(state: RunState): DoneResult {
+async function done(state: RunState, run: Run): Promise<DoneResult> {
+  await checkOutputGuardrails(state, run);
   return {
     status: 'done',
     text: state.steps.at(-1)?.text ?? '',

@@ -80,6 +80,10 @@ export async function startRunTelemetry(
         agentSpan.addEvent('fino.context', contextAttributes(event));
         return;
       }
+      if (event.type === 'guardrail') {
+        agentSpan.addEvent('fino.guardrail', guardrailAttributes(event));
+        return;
+      }
       if (event.type !== 'tool-pending') return;
       const { pending } = event;
       agentSpan.addEvent(
@@ -217,6 +221,18 @@ function fail(span: OtelSpan, error: unknown): void {
     code: ERROR,
     message: error instanceof Error ? error.message : String(error),
   });
+}
+
+/** What a `guardrail` event says, as span event attributes (decision 195). */
+function guardrailAttributes(event: Extract<AgentEvent, { type: 'guardrail' }>) {
+  const attributes: Record<string, string | number | boolean> = {
+    'fino.step': event.step,
+    'fino.guardrail.name': event.name,
+    'fino.guardrail.kind': event.kind,
+    'fino.guardrail.tripped': event.tripped,
+  };
+  if (event.toolCallId !== undefined) attributes['gen_ai.tool.call.id'] = event.toolCallId;
+  return attributes;
 }
 
 /** What a `context` event says, as span event attributes (decision 144). */
