@@ -118,11 +118,10 @@ async function runOne(
 
 /** The check's answer as a verdict, or a `GuardrailFailedError` saying what it was. */
 function readVerdict(value: unknown, g: Guardrail, kind: GuardrailKind): GuardrailVerdict {
-  const v = value as Partial<GuardrailVerdict> | null;
   const toolKind = kind === 'tool-before' || kind === 'tool-after';
+  const v = plainVerdict(value);
   if (
-    v === null ||
-    typeof v !== 'object' ||
+    v === undefined ||
     typeof v.tripped !== 'boolean' ||
     (v.result !== undefined && (typeof v.result !== 'string' || !toolKind))
   ) {
@@ -140,6 +139,17 @@ function readVerdict(value: unknown, g: Guardrail, kind: GuardrailKind): Guardra
     output: v.output,
     ...(v.result !== undefined && { result: v.result }),
   };
+}
+
+/** The verdict's fields, read once (a throwing getter or a revoked Proxy is no verdict). */
+function plainVerdict(value: unknown): Partial<GuardrailVerdict> | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  try {
+    const { tripped, output, result } = value as Partial<GuardrailVerdict>;
+    return { tripped, output, result };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

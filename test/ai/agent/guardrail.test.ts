@@ -187,6 +187,22 @@ describe('input guardrails', () => {
         guardrail({ name: 'answers', check: () => 'fine' as never }),
         /input guardrail "answers" failed: expected its check to return \{ tripped: boolean, output\? \}, received string "fine"/,
       ],
+      [
+        guardrail({
+          name: 'hostile',
+          check: () =>
+            ({
+              get tripped(): boolean {
+                throw new Error('gotcha');
+              },
+            }) as never,
+        }),
+        /input guardrail "hostile" failed: expected its check to return/,
+      ],
+      [
+        guardrail({ name: 'extra', check: () => ({ tripped: false, result: 'x' }) }),
+        /input guardrail "extra" failed: expected its check to return \{ tripped: boolean, output\? \}/,
+      ],
     ];
     for (const [g, message] of cases) {
       const error = await rejection(agent({ model: model(), inputGuardrails: [g] }).generate('hi'));
@@ -347,5 +363,47 @@ describe('tool guardrails', () => {
     expect(echo.calls).toHaveLength(1);
     expect(result.state.steps[0].toolResults[0].content).toBe('echo: x');
     expect(result.state.guardrails).toBeUndefined();
+  });
+});
+
+describe('guardrails across suspend, JSON and resume', () => {
+  it('an approved call is checked by the before-guardrails when it runs; the output guardrail checks the end', async () => {
+    const refund = echoTool({ name: 'refund', requiresApproval: true });
+    const seen: string[] = [];
+    const build = (script: Parameters<typeof scriptedModel>[0]) =>
+      agent({
+        model: scriptedModel(script),
+        tools: [refund],
+        toolGuardrails: {
+          before: [
+            guardrail({
+              name: 'limit',
+              check: (call) => {
+                seen.push(`before ${(call as { toolName: string }).toolName}`);
+                return { tripped: false };
+              },
+            }),
+          ],
+        },
+        outputGuardrails: [
+          guardrail({
+            name: 'tone',
+            check: (answer) => {
+              seen.push(`output ${String(answer)}`);
+              return { tripped: false };
+            },
+          }),
+        ],
+      });
+    const first = await build([
+      { toolCalls: [{ id: 'r1', name: 'refund', args: { text: 'A-1' } }] },
+    ]).generate('Refund A-1');
+    expect(first.status).toBe('suspended');
+    expect(seen).toEqual([]);
+    const saved = JSON.parse(JSON.stringify(first.state)) as RunState;
+    const result = await build(['Refunded A-1.']).resume(saved, { r1: { approve: true } });
+    expect(result.status === 'done' && result.text).toBe('Refunded A-1.');
+    expect(refund.calls).toHaveLength(1);
+    expect(seen).toEqual(['before refund', 'output Refunded A-1.']);
   });
 });
