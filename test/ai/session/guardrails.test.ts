@@ -15,6 +15,7 @@ import {
   sqliteStore,
 } from '../../../src/ai/session/index.ts';
 import { nodeChild, PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
+import { leaseExpired } from '../../helpers/lease-expired.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 import { guardrailAgent, readEntries } from './fixtures/guardrail-agent.ts';
 
@@ -27,15 +28,6 @@ async function storedUntil(store: Store, runId: string, held: (state: RunState) 
     const state = (await store.get(runId))?.state;
     if (state && held(state)) return state;
     await sleep(20);
-  }
-}
-
-/** Waits until the dead worker's lease on the run has expired. */
-async function leaseExpired(store: Store, runId: string) {
-  for (;;) {
-    const run = await store.get(runId);
-    if (run?.status !== 'running' || (run.leaseExpiresAt ?? 0) < Date.now() - 5) return;
-    await sleep(25);
   }
 }
 
