@@ -16,8 +16,10 @@
  * The files: `agent.ts` (the `Agent`), `run.ts` (one run's loop), `model-turn.ts`,
  * `settle-call.ts` (a tool call's approval, execution and suspension), `state.ts` and
  * `state-signature.ts` (the run state), the options' checks (`options.ts`,
- * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), and tracing in the room
- * `telemetry/`. It imports `fino:ai/model`,
+ * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), guardrails (`guardrail.ts`
+ * the definition, `guardrail-run.ts` running checks, `input-guardrails.ts`,
+ * `output-guardrails.ts`, `tool-guardrails.ts`, `guardrail-state.ts`,
+ * `guardrail-error.ts`), and tracing in the room `telemetry/`. It imports `fino:ai/model`,
  * `fino:ai/tool`, `fino:task`, `fino:validate` and `src/internal`.
  *
  * @module
