@@ -24,7 +24,11 @@
  *   (system prompt, tools, the latest user message, the latest model turn and its
  *   results); thrown before the request is sent;
  * - `BUDGET_EXCEEDED`: the run spent its budget (`maxCost` or `maxTokens`) and stopped
- *   cleanly; the error's `state` resumes it with a higher budget (a `BudgetExceededError`).
+ *   cleanly; the error's `state` resumes it with a higher budget (a `BudgetExceededError`);
+ * - `GUARDRAIL_TRIPPED`: a guardrail tripped and stopped the run (a `GuardrailTrippedError`
+ *   naming it, where it ran and what it found);
+ * - `GUARDRAIL_FAILED`: a guardrail's check threw, hung past its `timeoutMs` or answered
+ *   something other than a verdict (a `GuardrailFailedError`): never a pass.
  */
 export type AgentErrorCode =
   | 'INVALID_ARGUMENT'
@@ -37,7 +41,9 @@ export type AgentErrorCode =
   | 'INVALID_MODEL_TURN'
   | 'INVALID_OUTPUT'
   | 'CONTEXT_OVERFLOW'
-  | 'BUDGET_EXCEEDED';
+  | 'BUDGET_EXCEEDED'
+  | 'GUARDRAIL_TRIPPED'
+  | 'GUARDRAIL_FAILED';
 
 /**
  * The error every refusal of `fino:ai/agent` throws: a bad option, a state it cannot

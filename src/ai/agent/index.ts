@@ -17,8 +17,10 @@
  * `settle-call.ts` (a tool call's approval, execution and suspension), `state.ts` and
  * `state-signature.ts` (the run state), the options' checks (`options.ts`,
  * `turn-settings.ts`, `agent-tools.ts`, `run-options.ts`), each step's model and tools
- * (`step-control.ts`, `step-plan.ts`, `turn-cost.ts`), and tracing in the room
- * `telemetry/`. It imports `fino:ai/model`,
+ * (`step-control.ts`, `step-plan.ts`, `turn-cost.ts`), guardrails (`guardrail.ts`
+ * the definition, `guardrail-run.ts` running checks, `input-guardrails.ts`,
+ * `output-guardrails.ts`, `tool-guardrails.ts`, `guardrail-state.ts`,
+ * `guardrail-error.ts`), and tracing in the room `telemetry/`. It imports `fino:ai/model`,
  * `fino:ai/tool`, `fino:task`, `fino:validate` and `src/internal`.
  *
  * @module
@@ -46,6 +48,19 @@ export {
   type TrimOldestOptions,
   trimOldest,
 } from './context/index.ts';
+export {
+  DEFAULT_GUARDRAIL_TIMEOUT_MS,
+  type Guardrail,
+  type GuardrailAgent,
+  type GuardrailCheck,
+  type GuardrailContext,
+  type GuardrailKind,
+  type GuardrailOptions,
+  type GuardrailVerdict,
+  guardrail,
+} from './guardrail.ts';
+export { GuardrailFailedError, GuardrailTrippedError } from './guardrail-error.ts';
+export type { GuardrailState, GuardrailTrip } from './guardrail-state.ts';
 export { Handoff, type HandoffOptions, type HandoffTarget, handoff } from './handoff.ts';
 export type { HandoffEntry, HandoffList } from './handoff-graph.ts';
 export type { RunHooks } from './hooks.ts';
@@ -58,6 +73,7 @@ export type { PrepareStep, PrepareStepInfo, StepSettings } from './step-control.
 export { maxSteps, type StopCondition } from './stop-conditions.ts';
 export { streamText } from './stream-text.ts';
 export type { OtelSpan, OtelTracer, TelemetryOptions, TraceContext } from './telemetry/index.ts';
+export type { ToolGuardrails } from './tool-guardrails.ts';
 export type {
   AgentEvent,
   AgentInput,

@@ -16,6 +16,7 @@ import { AgentError } from './agent-error.ts';
 import { readTools } from './agent-tools.ts';
 import { type Budget, readBudget, readPrices } from './budget.ts';
 import { type ContextConfig, type ContextOptions, readContext } from './context/index.ts';
+import { type AgentGuardrails, type Guardrail, readAgentGuardrails } from './guardrail.ts';
 import type { Handoff } from './handoff.ts';
 import { type HandoffList, readHandoffs } from './handoff-graph.ts';
 import { checkMaxResultChars, DEFAULT_MAX_RESULT_CHARS } from './result-budget.ts';
@@ -29,6 +30,7 @@ import {
 } from './step-control.ts';
 import { maxSteps, type StopCondition } from './stop-conditions.ts';
 import { readTelemetry, type TelemetryConfig, type TelemetryOptions } from './telemetry/index.ts';
+import type { ToolGuardrails } from './tool-guardrails.ts';
 import { readSettings, type TurnSettings } from './turn-settings.ts';
 import type { ApprovalAnswer } from './types.ts';
 
@@ -173,6 +175,16 @@ export interface AgentOptions<Output extends SchemaLike | undefined = SchemaLike
   handoffs?: HandoffList;
   /** What this agent does, for the model of an agent that may hand off to it. */
   description?: string;
+  /**
+   * Checks of the user's input, run with the first model request (or before it, with
+   * `runInParallel: false`); one that trips stops the run with a `GuardrailTrippedError`
+   * and the model's answer is discarded (its usage still counted). See docs/agent.md, "Guardrails".
+   */
+  inputGuardrails?: readonly Guardrail[];
+  /** Checks of the final answer, run before the result is returned; a trip stops the run. */
+  outputGuardrails?: readonly Guardrail[];
+  /** Checks of every tool call the agent runs: `before` it runs, `after` it returns. */
+  toolGuardrails?: ToolGuardrails<Guardrail>;
 }
 
 /** Every option `agent()` knows, so an unknown one (a typo) is refused, not ignored. */
@@ -201,10 +213,13 @@ const KNOWN_OPTIONS: Record<keyof AgentOptions, true> = {
   prepareStep: true,
   handoffs: true,
   description: true,
+  inputGuardrails: true,
+  outputGuardrails: true,
+  toolGuardrails: true,
 };
 
 /** The checked, normalized form of {@link AgentOptions}. */
-export interface AgentConfig {
+export interface AgentConfig extends AgentGuardrails {
   name: string;
   model: Model;
   instructions: string | undefined;
@@ -325,6 +340,7 @@ export function readOptions(options: AgentOptions): AgentConfig {
     stepControl,
     description: options.description,
     handoffs: readHandoffs(options.handoffs),
+    ...readAgentGuardrails(options),
   };
 }
 

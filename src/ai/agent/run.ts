@@ -10,9 +10,11 @@ import { forEachLimited } from './for-each-limited.ts';
 import { activeConfig } from './handoff-graph.ts';
 import { takeHandoff } from './handoff-switch.ts';
 import { withHooks } from './hooks.ts';
-import { collectWarnings, emitProviderCalls, requestTurn } from './model-turn.ts';
+import { guardedTurn } from './input-guardrails.ts';
+import { collectWarnings, emitProviderCalls } from './model-turn.ts';
 import type { AgentConfig } from './options.ts';
 import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
+import { checkOutputGuardrails } from './output-guardrails.ts';
 import { checkRunOptions } from './run-options.ts';
 import { settleCall } from './settle-call.ts';
 import { addUsage } from './state.ts';
@@ -194,11 +196,11 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       run.emit({ type: 'step-finish', step: index, result: state.steps[index] });
       stepped = true;
     }
-    if (isFinished(state, run.config)) return done(state, run.config.name);
+    if (isFinished(state, run.config)) return done(state, run);
     if (stepped && mode === 'one-step') return { status: 'running', state };
     const step = state.steps.length;
     run.emit({ type: 'step-start', step });
-    const turn = await requestTurn(state, run, step);
+    const turn = await guardedTurn(state, run, step);
     collectWarnings(state, run, step, turn.warnings);
     state.messages.push(turn.message);
     emitProviderCalls(run, step, turn.message);
@@ -216,7 +218,7 @@ export async function continueRun(state: RunState, run: Run, mode: RunMode): Pro
       const repair = run.config.output ? await settleOutput(state, run.config, turn) : undefined;
       await run.checkpoint(state, repair === undefined ? 'final' : 'model-turn');
       run.emit({ type: 'step-finish', step, result: state.steps[step] });
-      if (repair === undefined) return done(state, run.config.name);
+      if (repair === undefined) return done(state, run);
       continue;
     }
     state.turn = { step, results: [], pending: [], cleared: [] };
@@ -289,9 +291,10 @@ function isFinished(state: RunState, config: AgentConfig): boolean {
   return answersTools && config.stopWhen.some((stop) => stop({ steps: state.steps }));
 }
 
-function done(state: RunState, agent: string): DoneResult {
+async function done(state: RunState, run: Run): Promise<DoneResult> {
+  await checkOutputGuardrails(state, run);
   return {
-    agent,
+    agent: run.config.name,
     status: 'done',
     text: state.steps.at(-1)?.text ?? '',
     output: state.output,

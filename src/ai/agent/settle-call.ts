@@ -8,6 +8,7 @@ import { budgetResult, READ_RESULT, readResult, readResultDefinition } from './r
 import type { Run } from './run.ts';
 import { describe } from './state.ts';
 import { notOfferedMessage, offeredInStep } from './step-plan.ts';
+import { guardTool } from './tool-guardrails.ts';
 import type { ClearedCall, PendingCall, RunState, ToolResultPart } from './types.ts';
 
 /** What became of one tool call: a result for the model, or a pending call. */
@@ -97,6 +98,16 @@ async function settle(
       }),
   };
   if (cleared?.kind === 'resume') ctx.resumeValue = cleared.resumeValue;
+  return guardTool(call, state, run, () => invoke(call, tool, ctx, run));
+}
+
+/** Runs the tool: its result, a pending call when it suspends, an `isError` result when it fails. */
+async function invoke(
+  call: ToolCall,
+  tool: AnyTool,
+  ctx: Partial<ToolRunContext>,
+  run: Run,
+): Promise<CallOutcome> {
   try {
     const result = await run.telemetry.tool(call, tool.description, () =>
       tool.invoke(call.args, ctx),

@@ -4,6 +4,7 @@ import { addCosts, type ModelMessage, type Usage } from '../model/index.ts';
 import { AgentError, type AgentErrorCode } from './agent-error.ts';
 import { checkContextState } from './context/check-state.ts';
 import { describe } from './describe.ts';
+import { checkGuardrailState } from './guardrail-state.ts';
 import { checkHandoffState } from './handoff-switch.ts';
 import { checkStoredResults } from './result-budget.ts';
 import { type StateSecret, verifyState } from './state-signature.ts';
@@ -193,6 +194,7 @@ export function readState(value: unknown, secret?: StateSecret): RunState {
   checkStoredResults(state.results);
   checkTraceContext(state.trace);
   checkContextState(state.context, state.messages.length);
+  checkGuardrailState(state.guardrails);
   const copy = structuredClone(state as RunState);
   delete copy.signature;
   return copy;

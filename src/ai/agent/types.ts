@@ -9,6 +9,8 @@ import type {
 } from '../model/index.ts';
 import type { Budget } from './budget.ts';
 import type { ContextReport, ContextState } from './context/index.ts';
+import type { GuardrailKind } from './guardrail.ts';
+import type { GuardrailState } from './guardrail-state.ts';
 import type { RunHooks } from './hooks.ts';
 import type { TraceContext } from './telemetry/index.ts';
 
@@ -127,6 +129,8 @@ export interface RunState {
    * or the run option `summary`.
    */
   context?: ContextState;
+  /** The guardrails' record: every trip, and what waits for a verdict (absent while empty; decision 196). */
+  guardrails?: GuardrailState;
   /**
    * With the agent's `stateSecret`: `hmac-sha256:` and the HMAC of the rest of the state
    * (its canonical JSON). `resume()` and `step()` refuse a state whose signature does not
@@ -291,6 +295,8 @@ export interface AgentRunOptions extends RunHooks {
  * - `aborted`: the caller aborted; the open turn's calls were answered "aborted".
  * - `context`: the context step wrote a summary (`state.context.summary`) before a model
  *   request; stored so that a resumed run does not ask for it again.
+ * - `guardrail-tripped`: a guardrail tripped and the run stops; the state records the
+ *   trip (`state.guardrails.tripped`) and, for an input guardrail, the discarded turn's usage.
  */
 export type CheckpointReason =
   | 'model-turn'
@@ -299,7 +305,8 @@ export type CheckpointReason =
   | 'turn-closed'
   | 'final'
   | 'aborted'
-  | 'context';
+  | 'context'
+  | 'guardrail-tripped';
 
 /** What `onCheckpoint` is told besides the state. */
 export interface CheckpointInfo {
@@ -323,6 +330,15 @@ export type AgentEvent =
   | { type: 'log'; step: number; toolCallId: string; toolName: string; entry: LogEntry }
   /** What the context step left out of, or cleared in, the request about to be sent (the state keeps it all). */
   | ({ type: 'context'; step: number } & ContextReport)
+  /** A guardrail's verdict (decision 195); `toolCallId` for tool guardrails. */
+  | {
+      type: 'guardrail';
+      step: number;
+      name: string;
+      kind: GuardrailKind;
+      tripped: boolean;
+      toolCallId?: string;
+    }
   | { type: 'step-finish'; step: number; result: StepResult }
   /** The run went on with another agent: `toolCallId` is the model's handoff call. */
   | { type: 'handoff'; step: number; from: string; to: string; toolCallId: string }

@@ -35,7 +35,14 @@ describe('ai/agent types', () => {
       ((state: RunState, info: CheckpointInfo) => void | Promise<void>) | undefined
     >();
     expectTypeOf<CheckpointInfo['reason']>().toEqualTypeOf<
-      'model-turn' | 'tool-outcome' | 'decisions' | 'turn-closed' | 'final' | 'aborted' | 'context'
+      | 'model-turn'
+      | 'tool-outcome'
+      | 'decisions'
+      | 'turn-closed'
+      | 'final'
+      | 'aborted'
+      | 'context'
+      | 'guardrail-tripped'
     >();
     expectTypeOf<Agent['resume']>().returns.toEqualTypeOf<Promise<RunResult>>();
     expectTypeOf<Extract<AgentEvent, { type: 'finish' }>['result']>().toEqualTypeOf<RunResult>();

@@ -4,29 +4,15 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  type SessionRun,
-  type Store,
-  session,
-  sqliteStore,
-} from '../../../src/ai/session/index.ts';
+import { type SessionRun, session, sqliteStore } from '../../../src/ai/session/index.ts';
 import { PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
+import { leaseExpired } from '../../helpers/lease-expired.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
 import { worker } from './child.ts';
 import { readLog, shopAgent } from './fixtures/shop-agent.ts';
 
 const dir = tempDir('crash');
-
-/** Waits until the dead worker's lease on the run has expired. */
-async function leaseExpired(store: Store, runId: string) {
-  for (;;) {
-    const run = await store.get(runId);
-    if (run?.status !== 'running' || (run.leaseExpiresAt ?? 0) < Date.now() - 5) return;
-    await sleep(25);
-  }
-}
 
 describe('session across processes (SQLite)', () => {
   it(

@@ -89,6 +89,10 @@ export async function startRunTelemetry(
         agentSpan.addEvent('fino.handoff', handoffAttributes(event));
         return;
       }
+      if (event.type === 'guardrail') {
+        agentSpan.addEvent('fino.guardrail', guardrailAttributes(event));
+        return;
+      }
       if (event.type !== 'tool-pending') return;
       const { pending } = event;
       agentSpan.addEvent(
@@ -258,6 +262,18 @@ function handoffAttributes(event: Extract<AgentEvent, { type: 'handoff' }>) {
     'gen_ai.agent.name': event.to,
     'gen_ai.tool.call.id': event.toolCallId,
   };
+}
+
+/** What a `guardrail` event says, as span event attributes (decision 195). */
+function guardrailAttributes(event: Extract<AgentEvent, { type: 'guardrail' }>) {
+  const attributes: Record<string, string | number | boolean> = {
+    'fino.step': event.step,
+    'fino.guardrail.name': event.name,
+    'fino.guardrail.kind': event.kind,
+    'fino.guardrail.tripped': event.tripped,
+  };
+  if (event.toolCallId !== undefined) attributes['gen_ai.tool.call.id'] = event.toolCallId;
+  return attributes;
 }
 
 /** What a `context` event says, as span event attributes (decision 144). */
