@@ -4,8 +4,8 @@
  * triage when it is done. Their models are scripted (each turn decided from the
  * conversation), so the example runs offline; swap in `openai({ model: 'gpt-4.1' })`.
  */
-import { type Agent, agent } from 'fino:ai/agent';
-import { type GenerateRequest, type Model, type ScriptedReply, scriptedModel } from 'fino:ai/model';
+import { type Agent, agent, guardrail } from 'fino:ai/agent';
+import { type GenerateRequest, ModelError, type ScriptedReply, scriptedModel } from 'fino:ai/model';
 import { lookupOrder, refund } from '../session/refund-agent.ts';
 
 /** The name of a tool whose results the last message holds, if it holds any. */
@@ -30,6 +30,9 @@ function triageTurn(request: GenerateRequest): ScriptedReply | string {
   if (answered === 'transfer_to_triage')
     return 'Your refund is on its way. Anything else I can do?';
   const last = request.messages.at(-1);
+  if (typeof last?.content === 'string' && /which card/i.test(last.content)) {
+    return 'You paid with the card 4111 1111 1111 1111.'; // the PII guardrail stops this one
+  }
   if (typeof last?.content === 'string' && /refund/i.test(last.content)) {
     return { toolCalls: [{ name: 'transfer_to_refunds', args: { orderId: 'o-17' } }] };
   }
@@ -53,33 +56,67 @@ function refundsTurn(request: GenerateRequest): ScriptedReply | string {
   };
 }
 
-/** A model deciding each turn with `turn`; each process builds its own. */
-function deskModel(turn: (request: GenerateRequest) => ScriptedReply | string): Model {
-  // >>> LEAD: FALLBACK MODEL (issue 29, item 3) — here gpt-4.1 gets its fallback to a second
-  // provider on 503 (`fallback([openai({ model: 'gpt-4.1' }), …])` or `fallbackModels`).
-  return scriptedModel(Array.from({ length: 1_000 }, () => turn));
-  // <<< LEAD: FALLBACK MODEL
+/** What an overloaded OpenAI answers: a 503, a fault of the provider, so the run falls over. */
+const overloaded = () =>
+  new ModelError('openai: 503 The server is overloaded', {
+    provider: 'openai',
+    status: 503,
+    retryable: true,
+  });
+
+/**
+ * gpt-4.1 deciding each turn with `turn` (each process builds its own), answering 503
+ * while `outage` is on; and a second provider's model, deciding the same way, that the
+ * agents fall back to (`fallbackModels`) when gpt-4.1 fails for the provider's fault.
+ */
+function deskModels(turn: (request: GenerateRequest) => ScriptedReply | string, outage: boolean) {
+  const turns = (answer: (request: GenerateRequest) => ScriptedReply | string | Error) =>
+    Array.from({ length: 1_000 }, () => answer);
+  return {
+    model: scriptedModel(
+      turns((request) => (outage ? overloaded() : turn(request))),
+      {
+        id: 'openai:gpt-4.1',
+      },
+    ),
+    fallbackModels: [scriptedModel(turns(turn), { id: 'anthropic:claude-sonnet-4-5' })],
+  };
 }
 
-/** The triage agent, root of the handoff graph (triage ⇄ refunds). */
-export function supportDesk(): Agent {
+/** Trips on a card number or an e-mail address in an answer, before the customer sees it. */
+const pii = guardrail({
+  name: 'pii',
+  check: (answer) => {
+    const found = /\b(?:\d[ -]?){13,19}\b|[\w.+-]+@[\w-]+\.[\w.]+/.exec(String(answer));
+    return {
+      tripped: found !== null,
+      output: found ? 'a card number or an e-mail address' : undefined,
+    };
+  },
+});
+
+/**
+ * The triage agent, root of the handoff graph (triage ⇄ refunds). Both agents run on
+ * gpt-4.1 with a second provider behind it, and check their final answers for PII. With
+ * `outage`, gpt-4.1 answers 503 in this process, and every step falls over.
+ */
+export function supportDesk({ outage = false }: { outage?: boolean } = {}): Agent {
   const refunds: Agent = agent({
     name: 'refunds',
     description: 'Refunds an order: looks it up, asks approval, pays it back.',
     instructions: 'You are the refunds specialist. Hand back to triage when done.',
-    model: deskModel(refundsTurn),
+    ...deskModels(refundsTurn, outage),
     tools: [lookupOrder, refund],
     handoffs: () => [triage],
+    outputGuardrails: [pii],
   });
   const triage: Agent = agent({
     name: 'triage',
     description: 'Greets the customer and routes the request.',
     instructions: 'You are the front desk. Send refund requests to the refunds specialist.',
-    model: deskModel(triageTurn),
+    ...deskModels(triageTurn, outage),
     handoffs: [refunds],
-    // >>> LEAD: PII OUTPUT GUARDRAIL (issue 29, item 2) — here the desk's answers get their
-    // PII check (`outputGuardrails: [pii]`) before the customer sees them.
-    // <<< LEAD: PII OUTPUT GUARDRAIL
+    outputGuardrails: [pii],
   });
   return triage;
 }

@@ -33,20 +33,40 @@ describe('examples/customer-support', () => {
   it(
     'triage → refunds (approval, across a restart) → back to triage, in one thread',
     async () => {
-      const asked = await script('chat.ts', 'I want a refund for order o-17', '--thread', 'c1');
+      // gpt-4.1 is down (503) in the first process: both steps fall over to the second provider.
+      const asked = await script(
+        'chat.ts',
+        'I want a refund for order o-17',
+        '--thread',
+        'c1',
+        '--outage',
+      );
       expect(asked.stdout).toMatch(/run \S+: suspended \(refunds\)/);
+      expect(asked.stdout).toContain(
+        'models: anthropic:claude-sonnet-4-5, anthropic:claude-sonnet-4-5',
+      );
       expect(asked.stdout).toContain('pending approval: refund({"orderId":"o-17","amount":89})');
       const token = /approve\.ts (\S+)/.exec(asked.stdout)?.[1];
       expect(token).toBeTruthy();
 
       const approved = await script('approve.ts', token!);
       expect(approved.stdout).toMatch(/run \S+: done \(triage\)/);
+      // gpt-4.1 is back in the second process: the steps it answered say so.
+      expect(approved.stdout).toContain(
+        'models: anthropic:claude-sonnet-4-5, anthropic:claude-sonnet-4-5, openai:gpt-4.1, openai:gpt-4.1',
+      );
       expect(approved.stdout).toContain(
         'triage: Your refund is on its way. Anything else I can do?',
       );
 
       const next = await script('chat.ts', 'No, thanks', '--thread', 'c1');
       expect(next.stdout).toContain('triage: Happy to help. Have a nice day!');
+
+      // An answer with a card number trips the PII output guardrail: the customer never sees it.
+      const card = await script('chat.ts', 'Which card did I pay with?', '--thread', 'c1');
+      expect(card.stdout).toMatch(/run \S+: error/);
+      expect(card.stdout).toContain('stopped: GUARDRAIL_TRIPPED');
+      expect(card.stdout).not.toContain('4111');
     },
     TIMEOUT_MS,
   );
