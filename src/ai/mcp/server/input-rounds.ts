@@ -53,7 +53,11 @@ export class InputRounds {
    * (from the sealed state, so only answers to what this server asked are read);
    * `responses`: the `inputResponses` of this request.
    */
-  constructor(recorded: readonly RecordedInput[], asked: readonly AskedInput[], responses: unknown) {
+  constructor(
+    recorded: readonly RecordedInput[],
+    asked: readonly AskedInput[],
+    responses: unknown,
+  ) {
     this.#recorded = [...recorded];
     for (const question of asked) {
       const answer = answerTo(question, responses, this.#recordedBytes());
