@@ -170,14 +170,7 @@ describe('a hostile client answering input requests', () => {
     expect(otherTool.error?.code).toBe(-32602);
   });
 
-  it('answers to questions that were not asked are ignored: the server asks', async () => {
-    const unasked = await call(
-      http.url,
-      'greet',
-      { inputResponses: { user_name: { action: 'accept', content: { name: 'Eve' } } } },
-      { greeting: 'Hello' },
-    );
-    expect(unasked.result.resultType).toBe('input_required');
+  it('answers under keys the call does not ask are ignored; one given early is the answer', async () => {
     const { requestState } = await firstRound();
     const wrongKey = await call(
       http.url,
@@ -186,6 +179,20 @@ describe('a hostile client answering input requests', () => {
       { greeting: 'Hello' },
     );
     expect(wrongKey.result.resultType).toBe('input_required');
+    expect(Object.keys(wrongKey.result.inputRequests)).toEqual(['user_name']);
+    // As SEP-2322's write-once tools read them: by key, so extra keys change nothing.
+    const early = await call(
+      http.url,
+      'greet',
+      {
+        inputResponses: {
+          user_name: { action: 'accept', content: { name: 'Eve' } },
+          extra: { action: 'accept', content: { foo: 'bar' } },
+        },
+      },
+      { greeting: 'Hello' },
+    );
+    expect(early.result.content[0].text).toBe('Hello, Eve!');
   });
 
   it('never answering holds nothing: the state is the whole call, and it expires after an hour', async () => {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
-import type { AskedInput, RecordedInput } from './input-rounds.ts';
+import type { RecordedInput } from './input-rounds.ts';
 
 /** What a continued call has established so far. */
 export interface CallState {
@@ -18,8 +18,6 @@ export interface CallState {
   resumed?: { value: unknown };
   /** What `ctx.sample()`/`ctx.elicit()` got in earlier rounds, in order (2026-07-28). */
   inputs?: RecordedInput[];
-  /** What the previous round asked the client (2026-07-28). */
-  asked?: AskedInput[];
 }
 
 interface SealedState extends CallState {
@@ -64,7 +62,6 @@ export class CallStateCodec {
     if (typeof state.question === 'string') result.question = state.question;
     if (state.resumed !== undefined) result.resumed = state.resumed;
     if (Array.isArray(state.inputs)) result.inputs = state.inputs;
-    if (Array.isArray(state.asked)) result.asked = state.asked;
     return result;
   }
 }

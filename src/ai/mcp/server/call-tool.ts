@@ -81,13 +81,13 @@ export async function callTool(
     });
   const canElicit = clientCanElicit(ctx, setting);
   const rounds = setting.inputRequired
-    ? new InputRounds(state.inputs ?? [], state.asked ?? [], ctx.mcpReq.inputResponses)
+    ? new InputRounds(state.inputs ?? [], ctx.mcpReq.inputResponses)
     : undefined;
   /** What the call asks its client now, when it asks (2026-07-28). */
   const askInputs = async () => {
-    const { asked, requests } = rounds?.pending() ?? { asked: [], requests: {} };
-    if (asked.length === 0) return undefined;
-    const next: CallState = { ...state, inputs: rounds?.recorded(), asked };
+    const requests = rounds?.pending();
+    if (requests === undefined) return undefined;
+    const next: CallState = { ...state, inputs: rounds?.recorded() };
     if ('resumeValue' in runContext) next.resumed = { value: runContext.resumeValue };
     return inputRequired({
       inputRequests: requests,

@@ -24,7 +24,7 @@ export type RecordedInput =
   | { error: string };
 
 /** One input request of a round: its key on the wire and what it asks. */
-export interface AskedInput {
+interface AskedInput {
   key: string;
   kind: 'elicit' | 'sample';
 }
@@ -45,25 +45,19 @@ export class InputRequiredSignal extends Error {
 /** The inputs of one run of a call: replayed from the recorded answers, asked past them. */
 export class InputRounds {
   readonly #recorded: RecordedInput[];
-  readonly #pending: { asked: AskedInput; request: InputRequest }[] = [];
+  readonly #responses: unknown;
+  readonly #pending: { key: string; request: InputRequest }[] = [];
+  /** The keys this run asked or read, each once. */
+  readonly #keys = new Set<string>();
   #next = 0;
 
   /**
-   * `recorded`: the answers of earlier rounds; `asked`: what the previous round asked
-   * (from the sealed state, so only answers to what this server asked are read);
-   * `responses`: the `inputResponses` of this request.
+   * `recorded`: the answers of earlier rounds (from the sealed state); `responses`: the
+   * `inputResponses` of this request, read by key as the run asks.
    */
-  constructor(
-    recorded: readonly RecordedInput[],
-    asked: readonly AskedInput[],
-    responses: unknown,
-  ) {
+  constructor(recorded: readonly RecordedInput[], responses: unknown) {
     this.#recorded = [...recorded];
-    for (const question of asked) {
-      const answer = answerTo(question, responses, this.#recordedBytes());
-      if (answer === undefined) break; // not answered: the replay asks it again
-      this.#recorded.push(answer);
-    }
+    this.#responses = responses;
   }
 
   /** `ctx.sample`'s request to the client: the recorded answer, or asked (and this run stops). */
@@ -79,12 +73,10 @@ export class InputRounds {
     return [...this.#recorded];
   }
 
-  /** What this run asked and waits for: the input requests of the next round (empty when none). */
-  pending(): { asked: AskedInput[]; requests: Record<string, InputRequest> } {
-    return {
-      asked: this.#pending.map(({ asked }) => asked),
-      requests: Object.fromEntries(this.#pending.map(({ asked, request }) => [asked.key, request])),
-    };
+  /** What this run asked and waits for, by key: the next round's input requests; `undefined` when none. */
+  pending(): Record<string, InputRequest> | undefined {
+    if (this.#pending.length === 0) return undefined;
+    return Object.fromEntries(this.#pending.map(({ key, request }) => [key, request]));
   }
 
   async #ask(
@@ -93,8 +85,11 @@ export class InputRounds {
     request: () => InputRequest,
   ): Promise<unknown> {
     const index = this.#next++;
-    const recorded = this.#recorded[index];
     const what = kind === 'elicit' ? 'ctx.elicit' : 'ctx.sample';
+    const name = key ?? `fino.input.${index}`;
+    checkKey(what, key, this.#keys);
+    this.#keys.add(name);
+    const recorded = this.#recorded[index] ?? this.#answered({ key: name, kind }, index);
     if (recorded !== undefined) {
       if ('error' in recorded) throw new Error(recorded.error);
       if (recorded.kind !== kind) {
@@ -109,35 +104,30 @@ export class InputRounds {
         `${what}: a call may ask its client at most ${MAX_CALL_INPUTS} times on MCP 2026-07-28; this is request ${index + 1}`,
       );
     }
-    const name = checkedKey(what, key, index, this.#pending);
-    this.#pending.push({ asked: { key: name, kind }, request: request() });
+    this.#pending.push({ key: name, request: request() });
     throw new InputRequiredSignal(
       `${what}: waiting for the client's answer (MCP 2026-07-28 input required); the call runs again with it`,
     );
   }
 
-  #recordedBytes(): number {
-    return JSON.stringify(this.#recorded).length;
+  /** The client's answer to request `index` in this request's responses, recorded; `undefined` when none. */
+  #answered(question: AskedInput, index: number): RecordedInput | undefined {
+    if (index >= MAX_CALL_INPUTS) return undefined; // past the limit nothing is read
+    const answer = answerTo(question, this.#responses, JSON.stringify(this.#recorded).length);
+    if (answer !== undefined) this.#recorded[index] = answer;
+    return answer;
   }
 }
 
-/** The wire key of a request: the tool's own `key`, checked, or `fino.input.<index>`. */
-function checkedKey(
-  what: string,
-  key: string | undefined,
-  index: number,
-  pending: readonly { asked: AskedInput }[],
-): string {
-  if (key === undefined) return `fino.input.${index}`;
+/** Throws a `TypeError` for a `key` the wire cannot take or this run already used. */
+function checkKey(what: string, key: string | undefined, used: ReadonlySet<string>): void {
+  if (key === undefined) return;
   if (typeof key !== 'string' || !KEY_PATTERN.test(key) || RESERVED_KEYS.has(key)) {
     throw new TypeError(
       `${what}: key: expected 1 to 64 letters, digits, '_', '.' or '-' (not "approval" or "answer"), received ${describeValue(key)}`,
     );
   }
-  if (pending.some(({ asked }) => asked.key === key)) {
-    throw new TypeError(`${what}: key: "${key}" is already asked in this round`);
-  }
-  return key;
+  if (used.has(key)) throw new TypeError(`${what}: key: "${key}" is already used in this call`);
 }
 
 /** The recorded form of the client's answer to `question`; `undefined` when it sent none. */

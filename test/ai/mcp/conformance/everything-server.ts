@@ -12,6 +12,7 @@ import {
 } from '../../../../src/ai/mcp/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
+import { inputRequiredTools } from './input-required-tools.ts';
 
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -317,7 +318,13 @@ const prompts = [
 
 /** The everything server, not yet listening. */
 export function everythingServer(): McpToolServer {
-  return mcpServer({ name: 'fino-everything', version: '1.0.0', tools, resources, prompts });
+  return mcpServer({
+    name: 'fino-everything',
+    version: '1.0.0',
+    tools: [...tools, ...inputRequiredTools],
+    resources,
+    prompts,
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import {
   Client,
   type CreateMessageResult,
+  type ElicitResult,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,7 +121,7 @@ describe('server-to-client input on MCP 2026-07-28', () => {
         fetch: recordingFetch(bodies),
       }),
       onSample: () => SAMPLED,
-      onElicit: (request) => {
+      onElicit: (request): ElicitResult => {
         asked.push(request.message);
         if (request.message.startsWith('Allow')) {
           return { action: 'accept', content: { approve: true } };
