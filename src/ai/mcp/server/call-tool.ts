@@ -7,6 +7,7 @@ import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
+  type InputRequests,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
@@ -62,23 +63,28 @@ export async function callTool(
   setting: CallSetting,
 ): Promise<CallToolResult | InputRequiredResult> {
   const state = await openState(tool, args, ctx, setting.callState);
-  const ask = async (
+  const askFor = async (inputRequests: InputRequests, next: CallState) =>
+    inputRequired({
+      inputRequests,
+      requestState: await setting.callState.seal(tool.name, args, next),
+    });
+  const ask = (
     message: string,
     key: string,
     schema: Record<string, unknown>,
     next: CallState,
     meta?: Record<string, unknown>,
   ) =>
-    inputRequired({
-      inputRequests: {
+    askFor(
+      {
         [key]: inputRequired.elicit({
           message,
           requestedSchema: schema as never,
           ...(meta ? { _meta: meta } : {}),
         }),
       },
-      requestState: await setting.callState.seal(tool.name, args, next),
-    });
+      next,
+    );
   const canElicit = clientCanElicit(ctx, setting);
   const rounds = setting.inputRequired
     ? new InputRounds(state.inputs ?? [], ctx.mcpReq.inputResponses)
@@ -86,13 +92,7 @@ export async function callTool(
   /** What the call asks its client now, when it asks (2026-07-28). */
   const askInputs = async () => {
     const requests = rounds?.pending();
-    if (requests === undefined) return undefined;
-    const next: CallState = { ...state, inputs: rounds?.recorded() };
-    if ('resumeValue' in runContext) next.resumed = { value: runContext.resumeValue };
-    return inputRequired({
-      inputRequests: requests,
-      requestState: await setting.callState.seal(tool.name, args, next),
-    });
+    return rounds && requests && askFor(requests, waitingState(state, rounds, runContext));
   };
 
   if (!state.approved && setting.approval !== 'client' && tool.requiresApproval) {
@@ -171,12 +171,16 @@ export async function callTool(
         `Tool "${tool.name}" paused for input ("${question}"), and this client cannot answer (it declares no elicitation capability). It did not finish. ${noElicitationHint(tool)}`,
       );
     }
-    return ask(question, ANSWER_KEY, ANSWER_SCHEMA, {
-      approved: state.approved,
-      question,
-      ...(rounds ? { inputs: rounds.recorded() } : {}),
-    });
+    const inputs = rounds?.recorded();
+    return ask(question, ANSWER_KEY, ANSWER_SCHEMA, { approved: state.approved, question, inputs });
   }
+}
+
+/** The state of a call that waits for the answers `rounds` asks for (2026-07-28). */
+function waitingState(state: CallState, rounds: InputRounds, context: InvokeContext): CallState {
+  const next: CallState = { ...state, inputs: rounds.recorded() };
+  if ('resumeValue' in context) next.resumed = { value: context.resumeValue };
+  return next;
 }
 
 /**

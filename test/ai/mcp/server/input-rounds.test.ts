@@ -67,6 +67,20 @@ const confirmAtOnce = tool({
   },
 });
 
+const formThenQuestion = tool({
+  name: 'form_then_question',
+  description: 'Asks a form, pauses with a question, then asks another form.',
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) => {
+    const nameForm = { type: 'object' as const, properties: { name: { type: 'string' } } };
+    const first = await ctx.elicit({ key: 'first', message: 'First?', schema: nameForm });
+    if (ctx.resumeValue === undefined) ctx.suspend('Really?');
+    const second = await ctx.elicit({ key: 'second', message: 'Second?', schema: nameForm });
+    return JSON.stringify([first, ctx.resumeValue, second]);
+  },
+});
+
 const SAMPLED: CreateMessageResult = {
   model: 'test-model',
   role: 'assistant',
@@ -104,7 +118,7 @@ describe('server-to-client input on MCP 2026-07-28', () => {
     http = await mcpServer({
       name: 'asker',
       version: '1.0.0',
-      tools: [askBoth, publish, confirmAtOnce, askInTask],
+      tools: [askBoth, publish, confirmAtOnce, askInTask, formThenQuestion],
       store,
     }).listen({ port: 0 });
   });
@@ -171,6 +185,32 @@ describe('server-to-client input on MCP 2026-07-28', () => {
       requestState: first.result.requestState,
     });
     expect(done.result.content).toEqual([{ type: 'text', text: 'decline Hello!' }]);
+  });
+
+  it("keeps a form's answer across a suspension, and the suspension's answer across a form", async () => {
+    const accept = (name: string) => ({ action: 'accept', content: { name } });
+    let round = await modernRequest(http.url, 'tools/call', {
+      name: 'form_then_question',
+      arguments: {},
+    });
+    const answers: Record<string, unknown> = {
+      first: accept('Ana'),
+      answer: { action: 'accept', content: { answer: 'yes' } },
+      second: accept('Bob'),
+    };
+    const asked: string[] = [];
+    while (round.result?.resultType === 'input_required') {
+      const [key] = Object.keys(round.result.inputRequests);
+      asked.push(key);
+      round = await modernRequest(http.url, 'tools/call', {
+        name: 'form_then_question',
+        arguments: {},
+        inputResponses: { [key]: answers[key] },
+        requestState: round.result.requestState,
+      });
+    }
+    expect(asked).toEqual(['first', 'answer', 'second']);
+    expect(JSON.parse(round.result.content[0].text)).toEqual([accept('Ana'), 'yes', accept('Bob')]);
   });
 
   it('answers the official v2 SDK client on 2026-07-28', async () => {
