@@ -29,13 +29,12 @@ const askBoth = tool({
   sideEffects: false,
   execute: async (_args, ctx) => {
     runs.ask_both++;
-    const sampled = await ctx.sample({
-      messages: [{ role: 'user', content: 'Say hello.' }],
-      maxTokens: 20,
-    });
+    const hello = { role: 'user' as const, content: 'Say hello.' };
+    const sampled = await ctx.sample({ messages: [hello], maxTokens: 20 });
+    const schema = { type: 'object' as const, properties: { name: { type: 'string' } } };
     const answered = await ctx.elicit({
       message: 'Your name?',
-      schema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      schema: { ...schema, required: ['name'] },
     });
     return `${sampled.text} / ${JSON.stringify(answered)}`;
   },
@@ -213,7 +212,7 @@ describe('server-to-client input on MCP 2026-07-28', () => {
     expect(JSON.parse(round.result.content[0].text)).toEqual([accept('Ana'), 'yes', accept('Bob')]);
   });
 
-  it('answers the official v2 SDK client on 2026-07-28', async () => {
+  it('answers the official v2 SDK client on 2026-07-28: sampling, a form, an approval', async () => {
     const client = new Client(
       { name: 'v2-modern', version: '1.0.0' },
       {
@@ -222,18 +221,35 @@ describe('server-to-client input on MCP 2026-07-28', () => {
       },
     );
     client.setRequestHandler('sampling/createMessage', () => SAMPLED);
-    client.setRequestHandler('elicitation/create', () => ({
-      action: 'accept',
-      content: { name: 'Ana' },
-    }));
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
-    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    const result = await client.callTool(
-      { name: 'ask_both', arguments: {} },
-      { signal: AbortSignal.timeout(10_000) },
+    client.setRequestHandler(
+      'elicitation/create',
+      (request): ElicitResult => ({
+        action: 'accept',
+        content: request.params.message.startsWith('Allow') ? { approve: true } : { name: 'Ana' },
+      }),
     );
-    expect(result.content).toEqual([{ type: 'text', text: EXPECTED }]);
+    const bodies: Promise<string>[] = [];
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(http.url), { fetch: recordingFetch(bodies) }),
+    );
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const texts: unknown[] = [];
+    for (const [name, args] of [
+      ['ask_both', {}],
+      ['publish', { site: 'docs' }],
+    ] as const) {
+      const signal = AbortSignal.timeout(10_000);
+      texts.push((await client.callTool({ name, arguments: args }, { signal })).content);
+    }
+    expect(texts).toEqual([
+      [{ type: 'text', text: EXPECTED }],
+      [{ type: 'text', text: 'Published docs.' }],
+    ]);
     await client.close();
+    const inputRequired = (await Promise.all(bodies)).filter((body) =>
+      body.includes('"resultType":"input_required"'),
+    );
+    expect(inputRequired).toHaveLength(3);
   });
 
   it('tells a 2026 client without the capability, as it tells a 2025 one', async () => {
