@@ -56,6 +56,8 @@ export interface SampleRequest {
   };
   temperature?: number;
   stopSequences?: string[];
+  /** This request's name among what one MCP call asks (its input-request key on MCP 2026-07-28). */
+  key?: string;
 }
 
 /** The caller model's answer to a {@link SampleRequest}. */
@@ -77,6 +79,8 @@ export interface SampleResult {
 export interface ElicitRequest {
   message: string;
   schema: { type: 'object'; properties: Record<string, unknown>; required?: string[] };
+  /** This form's name among what one MCP call asks (its input-request key on MCP 2026-07-28). */
+  key?: string;
 }
 
 /** A person's answer to an {@link ElicitRequest}; `content` is checked against the schema. */

@@ -7,12 +7,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
+import type { RecordedInput } from './input-rounds.ts';
 
 /** What a continued call has established so far. */
 export interface CallState {
   approved: boolean;
   /** Set when the tool suspended and its question is awaiting the user's answer. */
   question?: string;
+  /** The answer to `question`, once given, while the call asks more (2026-07-28). */
+  resumed?: { value: unknown };
+  /** What `ctx.sample()`/`ctx.elicit()` got in earlier rounds, in order (2026-07-28). */
+  inputs?: RecordedInput[];
 }
 
 interface SealedState extends CallState {
@@ -55,6 +60,8 @@ export class CallStateCodec {
     if (state?.tool !== tool || state.args !== JSON.stringify(args ?? {})) return undefined;
     const result: CallState = { approved: state.approved === true };
     if (typeof state.question === 'string') result.question = state.question;
+    if (state.resumed !== undefined) result.resumed = state.resumed;
+    if (Array.isArray(state.inputs)) result.inputs = state.inputs;
     return result;
   }
 }

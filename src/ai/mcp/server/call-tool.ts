@@ -7,9 +7,12 @@ import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
+  type InputRequests,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
+  ProtocolError,
+  ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { AnyTask, InvokeContext, ToolResultObject } from '../../../task/index.ts';
@@ -24,6 +27,7 @@ import {
 } from '../protocol/index.ts';
 import { noElicitationHint } from './approval-hint.ts';
 import type { CallState, CallStateCodec } from './call-state.ts';
+import { InputRounds } from './input-rounds.ts';
 import { progressNotifier } from './progress-notifier.ts';
 import { mcpElicit, mcpLog, mcpSample } from './server-requests.ts';
 
@@ -43,6 +47,8 @@ export interface CallSetting {
   connectionCapabilities(): ClientCapabilities | undefined;
   /** The tool's output schema, compiled once. */
   outputValidator: OutputValidator;
+  /** Served on MCP 2026-07-28: `ctx.sample`/`ctx.elicit` ask through input-required results. */
+  inputRequired?: boolean;
 }
 
 const APPROVAL_KEY = 'approval';
@@ -56,29 +62,38 @@ export async function callTool(
   ctx: ServerContext,
   setting: CallSetting,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const state = (await setting.callState.open(
-    ctx.mcpReq.requestState<string>(),
-    tool.name,
-    args,
-  )) ?? { approved: false };
-  const ask = async (
+  const state = await openState(tool, args, ctx, setting.callState);
+  const askFor = async (inputRequests: InputRequests, next: CallState) =>
+    inputRequired({
+      inputRequests,
+      requestState: await setting.callState.seal(tool.name, args, next),
+    });
+  const ask = (
     message: string,
     key: string,
     schema: Record<string, unknown>,
     next: CallState,
     meta?: Record<string, unknown>,
   ) =>
-    inputRequired({
-      inputRequests: {
+    askFor(
+      {
         [key]: inputRequired.elicit({
           message,
           requestedSchema: schema as never,
           ...(meta ? { _meta: meta } : {}),
         }),
       },
-      requestState: await setting.callState.seal(tool.name, args, next),
-    });
+      next,
+    );
   const canElicit = clientCanElicit(ctx, setting);
+  const rounds = setting.inputRequired
+    ? new InputRounds(state.inputs ?? [], ctx.mcpReq.inputResponses)
+    : undefined;
+  /** What the call asks its client now, when it asks (2026-07-28). */
+  const askInputs = async () => {
+    const requests = rounds?.pending();
+    return rounds && requests && askFor(requests, waitingState(state, rounds, runContext));
+  };
 
   if (!state.approved && setting.approval !== 'client' && tool.requiresApproval) {
     if (setting.approval === 'deny') {
@@ -114,12 +129,13 @@ export async function callTool(
     runId: ctx.sessionId ?? 'mcp',
     messages: [],
     log: mcpLog(ctx),
-    sample: mcpSample(ctx, setting.connectionCapabilities),
-    elicit: mcpElicit(ctx, setting.connectionCapabilities),
+    sample: mcpSample(ctx, setting.connectionCapabilities, rounds?.sample),
+    elicit: mcpElicit(ctx, setting.connectionCapabilities, rounds?.elicit),
   };
   const progress = progressNotifier(ctx);
   if (progress) runContext.progress = progress.report;
-  if (state.question !== undefined) {
+  if (state.resumed !== undefined) runContext.resumeValue = state.resumed.value;
+  else if (state.question !== undefined) {
     const answer = inputResponse(ctx.mcpReq.inputResponses, ANSWER_KEY);
     if (answer.kind !== 'elicit' || answer.action !== 'accept') {
       return errorResult(`The user did not answer "${state.question}"; "${tool.name}" stopped.`);
@@ -130,9 +146,13 @@ export async function callTool(
   try {
     const result = await tool.invoke(args, runContext);
     await progress?.flush();
+    const asking = await askInputs();
+    if (asking) return asking; // the tool caught the signal: the client is asked all the same
     return checkedResult(tool.name, result, setting.outputValidator);
   } catch (error) {
     await progress?.flush();
+    const asking = await askInputs();
+    if (asking) return asking;
     const name = (error as Error | undefined)?.name;
     if (name === 'AbortError') return errorResult(`The call to "${tool.name}" was cancelled.`);
     if (name !== 'SuspendSignal') {
@@ -151,8 +171,39 @@ export async function callTool(
         `Tool "${tool.name}" paused for input ("${question}"), and this client cannot answer (it declares no elicitation capability). It did not finish. ${noElicitationHint(tool)}`,
       );
     }
-    return ask(question, ANSWER_KEY, ANSWER_SCHEMA, { approved: state.approved, question });
+    const inputs = rounds?.recorded();
+    return ask(question, ANSWER_KEY, ANSWER_SCHEMA, { approved: state.approved, question, inputs });
   }
+}
+
+/** The state of a call that waits for the answers `rounds` asks for (2026-07-28). */
+function waitingState(state: CallState, rounds: InputRounds, context: InvokeContext): CallState {
+  const next: CallState = { ...state, inputs: rounds.recorded() };
+  if ('resumeValue' in context) next.resumed = { value: context.resumeValue };
+  return next;
+}
+
+/**
+ * What the call established in earlier rounds: nothing on a first call; a state this
+ * server did not seal for this tool and these arguments, or one past its hour, is
+ * refused (`-32602`), as SEP-2322 asks (decision 205).
+ */
+async function openState(
+  tool: AnyTask,
+  args: unknown,
+  ctx: ServerContext,
+  codec: CallStateCodec,
+): Promise<CallState> {
+  const sealed = ctx.mcpReq.requestState<string>();
+  if (sealed === undefined) return { approved: false };
+  const state = await codec.open(sealed, tool.name, args);
+  if (state === undefined) {
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid or expired requestState for "${tool.name}": this server did not issue it for this tool and these arguments, or its hour has passed; call the tool again without requestState`,
+    );
+  }
+  return state;
 }
 
 /** The form asking a human to approve one call. */

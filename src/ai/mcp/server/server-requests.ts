@@ -8,6 +8,7 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
   type CreateMessageRequest,
+  type CreateMessageResult,
   type ElicitResult,
   type RequestOptions,
   type SamplingMessage,
@@ -55,6 +56,18 @@ function withRequest(ctx: ServerContext): RequestOptions {
   return { ...onRequestStream(ctx), signal: ctx.mcpReq.signal };
 }
 
+/**
+ * Sends one request to the client and resolves with its answer: by default a 2025-era
+ * request on the call's stream; on 2026-07-28, an input request (`input-rounds.ts`).
+ */
+export type AskClient<P> = (params: P, key: string | undefined) => Promise<unknown>;
+
+/** What a form request carries. */
+export interface FormParams {
+  message: string;
+  requestedSchema: ElicitRequest['schema'];
+}
+
 /** `ctx.log` of a call served over MCP: a `notifications/message` the SDK filters by level. */
 export function mcpLog(ctx: ServerContext): LogFn {
   return (level, message, data) => {
@@ -66,6 +79,8 @@ export function mcpLog(ctx: ServerContext): LogFn {
 export function mcpSample(
   ctx: ServerContext,
   connection: CapabilitiesOf,
+  send: AskClient<CreateMessageRequest['params']> = (params) =>
+    ctx.mcpReq.requestSampling(params, withRequest(ctx)),
 ): (request: SampleRequest) => Promise<SampleResult> {
   return async (request) => {
     const params = samplingParams(request);
@@ -74,7 +89,7 @@ export function mcpSample(
         'ctx.sample: this MCP client cannot sample (it declares no sampling capability); ask for the answer another way',
       );
     }
-    const result = await ctx.mcpReq.requestSampling(params, withRequest(ctx));
+    const result = (await send(params, request.key)) as CreateMessageResult;
     const block = Array.isArray(result.content) ? result.content[0] : result.content;
     const content: ContentPart =
       block === undefined ? { type: 'text', text: '' } : fromMcpContent(block as never);
@@ -92,6 +107,8 @@ export function mcpSample(
 export function mcpElicit(
   ctx: ServerContext,
   connection: CapabilitiesOf,
+  send: AskClient<FormParams> = (params) =>
+    ctx.mcpReq.elicitInput(params as never, withRequest(ctx)),
 ): (request: ElicitRequest) => Promise<ElicitAnswer> {
   return async (request) => {
     checkElicitRequest(request);
@@ -100,11 +117,11 @@ export function mcpElicit(
         'ctx.elicit: this MCP client cannot ask its user (it declares no elicitation capability)',
       );
     }
-    const result = await ctx.mcpReq.elicitInput(
-      { message: request.message, requestedSchema: request.schema as never },
-      withRequest(ctx),
+    const result = await send(
+      { message: request.message, requestedSchema: request.schema },
+      request.key,
     );
-    return checkedAnswer(request, result);
+    return checkedAnswer(request, result as ElicitResult);
   };
 }
 

@@ -49,6 +49,7 @@ export function answerTools(
       callState: setting.callState,
       connectionCapabilities: () => server.getClientCapabilities(),
       outputValidator: entry.outputValidator,
+      inputRequired: !isTaskEra(server.getNegotiatedProtocolVersion()),
     });
     if (isInputRequiredResult(result)) return result;
     return server.projectCallToolResult(result, entry.definition.outputSchema);

@@ -12,6 +12,7 @@ import {
 } from '../../../../src/ai/mcp/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
+import { inputRequiredTools } from './input-required-tools.ts';
 
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -413,7 +414,7 @@ export function everythingServer(): McpToolServer {
   const server = mcpServer({
     name: 'fino-everything',
     version: '1.0.0',
-    tools,
+    tools: [...tools, ...inputRequiredTools],
     resources,
     prompts,
   });

@@ -1,0 +1,100 @@
+/**
+ * The everything server's tools for the 2026-07-28 input-required scenarios of the
+ * conformance suite (SEP-2322, `input-required-result-*`): plain fino tools whose
+ * `ctx.elicit()`/`ctx.sample()` the server turns into input-required results, with the
+ * input-request keys the scenarios name.
+ */
+import { tool } from '../../../../src/ai/tool/index.ts';
+import { v } from '../../../../src/validate/index.ts';
+
+const form = (property: string, type: 'string' | 'boolean') => ({
+  type: 'object' as const,
+  properties: { [property]: { type } },
+  required: [property],
+});
+
+const askName = tool({
+  name: 'test_input_required_result_elicitation',
+  description: 'Asks the user for their name, then greets them.',
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      key: 'user_name',
+      message: 'What is your name?',
+      schema: form('name', 'string'),
+    });
+    return answer.action === 'accept' ? `Hello, ${answer.content.name}!` : `(${answer.action})`;
+  },
+});
+
+const askCapital = tool({
+  name: 'test_input_required_result_sampling',
+  description: "Asks the client's model for the capital of France.",
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) =>
+    (
+      await ctx.sample({
+        key: 'capital_question',
+        messages: [{ role: 'user', content: 'What is the capital of France?' }],
+        maxTokens: 100,
+      })
+    ).text,
+});
+
+/** Asks for a confirmation; its state is sealed and checked by the server. */
+const confirming = (name: string) =>
+  tool({
+    name,
+    description: 'Asks the user to confirm.',
+    parameters: v.object({}),
+    sideEffects: false,
+    execute: async (_args, ctx) => {
+      const answer = await ctx.elicit({
+        key: 'confirm',
+        message: 'Please confirm',
+        schema: form('ok', 'boolean'),
+      });
+      return `state-ok: ${answer.action}`;
+    },
+  });
+
+const twoSteps = tool({
+  name: 'test_input_required_result_multi_round',
+  description: 'Asks a name, then a favorite color.',
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) => {
+    const name = await ctx.elicit({
+      key: 'step1',
+      message: 'Step 1: What is your name?',
+      schema: form('name', 'string'),
+    });
+    const color = await ctx.elicit({
+      key: 'step2',
+      message: 'Step 2: What is your favorite color?',
+      schema: form('color', 'string'),
+    });
+    return JSON.stringify({ name, color });
+  },
+});
+
+const askModel = tool({
+  name: 'test_input_required_result_capabilities',
+  description: "Asks the client's model (a client without sampling is told so).",
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) =>
+    (await ctx.sample({ messages: [{ role: 'user', content: 'Say hi.' }], maxTokens: 20 })).text,
+});
+
+/** The tools of the input-required scenarios. */
+export const inputRequiredTools = [
+  askName,
+  askCapital,
+  confirming('test_input_required_result_request_state'),
+  confirming('test_input_required_result_tampered_state'),
+  twoSteps,
+  askModel,
+];
