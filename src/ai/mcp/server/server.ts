@@ -32,6 +32,7 @@ import {
 import {
   serveTasks,
   TASKS_CAPABILITY,
+  TASKS_EXTENSION,
   TaskRunner,
   TaskServer,
   taskSetting,
@@ -154,7 +155,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
         capabilities: {
           tools: { listChanged: true },
           ...catalog.capabilities(),
-          ...(withTasks ? { tasks: TASKS_CAPABILITY } : {}),
+          ...(withTasks ? { tasks: TASKS_CAPABILITY, extensions: { [TASKS_EXTENSION]: {} } } : {}),
         },
         instructions: options.instructions,
       },

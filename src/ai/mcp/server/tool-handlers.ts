@@ -3,6 +3,7 @@
  * the bearer token's scopes checked, and the call run directly (`callTool()`) or, when
  * the client asks for a task on a 2025-era connection, handed to the task runner.
  */
+
 import {
   type CallToolRequestParams,
   type CallToolResult,
@@ -11,12 +12,20 @@ import {
   ProtocolErrorCode,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { isModernRevision } from '../protocol/index.ts';
 import type { CallStateCodec } from './call-state.ts';
 import { type ApprovalMode, callTool } from './call-tool.ts';
 import { missingScopes, type ServerAuth } from './http/index.ts';
 import { progressNotifier } from './progress-notifier.ts';
 import type { ServedTool, ServedTools } from './served-tools.ts';
-import { ownerOf, type TaskRunner, type TaskServer } from './tasks/index.ts';
+import { requestCapabilities } from './server-requests.ts';
+import {
+  createdTaskResult,
+  optsIntoTasks,
+  ownerOf,
+  type TaskRunner,
+  type TaskServer,
+} from './tasks/index.ts';
 
 /** What answering tool requests needs of the server, the same for all its connections. */
 export interface ToolHandlerSetting {
@@ -38,9 +47,11 @@ export function answerTools(
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args } = request.params;
     const entry = servedFor(setting, name, ctx);
-    // MCP Tasks are a 2025-11-25 feature; the 2026-07-28 revision moved them to an
-    // extension the SDK does not negotiate, so there every call is answered directly.
-    if (withTasks && isTaskEra(server.getNegotiatedProtocolVersion())) {
+    // MCP Tasks are core on 2025-11-25 and the Tasks extension on 2026-07-28 (decision 214).
+    if (withTasks && isModernRevision(server.getNegotiatedProtocolVersion())) {
+      const created = await createExtensionTask(server, setting, entry, request.params, ctx);
+      if (created !== undefined) return created;
+    } else if (withTasks) {
       const created = await createTaskIfAsked(server, setting, entry, request.params, ctx);
       if (created !== undefined) return created;
     }
@@ -49,7 +60,7 @@ export function answerTools(
       callState: setting.callState,
       connectionCapabilities: () => server.getClientCapabilities(),
       outputValidator: entry.outputValidator,
-      inputRequired: !isTaskEra(server.getNegotiatedProtocolVersion()),
+      inputRequired: isModernRevision(server.getNegotiatedProtocolVersion()),
     });
     if (isInputRequiredResult(result)) return result;
     return server.projectCallToolResult(result, entry.definition.outputSchema);
@@ -123,5 +134,26 @@ async function createTaskIfAsked(
   return undefined;
 }
 
-/** Whether a negotiated protocol revision has MCP Tasks in its core (the 2025 ones). */
-const isTaskEra = (version: string | undefined) => version === undefined || version < '2026';
+/**
+ * The extension's task for a call to a tool that runs as one, when the request opts into
+ * the Tasks extension: the server decides, the client sends no `params.task`. Without
+ * the opt-in the call is answered directly (decision 098).
+ */
+async function createExtensionTask(
+  server: TaskServer,
+  setting: ToolHandlerSetting,
+  entry: ServedTool,
+  params: CallToolRequestParams,
+  ctx: ServerContext,
+): Promise<CallToolResult | undefined> {
+  if (entry.tool.execution === undefined) return undefined;
+  if (!optsIntoTasks(requestCapabilities(ctx, () => server.getClientCapabilities()))) {
+    return undefined;
+  }
+  const created = await setting.runner.create(entry, params.arguments ?? {}, {}, ownerOf(ctx), {
+    status: () => undefined, // the extension has no status notifications: the client polls
+    progress: progressNotifier(ctx, (n) => server.notification(n)),
+  });
+  // A flat CreateTaskResult, which TaskServer answers as it is.
+  return createdTaskResult(created) as unknown as CallToolResult;
+}

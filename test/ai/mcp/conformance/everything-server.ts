@@ -10,9 +10,11 @@ import {
   resource,
   resourceTemplate,
 } from '../../../../src/ai/mcp/index.ts';
+import { memoryStore } from '../../../../src/ai/session/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
 import { inputRequiredTools } from './input-required-tools.ts';
+import { taskTools } from './task-tools.ts';
 
 const PNG =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
@@ -258,15 +260,6 @@ const tools = [
     },
   }),
   tool({
-    name: 'test_logging_tool',
-    description: 'Logs one message (which only a client that asked for logs receives).',
-    parameters: noArguments,
-    execute: (_args, ctx) => {
-      ctx.log('info', 'Diagnostic trace logging activated');
-      return 'Logging evaluated';
-    },
-  }),
-  tool({
     name: 'test_custom_header',
     description: 'Answers the region it was given, which also travels as a header.',
     parameters: {
@@ -414,9 +407,10 @@ export function everythingServer(): McpToolServer {
   const server = mcpServer({
     name: 'fino-everything',
     version: '1.0.0',
-    tools: [...tools, ...inputRequiredTools],
+    tools: [...tools, ...inputRequiredTools, ...taskTools],
     resources,
     prompts,
+    store: memoryStore(), // the tasks of the Tasks-extension scenarios
   });
   for (const diagnostic of listenDiagnostics(server)) server.addTool(diagnostic);
   return server;

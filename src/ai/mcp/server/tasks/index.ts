@@ -11,6 +11,12 @@
  * `ai/session` and `ai/agent` through their `index.ts`, `src/internal/`. Never
  * `../server.ts` or `../http/`.
  */
+
+export {
+  createdTaskResult,
+  optsIntoTasks,
+  TASKS_EXTENSION,
+} from './task-extension.ts';
 export { type McpServerTaskOptions, taskSetting } from './task-options.ts';
 export { TaskRunner } from './task-runner.ts';
 export { serveTasks, TASKS_CAPABILITY, TaskServer } from './task-server.ts';

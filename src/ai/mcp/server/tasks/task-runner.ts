@@ -26,6 +26,7 @@ import {
   type TaskOutcome,
   type TaskTool,
 } from './task-execution.ts';
+import type { TaskDetail } from './task-extension.ts';
 import { TaskLeases } from './task-leases.ts';
 import { TaskPoller } from './task-poller.ts';
 import { type Asker, decisionFrom, rejectionFrom, taskQuestion } from './task-questions.ts';
@@ -162,6 +163,18 @@ export class TaskRunner {
   async get(taskId: string, owner: TaskOwner): Promise<Task> {
     this.activate();
     return toTask(await this.#find(taskId, owner), this.#setting.pollIntervalMs);
+  }
+
+  /** A task with its stored result or its run's error: the extension's `tasks/get` (decision 214). */
+  async detail(taskId: string, owner: TaskOwner): Promise<TaskDetail> {
+    const record = await this.#find(taskId, owner);
+    const task = toTask(record, this.#setting.pollIntervalMs);
+    if (task.status === 'completed') {
+      return { task, result: this.#setting.records().resultOf(record) as CallToolResult };
+    }
+    if (task.status === 'failed')
+      return { task, error: task.statusMessage ?? 'no reason recorded' };
+    return { task };
   }
 
   /** `tasks/list`: the owner's tasks, oldest first, a page at a time. */

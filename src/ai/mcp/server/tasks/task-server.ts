@@ -2,17 +2,28 @@
  * The SDK `Server` with MCP Tasks wired in: the `tasks/*` handlers, and a `tools/call`
  * that may answer a `CreateTaskResult` (decision 096).
  */
+
 import {
   type CallToolResult,
   type JSONRPCRequest,
+  ProtocolError,
+  ProtocolErrorCode,
   type Result,
   Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { isModernRevision } from '../../protocol/index.ts';
 import { readableParamsError } from '../invalid-params.ts';
-import { onRequestStream } from '../server-requests.ts';
+import { onRequestStream, requestCapabilities } from '../server-requests.ts';
+import {
+  cancelAck,
+  detailedTask,
+  extensionRequired,
+  isFlatCreatedTask,
+  optsIntoTasks,
+} from './task-extension.ts';
 import { isCreatedTask, type TaskRunner } from './task-runner.ts';
-import { ownerOf, taskIdParam } from './task-wire.ts';
+import { ownerOf, type TaskOwner, TERMINAL, taskIdParam } from './task-wire.ts';
 
 type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
@@ -33,7 +44,9 @@ export class TaskServer extends Server {
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const checked = super._wrapHandler(method, async (request, ctx) => {
       const result = await handler(request, ctx);
-      if (method === 'tools/call' && isCreatedTask(result)) throw new TaskCreated(result);
+      if (method === 'tools/call' && (isCreatedTask(result) || isFlatCreatedTask(result))) {
+        throw new TaskCreated(result);
+      }
       return result;
     });
     return async (request, ctx) => {
@@ -54,7 +67,7 @@ export const TASKS_CAPABILITY = {
   requests: { tools: { call: {} } },
 };
 
-type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/list' | 'tasks/cancel';
+type TaskMethod = 'tasks/get' | 'tasks/result' | 'tasks/list' | 'tasks/cancel' | 'tasks/update';
 type TaskHandler = (
   params: Record<string, unknown> | undefined,
   ctx: ServerContext,
@@ -86,13 +99,39 @@ export function serveTasks(
   runner: TaskRunner,
   canElicit: (ctx: ServerContext) => boolean,
 ): void {
-  onTaskRequest(server, 'tasks/get', (params, ctx) =>
-    runner.get(taskIdParam(params), ownerOf(ctx)),
-  );
+  const extension = (ctx: ServerContext, method: string): boolean => {
+    if (!isModernRevision(server.getNegotiatedProtocolVersion())) return false;
+    if (!optsIntoTasks(requestCapabilities(ctx, () => server.getClientCapabilities()))) {
+      throw extensionRequired(method);
+    }
+    return true;
+  };
+  onTaskRequest(server, 'tasks/get', async (params, ctx) => {
+    const taskId = taskIdParam(params);
+    if (extension(ctx, 'tasks/get')) return detailedTask(await runner.detail(taskId, ownerOf(ctx)));
+    return runner.get(taskId, ownerOf(ctx));
+  });
   onTaskRequest(server, 'tasks/list', (params, ctx) => runner.list(params?.cursor, ownerOf(ctx)));
-  onTaskRequest(server, 'tasks/cancel', (params, ctx) =>
-    runner.cancel(taskIdParam(params), ownerOf(ctx)),
-  );
+  onTaskRequest(server, 'tasks/cancel', async (params, ctx) => {
+    const taskId = taskIdParam(params);
+    if (!extension(ctx, 'tasks/cancel')) return runner.cancel(taskId, ownerOf(ctx));
+    await cancelUnlessEnded(runner, taskId, ownerOf(ctx));
+    return cancelAck();
+  });
+  onTaskRequest(server, 'tasks/update', async (params, ctx) => {
+    if (!extension(ctx, 'tasks/update')) {
+      throw new ProtocolError(
+        ProtocolErrorCode.MethodNotFound,
+        'tasks/update is a method of the 2026-07-28 Tasks extension; on this revision a task asks through tasks/result',
+      );
+    }
+    const taskId = taskIdParam(params);
+    await runner.detail(taskId, ownerOf(ctx)); // unknown or another client's: -32602
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Task "${taskId.slice(0, 64)}" takes no input through tasks/update: this server asks for a task's input on the 2025-11-25 revision only (decision 214)`,
+    );
+  });
   onTaskRequest(
     server,
     'tasks/result',
@@ -114,4 +153,18 @@ export function serveTasks(
         ctx.mcpReq.signal,
       ),
   );
+}
+
+/**
+ * The extension's `tasks/cancel`: cancels a task that has not ended; a task that has
+ * (before or while this request ran) is left as it is — the cancel is idempotent.
+ */
+async function cancelUnlessEnded(runner: TaskRunner, taskId: string, owner: TaskOwner) {
+  const ended = async () => TERMINAL.includes((await runner.detail(taskId, owner)).task.status);
+  if (await ended()) return;
+  try {
+    await runner.cancel(taskId, owner);
+  } catch (thrown) {
+    if (!(await ended())) throw thrown;
+  }
 }

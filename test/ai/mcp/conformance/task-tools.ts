@@ -1,0 +1,45 @@
+/**
+ * The tools the Tasks-extension scenarios (`tasks-*`, SEP-2663) of suite 0.2.0-alpha.12
+ * call on the everything server: one answered directly, the others run as durable tasks.
+ */
+import { type Tool, tool } from '../../../../src/ai/tool/index.ts';
+import { v } from '../../../../src/validate/index.ts';
+
+/** Waits `ms`, or until `signal` aborts (the task was cancelled). */
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+export const taskTools: Tool[] = [
+  tool({
+    name: 'greet',
+    description: 'Greets someone, at once.',
+    parameters: v.object({ name: v.string() }),
+    execute: ({ name }) => `Hello, ${name}!`,
+  }),
+  tool({
+    name: 'slow_compute',
+    description: 'Sleeps `seconds`, then answers; a task when the client takes tasks.',
+    parameters: v.object({ seconds: v.number(), label: v.string().optional() }),
+    execution: 'task-optional',
+    execute: async ({ seconds, label }, ctx) => {
+      await sleep(seconds * 1000, ctx.signal);
+      return `Computed ${label ?? 'result'} after ${seconds}s.`;
+    },
+  }),
+  tool({
+    name: 'failing_job',
+    description: 'Runs only as a task, and always fails.',
+    parameters: v.object({}),
+    execution: 'task',
+    execute: async (_args, ctx) => {
+      await sleep(200, ctx.signal);
+      throw new Error('failing_job always fails');
+    },
+  }),
+];
