@@ -106,7 +106,16 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     resourceUpdated: (uri) => follows.updated(uri),
     sampling: samplingLimits(options.sampling),
   });
-  const calls = new RemoteCalls({ sdk, timeout, timing, approved, inputs, listenProgress });
+  const answersQuestions = options.onElicit !== undefined || options.onSample !== undefined;
+  const calls = new RemoteCalls({
+    sdk,
+    timeout,
+    timing,
+    approved,
+    inputs,
+    listenProgress,
+    answersQuestions,
+  });
   const approveDestructive = options.approveDestructive ?? true;
 
   let connecting: Promise<void> | undefined;

@@ -32,6 +32,8 @@ export interface RemoteCallSetting {
   approved: ApprovedCalls;
   inputs: TaskInputs;
   listenProgress: ListenProgress;
+  /** Whether the client answers the server's questions (`onElicit` or `onSample`). */
+  answersQuestions: boolean;
 }
 
 /** The call context a remote call reports progress to and suspends through. */
@@ -94,14 +96,16 @@ export class RemoteCalls {
    * tool declaring `execution.taskSupport` is called as a task. On 2026-07-28 tools carry
    * no `execution`: every call opts into the Tasks extension and the server decides — but
    * a task's questions reach no 2026 client yet (decision 214), so a call the caller
-   * approved is made directly, where the server's approval request is answered.
+   * approved, or any call of a client that answers questions, is made directly, where
+   * the server's questions are answered (decision 213).
    */
   #taskRequestsFor(
     taskSupport: RemoteCallRequest['taskSupport'],
     isApproved: boolean,
   ): TaskRequests | undefined {
     if (!this.serverTakesTasks()) return undefined;
-    if (this.#setting.sdk.modern) return isApproved ? undefined : this.#extensionTasks;
+    const { sdk, answersQuestions } = this.#setting;
+    if (sdk.modern) return isApproved || answersQuestions ? undefined : this.#extensionTasks;
     return taskSupport === 'required' || taskSupport === 'optional' ? this.#coreTasks : undefined;
   }
 
