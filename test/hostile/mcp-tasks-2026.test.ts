@@ -6,9 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mcpServer } from '../../src/ai/mcp/index.ts';
-import { sqliteStore } from '../../src/ai/session/index.ts';
-import { finoTaskTools } from '../ai/mcp/fixtures/fino-task-tools.ts';
+import { finoTaskHttpServer } from '../ai/mcp/fixtures/fino-task-http.ts';
 import { modernRequest, RAW_CAPABILITIES } from '../ai/mcp/fixtures/modern-http.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -18,24 +16,12 @@ const OPTED_IN = {
 };
 
 const dir = mkdtempSync(join(tempDir('mcp-tasks-2026'), 'test-'));
-const store = sqliteStore(join(dir, 'tasks.db'));
 let url: string;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  const http = await mcpServer({
-    name: 'fino-tasks',
-    version: '1.0.0',
-    tools: finoTaskTools(dir),
-    store,
-    tasks: { pollIntervalMs: 20 },
-  }).listen({ host: '127.0.0.1', port: 0 });
-  url = http.url;
-  close = () => http.close();
+  ({ url, close } = await finoTaskHttpServer(dir));
 });
-afterAll(async () => {
-  await close();
-  await store.close();
-});
+afterAll(() => close());
 
 describe('tasks/get and tasks/cancel on 2026-07-28, hostile', () => {
   it.each(['tasks/get', 'tasks/cancel'])('%s of an unknown task id is -32602', async (method) => {

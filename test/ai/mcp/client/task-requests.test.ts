@@ -8,12 +8,12 @@ import { appendFileSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mcpClient, mcpServer } from '../../../../src/ai/mcp/index.ts';
-import { sqliteStore } from '../../../../src/ai/session/index.ts';
+import { mcpClient } from '../../../../src/ai/mcp/index.ts';
 import { type Tool, tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
 import { tempDir } from '../../../helpers/temp-dir.ts';
-import { finoTaskTools, runsOf } from '../fixtures/fino-task-tools.ts';
+import { finoTaskHttpServer } from '../fixtures/fino-task-http.ts';
+import { runsOf } from '../fixtures/fino-task-tools.ts';
 
 const text = (result: { content: unknown }) =>
   (result.content as { type: string; text?: string }[]).map((p) => p.text ?? '').join('');
@@ -51,14 +51,7 @@ interface Sent {
 
 /** A fino server over HTTP and a fino client recording what it sends. */
 const serve = async (timeoutMs = 30_000) => {
-  const store = sqliteStore(join(dir, 'tasks.db'));
-  const http = await mcpServer({
-    name: 'fino-tasks',
-    version: '1.0.0',
-    tools: [...finoTaskTools(dir), endless()],
-    store,
-    tasks: { pollIntervalMs: 20 },
-  }).listen({ host: '127.0.0.1', port: 0 });
+  const http = await finoTaskHttpServer(dir, [endless()]);
   const sent: Sent[] = [];
   const recording: typeof fetch = async (input, init) => {
     if (typeof init?.body === 'string') {
@@ -72,7 +65,6 @@ const serve = async (timeoutMs = 30_000) => {
     tasks: { pollIntervalMs: 20, timeoutMs },
   });
   cleanups.push(
-    () => store.close(),
     () => http.close(),
     () => client.close(),
   );
