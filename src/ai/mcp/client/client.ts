@@ -15,13 +15,13 @@ import {
 } from './client-options.ts';
 import { coalesced } from './coalesced.ts';
 import { connectionError, transportTarget } from './connection-error.ts';
-import { LoggingClient } from './log-level.ts';
 import { negotiationFor } from './protocol-choice.ts';
 import { RemoteCalls } from './remote-calls.ts';
 import { ResourceFollows } from './resource-follows.ts';
 import { samplingLimits } from './sampling-requests.ts';
 import { finoJsonSchemaValidator } from './sdk-validator.ts';
 import { answerServerMessages } from './server-messages.ts';
+import { TaskExtensionClient } from './task-extension-client.ts';
 import { TaskInputs } from './tasks/index.ts';
 import { ToolListings, type ToolsChangedListener, usableTools } from './tool-listings.ts';
 import { httpTransport, type McpTransportSpec, openTransport } from './transports.ts';
@@ -106,7 +106,16 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     resourceUpdated: (uri) => follows.updated(uri),
     sampling: samplingLimits(options.sampling),
   });
-  const calls = new RemoteCalls({ sdk, timeout, timing, approved, inputs, listenProgress });
+  const answersQuestions = options.onElicit !== undefined || options.onSample !== undefined;
+  const calls = new RemoteCalls({
+    sdk,
+    timeout,
+    timing,
+    approved,
+    inputs,
+    listenProgress,
+    answersQuestions,
+  });
   const approveDestructive = options.approveDestructive ?? true;
 
   let connecting: Promise<void> | undefined;
@@ -153,8 +162,8 @@ function sdkClient(
   options: McpClientOptions,
   spec: McpTransportSpec | Transport,
   toolsChanged: () => void,
-): LoggingClient {
-  const sdk = new LoggingClient(
+): TaskExtensionClient {
+  const sdk = new TaskExtensionClient(
     { name: options.name ?? 'fino', version: options.version ?? '0' },
     {
       // Always declared: a fino server asks approval for calls this client already approved.

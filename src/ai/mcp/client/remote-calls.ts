@@ -6,11 +6,14 @@
  * is answered without asking again.
  */
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { TASKS_EXTENSION } from '../protocol/index.ts';
 import type { ApprovedCalls } from './approved-calls.ts';
 import type { RemoteCallRequest } from './remote-tool.ts';
 import { refusedOutputMessage } from './sdk-validator.ts';
 import type { ListenProgress } from './server-messages.ts';
+import type { TaskExtensionClient } from './task-extension-client.ts';
+import { coreTaskRequests, extensionTaskRequests } from './task-requests.ts';
 import {
   readServerProgress,
   runRemoteTask,
@@ -21,7 +24,7 @@ import {
 
 /** What a remote call needs of the client. */
 export interface RemoteCallSetting {
-  sdk: Client;
+  sdk: TaskExtensionClient;
   /** The deadline of one request (`timeoutMs`), when set. */
   timeout: number | undefined;
   /** Task calls' timing; `undefined` when the client calls no tasks (`tasks: false`). */
@@ -29,6 +32,8 @@ export interface RemoteCallSetting {
   approved: ApprovedCalls;
   inputs: TaskInputs;
   listenProgress: ListenProgress;
+  /** Whether the client answers the server's questions (`onElicit` or `onSample`). */
+  answersQuestions: boolean;
 }
 
 /** The call context a remote call reports progress to and suspends through. */
@@ -37,19 +42,30 @@ type CallContext = Parameters<typeof runRemoteTask>[1];
 /** Calls remote tools over one client connection. */
 export class RemoteCalls {
   readonly #setting: RemoteCallSetting;
-  readonly #tasks: TaskRequests;
+  readonly #coreTasks: TaskRequests;
+  readonly #extensionTasks: TaskRequests;
 
   constructor(setting: RemoteCallSetting) {
     this.#setting = setting;
-    this.#tasks = taskRequests(setting);
+    this.#coreTasks = coreTaskRequests(setting);
+    this.#extensionTasks = extensionTaskRequests(setting);
   }
 
-  /** Whether this server takes task calls for tools (`capabilities.tasks.requests.tools.call`). */
+  /**
+   * Whether this server takes task calls for tools: `capabilities.tasks.requests.tools.call`
+   * on 2025 revisions, the Tasks extension on 2026-07-28 (decision 213).
+   */
   serverTakesTasks(): boolean {
-    const tasks = this.#setting.sdk.getServerCapabilities()?.tasks as
-      | { requests?: { tools?: { call?: unknown } } }
+    const { sdk, timing } = this.#setting;
+    const capabilities = sdk.getServerCapabilities() as
+      | {
+          tasks?: { requests?: { tools?: { call?: unknown } } };
+          extensions?: Record<string, unknown>;
+        }
       | undefined;
-    return this.#setting.timing !== undefined && typeof tasks?.requests?.tools?.call === 'object';
+    if (timing === undefined) return false;
+    if (sdk.modern) return typeof capabilities?.extensions?.[TASKS_EXTENSION] === 'object';
+    return typeof capabilities?.tasks?.requests?.tools?.call === 'object';
   }
 
   /** Calls the tool; a structured output the tool's schema refuses is an `isError` result. */
@@ -61,12 +77,9 @@ export class RemoteCalls {
     const { approved, timing, inputs } = this.#setting;
     const end = isApproved ? approved.begin(params.name, params.arguments) : undefined;
     try {
-      if (
-        timing !== undefined &&
-        (taskSupport === 'required' || taskSupport === 'optional') &&
-        this.serverTakesTasks()
-      ) {
-        return await runRemoteTask(params, ctx, this.#tasks, inputs, timing);
+      const requests = this.#taskRequestsFor(taskSupport, isApproved);
+      if (timing !== undefined && requests !== undefined) {
+        return await runRemoteTask(params, ctx, requests, inputs, timing);
       }
       return await this.#callDirectly(params, ctx);
     } catch (error) {
@@ -76,6 +89,24 @@ export class RemoteCalls {
     } finally {
       end?.();
     }
+  }
+
+  /**
+   * How a call follows its task, or `undefined` for a direct call. On 2025 revisions a
+   * tool declaring `execution.taskSupport` is called as a task. On 2026-07-28 tools carry
+   * no `execution`: every call opts into the Tasks extension and the server decides — but
+   * a task's questions reach no 2026 client yet (decision 214), so a call the caller
+   * approved, or any call of a client that answers questions, is made directly, where
+   * the server's questions are answered (decision 213).
+   */
+  #taskRequestsFor(
+    taskSupport: RemoteCallRequest['taskSupport'],
+    isApproved: boolean,
+  ): TaskRequests | undefined {
+    if (!this.serverTakesTasks()) return undefined;
+    const { sdk, answersQuestions } = this.#setting;
+    if (sdk.modern) return isApproved || answersQuestions ? undefined : this.#extensionTasks;
+    return taskSupport === 'required' || taskSupport === 'optional' ? this.#coreTasks : undefined;
   }
 
   /** A plain `tools/call`; the server's progress for it reaches `ctx.progress()`. */
@@ -102,38 +133,3 @@ export class RemoteCalls {
     }
   }
 }
-
-/** The task requests `runRemoteTask` sends, over the client's connection. */
-function taskRequests({ sdk, timeout, listenProgress }: RemoteCallSetting): TaskRequests {
-  const requestOptions = (signal: AbortSignal) =>
-    timeout === undefined ? { signal } : { signal, timeout };
-  return {
-    create: (params, signal) =>
-      sdk.request({ method: 'tools/call', params } as never, ANY_RESULT, requestOptions(signal)),
-    get: (taskId, signal) =>
-      sdk.request(
-        { method: 'tasks/get', params: { taskId } } as never,
-        ANY_RESULT,
-        requestOptions(signal),
-      ),
-    result: (taskId, signal) =>
-      sdk.request(
-        { method: 'tasks/result', params: { taskId } } as never,
-        ANY_RESULT,
-        requestOptions(signal),
-      ),
-    listenProgress,
-    cancel: (taskId) =>
-      sdk.request({ method: 'tasks/cancel', params: { taskId } } as never, ANY_RESULT, {
-        timeout: timeout ?? CANCEL_TIMEOUT_MS,
-      }),
-  };
-}
-
-/** Accepts any result: task answers are checked field by field by `runRemoteTask`. */
-const ANY_RESULT = {
-  '~standard': { version: 1, vendor: 'fino', validate: (value: unknown) => ({ value }) },
-} as const;
-
-/** How long `tasks/cancel` may take when the client has no `timeoutMs`. */
-const CANCEL_TIMEOUT_MS = 10_000;

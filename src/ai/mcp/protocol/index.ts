@@ -38,3 +38,4 @@ export {
   structuredOutput,
   withTextForm,
 } from './structured-output.ts';
+export { TASKS_EXTENSION } from './tasks-extension.ts';

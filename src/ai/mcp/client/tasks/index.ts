@@ -14,5 +14,5 @@ export {
   type TaskRequests,
   type TaskTiming,
 } from './remote-task.ts';
-export { readServerProgress } from './task-answers.ts';
+export { ownField, readServerProgress } from './task-answers.ts';
 export { TaskInputs } from './task-inputs.ts';

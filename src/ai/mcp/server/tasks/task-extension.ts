@@ -12,9 +12,9 @@ import {
   type Result,
   type Task,
 } from '@modelcontextprotocol/server';
+import { TASKS_EXTENSION } from '../../protocol/index.ts';
 
-/** The extension's identifier under `capabilities.extensions`. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION };
 
 /** Whether a request's client capabilities opt into the extension. */
 export const optsIntoTasks = (capabilities: ClientCapabilities | undefined): boolean =>
