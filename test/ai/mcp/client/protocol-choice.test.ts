@@ -1,7 +1,9 @@
 /**
  * fino's client against fino's server in every revision both speak: negotiated (the
  * default) and pinned with `mcpClient({ protocol })`, over Streamable HTTP and stdio.
- * Logs, followed resources and task tools work in each; 2026-07-28 carries the log
+ * Every feature works in each: tools, resources, templates and their completions,
+ * prompts, logs, followed resources, sampling, forms, approvals by form and a durable
+ * task tool (issue 30); 2026-07-28 carries the log
  * level on each request and follows resources on a `subscriptions/listen` stream
  * (decisions 210–212).
  */
@@ -52,11 +54,52 @@ const cases: { protocol: McpProtocolRevision | undefined; transport: Transport; 
   ];
 
 describe.each(cases)('protocol $protocol over $transport', ({ protocol, transport, speaks }) => {
-  it(`speaks ${speaks}: logs, followed resources and a task tool all work`, async () => {
+  it(`speaks ${speaks}: every feature works`, async () => {
     const logged: ServerLogMessage[] = [];
-    const c = client({ protocol, onLog: (message) => logged.push(message) }, transport);
+    const asked: string[] = [];
+    const c = client(
+      {
+        protocol,
+        onLog: (message) => logged.push(message),
+        onSample: (request) => ({
+          role: 'assistant',
+          model: 'stub',
+          content: { type: 'text', text: `(${request.messages.length} message summarized)` },
+        }),
+        onElicit: (request) => {
+          asked.push(request.message);
+          const content: Record<string, string | boolean> = request.message.startsWith('Allow')
+            ? { approve: true }
+            : { name: 'Ana' };
+          return { action: 'accept', content };
+        },
+        approveDestructive: false,
+      },
+      transport,
+    );
     const tools = await c.tools();
     expect(c.protocolVersion()).toBe(speaks);
+
+    // Resources, templates, completions and prompts.
+    const listed = await c.resources();
+    expect(listed.resources.map((r) => r.uri)).toEqual(['docs://readme']);
+    expect(listed.templates.map((t) => t.uriTemplate)).toEqual(['notes://{name}']);
+    expect((await c.readResource('notes://ideas')).contents[0]).toMatchObject({
+      text: 'The note called ideas.',
+    });
+    const ref = { type: 'ref/resource', uri: 'notes://{name}' } as const;
+    expect(await c.complete(ref, { name: 'name', value: 'g' })).toEqual(['groceries', 'gardening']);
+    expect(JSON.stringify(await c.promptMessages('review', { language: 'go' }))).toContain(
+      'Review this go code.',
+    );
+
+    // Sampling, a form and an approval by form, asked of this client by the server.
+    expect(text(await named(tools, 'summarize').invoke({ text: 'a long text' }))).toBe(
+      '(1 message summarized)',
+    );
+    expect(text(await named(tools, 'sign_up').invoke({}))).toBe('Signed up Ana.');
+    expect(text(await named(tools, 'publish').invoke({ site: 'blog' }))).toBe('Published blog.');
+    expect(asked).toEqual(['Your name?', 'Allow "publish" with {"site":"blog"}?']);
 
     // Logs: every level until the client sets one, then that level and above.
     await named(tools, 'chatty').invoke({});
