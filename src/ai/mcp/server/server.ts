@@ -144,7 +144,13 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     approval,
     tool: (name) => served.get(name),
   });
-  const tools = { served, approval, callState: new CallStateCodec(), runner, bearer };
+  const tools = {
+    served,
+    approval,
+    callState: new CallStateCodec(options.stateKey),
+    runner,
+    bearer,
+  };
 
   const createServer = (): Server => {
     // This server runs MCP tasks: it was given a store, or serves a tool declaring `execution`.
