@@ -129,7 +129,9 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   checkNameAndVersion(options);
   const served = new ServedTools(options.tools);
   const connections = new Connections();
+  const callState = new CallStateCodec(options.stateKey);
   const catalog = new Catalog({
+    callState,
     resources: options.resources,
     prompts: options.prompts,
     limits: { maxBytes: maxResourceBytes(options.maxResourceBytes) },
@@ -147,7 +149,7 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   const tools = {
     served,
     approval,
-    callState: new CallStateCodec(options.stateKey),
+    callState,
     runner,
     bearer,
   };

@@ -4,6 +4,7 @@
  * `ctx.elicit()`/`ctx.sample()` the server turns into input-required results, with the
  * input-request keys the scenarios name.
  */
+import { prompt } from '../../../../src/ai/mcp/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
 
@@ -98,3 +99,18 @@ export const inputRequiredTools = [
   twoSteps,
   askModel,
 ];
+
+/** The prompt of the non-tool-request scenario: `prompts/get` asks a form first. */
+export const inputRequiredPrompt = prompt({
+  name: 'test_input_required_result_prompt',
+  description: 'Asks the user what context the prompt should use.',
+  get: async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      key: 'user_context',
+      message: 'What context should the prompt use?',
+      schema: form('context', 'string'),
+    });
+    const context = answer.action === 'accept' ? answer.content.context : '(none)';
+    return `Use this context: ${context}`;
+  },
+});
