@@ -161,6 +161,7 @@ function sdkClient(
       capabilities: {
         elicitation: { form: {} },
         ...(options.onSample ? { sampling: {} } : {}),
+        ...(options.onRoots ? { roots: {} } : {}),
       },
       // Remote structured output is checked by fino's validator, worded field by field.
       jsonSchemaValidator: finoJsonSchemaValidator,

@@ -90,6 +90,40 @@ const askModel = tool({
     (await ctx.sample({ messages: [{ role: 'user', content: 'Say hi.' }], maxTokens: 20 })).text,
 });
 
+const askRoots = tool({
+  name: 'test_input_required_result_list_roots',
+  description: "Asks the client's roots and names them.",
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) => {
+    const roots = await ctx.listRoots({ key: 'client_roots' });
+    return `Roots: ${roots.map((root) => root.uri).join(', ')}`;
+  },
+});
+
+const askAll = tool({
+  name: 'test_input_required_result_multiple_inputs',
+  description: 'Asks a name, a greeting and the roots at once.',
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) => {
+    const [name, greeting, roots] = await Promise.all([
+      ctx.elicit({
+        key: 'user_name',
+        message: 'What is your name?',
+        schema: form('name', 'string'),
+      }),
+      ctx.sample({
+        key: 'greeting',
+        messages: [{ role: 'user', content: 'Generate a greeting' }],
+        maxTokens: 50,
+      }),
+      ctx.listRoots({ key: 'client_roots' }),
+    ]);
+    return JSON.stringify({ name, greeting: greeting.text, roots });
+  },
+});
+
 /** The tools of the input-required scenarios. */
 export const inputRequiredTools = [
   askName,
@@ -98,6 +132,8 @@ export const inputRequiredTools = [
   confirming('test_input_required_result_tampered_state'),
   twoSteps,
   askModel,
+  askRoots,
+  askAll,
 ];
 
 /** The prompt of the non-tool-request scenario: `prompts/get` asks a form first. */

@@ -29,7 +29,7 @@ const brief = prompt({
 const server = () => mcpServer({ name: 'briefs', version: '1.0.0', tools: [], prompts: [brief] });
 const onElicit = () => ({ action: 'accept' as const, content: { topic: 'tides' } });
 const firstText = (result: { messages: { content: unknown }[] }) =>
-  (result.messages[0]?.content as { text: string }).text;
+  (result.messages[0]?.content as { text?: string } | undefined)?.text;
 
 describe('ctx.elicit in a prompt', () => {
   let http: McpHttpServer;
