@@ -89,6 +89,18 @@ export type ElicitAnswer =
   | { action: 'decline' }
   | { action: 'cancel' };
 
+/** One root the caller shares (MCP `roots/list`): a `file://` URI and an optional name. */
+export interface Root {
+  uri: string;
+  name?: string;
+}
+
+/** What `ctx.listRoots()` may name: its request's key on MCP 2026-07-28. */
+export interface ListRootsRequest {
+  /** This request's name among what one MCP call asks (its input-request key on MCP 2026-07-28). */
+  key?: string;
+}
+
 /** `ctx.log`: one message at one RFC 5424 level, with optional data. */
 export type LogFn = (level: LogLevel, message: string, data?: unknown) => void;
 
@@ -123,6 +135,15 @@ export function noSampling(): Promise<SampleResult> {
   return Promise.reject(
     new Error(
       'ctx.sample: this call has no model to ask: sampling needs an MCP client that declares the sampling capability (or a caller that passes `sample`)',
+    ),
+  );
+}
+
+/** `ctx.listRoots` for a caller without roots to share. */
+export function noRoots(): Promise<Root[]> {
+  return Promise.reject(
+    new Error(
+      'ctx.listRoots: this call has no roots to ask for: roots need an MCP client that declares the roots capability (or a caller that passes `listRoots`)',
     ),
   );
 }

@@ -5,9 +5,12 @@ import {
   checkedLog,
   type ElicitAnswer,
   type ElicitRequest,
+  type ListRootsRequest,
   type LogFn,
   noElicitation,
+  noRoots,
   noSampling,
+  type Root,
   type SampleRequest,
   type SampleResult,
 } from './client-requests.ts';
@@ -55,6 +58,7 @@ export class RunContextFromOptions implements TaskRunContext {
   log: LogFn;
   sample: (request: SampleRequest) => Promise<SampleResult>;
   elicit: (request: ElicitRequest) => Promise<ElicitAnswer>;
+  listRoots: (request?: ListRootsRequest) => Promise<Root[]>;
   readonly #options: TaskRunOptions;
   #messages: ModelMessage[] | typeof LAZY;
   #writer: Writer | typeof LAZY;
@@ -74,6 +78,7 @@ export class RunContextFromOptions implements TaskRunContext {
     this.log = checkedLog(options.log);
     this.sample = options.sample ?? noSampling;
     this.elicit = options.elicit ?? noElicitation;
+    this.listRoots = options.listRoots ?? noRoots;
     this.#options = options;
     this.#messages = options.messages ?? LAZY;
     this.#writer = writer ?? LAZY;

@@ -11,10 +11,12 @@ export type { CliOption, CliSpec, CliValueType } from './cli-spec.ts';
 export {
   type ElicitAnswer,
   type ElicitRequest,
+  type ListRootsRequest,
   LOG_LEVELS,
   type LogEntry,
   type LogFn,
   type LogLevel,
+  type Root,
   type SampleMessage,
   type SampleRequest,
   type SampleResult,

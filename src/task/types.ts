@@ -7,7 +7,9 @@ import type { CliSpec } from './cli-spec.ts';
 import type {
   ElicitAnswer,
   ElicitRequest,
+  ListRootsRequest,
   LogFn,
+  Root,
   SampleRequest,
   SampleResult,
 } from './client-requests.ts';
@@ -141,6 +143,12 @@ export interface CallContext {
    * has no one to ask.
    */
   elicit(request: ElicitRequest): Promise<ElicitAnswer>;
+  /**
+   * Asks the caller for its roots (MCP `roots/list`): the directories or files it shares,
+   * as `{ uri, name? }`; rejects when the caller has none to offer (an MCP client without
+   * the roots capability). Decision 208.
+   */
+  listRoots(request?: ListRootsRequest): Promise<Root[]>;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { errorMessage } from '../../internal/thrown-value.ts';
-import { checkedLog, noElicitation, noSampling } from '../client-requests.ts';
+import { checkedLog, noElicitation, noRoots, noSampling } from '../client-requests.ts';
 import { checkProgress } from '../progress.ts';
 import { SuspendSignal } from '../suspend-signal.ts';
 import type { SuspendFn, TaskRunContext, Writer } from '../types.ts';
@@ -86,6 +86,7 @@ async function call(
     log: checkedLog(undefined),
     sample: noSampling,
     elicit: noElicitation,
+    listRoots: noRoots,
     writer: writerFor(data.mode),
     env: data.env ?? process.env,
     cwd: data.cwd ?? process.cwd(),

@@ -65,6 +65,15 @@ export interface McpClientOptions {
    * are refused unless `allowUnsolicited` (decision 184). Checked at construction.
    */
   sampling?: McpClientSamplingOptions;
+  /**
+   * Answers the server's `roots/list` requests: the directories (`file://` URIs) this
+   * client shares, e.g. `() => [{ uri: 'file:///home/ana/project', name: 'project' }]`.
+   * Given, the client declares the roots capability; without it a server's
+   * `ctx.listRoots()` fails with a clear error. Decision 208.
+   */
+  onRoots?: () =>
+    | readonly { uri: string; name?: string }[]
+    | Promise<readonly { uri: string; name?: string }[]>;
   /** Receives the server's log messages (`notifications/message`); see `setLogLevel()`. */
   onLog?: (message: ServerLogMessage) => void;
   /**
@@ -119,7 +128,7 @@ export function checkClientOptions(options: McpClientOptions): void {
       'mcpClient: transport is required: stdioTransport({ command }), httpTransport({ url }), or url',
     );
   }
-  for (const name of ['onElicit', 'onWarning', 'onSample', 'onLog'] as const) {
+  for (const name of ['onElicit', 'onWarning', 'onSample', 'onLog', 'onRoots'] as const) {
     checkOptionalType(options[name], 'function', `mcpClient: ${name}`, typeError);
   }
   checkProtocol(options.protocol);

@@ -170,6 +170,7 @@ function sdkClient(
       capabilities: {
         elicitation: { form: {} },
         ...(options.onSample ? { sampling: {} } : {}),
+        ...(options.onRoots ? { roots: {} } : {}),
       },
       // Remote structured output is checked by fino's validator, worded field by field.
       jsonSchemaValidator: finoJsonSchemaValidator,

@@ -30,10 +30,10 @@ export type ListenProgress = (token: string, listener: (params: unknown) => void
 /** Sets `sdk`'s request and notification handlers; returns how a call hears its progress. */
 export function answerServerMessages(
   sdk: Client,
-  options: Pick<McpClientOptions, 'onElicit' | 'onSample' | 'onLog'>,
+  options: Pick<McpClientOptions, 'onElicit' | 'onSample' | 'onLog' | 'onRoots'>,
   routes: ServerMessageRoutes,
 ): ListenProgress {
-  const { onElicit, onSample, onLog } = options;
+  const { onElicit, onSample, onLog, onRoots } = options;
   sdk.setRequestHandler('elicitation/create', async (request, ctx): Promise<ElicitResult> => {
     const subject = approvalSubject(request.params);
     if (subject !== undefined && routes.approved.has(subject.tool, subject.arguments)) {
@@ -46,6 +46,7 @@ export function answerServerMessages(
       ? withDefaults(request.params, await onElicit(request.params))
       : { action: 'decline' };
   });
+  if (onRoots) sdk.setRequestHandler('roots/list', async () => ({ roots: [...(await onRoots())] }));
   if (onSample) answerSampling(sdk, onSample, routes.sampling, countOpenRequests(sdk));
   sdk.setNotificationHandler('notifications/message', (notification) => {
     try {

@@ -5,9 +5,9 @@
  * `createRequestStateCodec` (HMAC-SHA256, a key that never leaves this server, an
  * expiry) and bound to the tool name and the exact arguments. Decision 081.
  */
-import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
 import type { RecordedInput } from './input-rounds.ts';
+import { type StateKey, stateKey } from './state-key.ts';
 
 /** What a continued call has established so far. */
 export interface CallState {
@@ -28,12 +28,19 @@ interface SealedState extends CallState {
 /** How long a sealed state stays valid: a human answers an approval or a question in this time. */
 export const CALL_STATE_TTL_SECONDS = 3600;
 
-/** Seals and opens call states with one random key per server instance. */
+/**
+ * Seals and opens call states with the server's `stateKey` (decision 206), or one random
+ * key per server instance.
+ */
 export class CallStateCodec {
-  readonly #codec: RequestStateCodec<SealedState> = createRequestStateCodec<SealedState>({
-    key: randomBytes(32),
-    ttlSeconds: CALL_STATE_TTL_SECONDS,
-  });
+  readonly #codec: RequestStateCodec<SealedState>;
+
+  constructor(key?: StateKey) {
+    this.#codec = createRequestStateCodec<SealedState>({
+      key: stateKey(key),
+      ttlSeconds: CALL_STATE_TTL_SECONDS,
+    });
+  }
 
   /** The wire string for `state` of a call to `tool` with `args`. */
   seal(tool: string, args: unknown, state: CallState): Promise<string> {

@@ -30,6 +30,7 @@ import type { CallState, CallStateCodec } from './call-state.ts';
 import { InputRounds } from './input-rounds.ts';
 import { progressNotifier } from './progress-notifier.ts';
 import { mcpElicit, mcpLog, mcpSample } from './server-requests.ts';
+import { mcpListRoots } from './server-roots.ts';
 
 /**
  * How a tool that needs a human decision (it `requiresApproval`, or it suspends) is served:
@@ -131,6 +132,7 @@ export async function callTool(
     log: mcpLog(ctx),
     sample: mcpSample(ctx, setting.connectionCapabilities, rounds?.sample),
     elicit: mcpElicit(ctx, setting.connectionCapabilities, rounds?.elicit),
+    listRoots: mcpListRoots(ctx, setting.connectionCapabilities, rounds?.listRoots),
   };
   const progress = progressNotifier(ctx);
   if (progress) runContext.progress = progress.report;

@@ -13,8 +13,11 @@ import {
 } from '@modelcontextprotocol/server';
 import { describeValue } from '../../../internal/describe-value.ts';
 import { errorMessage } from '../../../internal/thrown-value.ts';
+import { isModernRevision } from '../protocol/index.ts';
+import type { CallStateCodec } from './call-state.ts';
 import { complete } from './completions.ts';
-import { getPrompt, isPrompt, type McpServedPrompt } from './prompts.ts';
+import { answerPrompt } from './prompt-rounds.ts';
+import { isPrompt, type McpServedPrompt } from './prompts.ts';
 import {
   type AnyResource,
   isResource,
@@ -47,6 +50,8 @@ export interface CatalogOptions {
   resources?: readonly AnyResource[];
   prompts?: readonly McpServedPrompt[];
   limits: ReadLimits;
+  /** Seals the state of a prompt that asks its client (2026-07-28). */
+  callState: CallStateCodec;
 }
 
 /** The resources and prompts a server offers, shared by all its connections. */
@@ -58,9 +63,11 @@ export class Catalog {
   readonly #offersResources: boolean;
   readonly #offersPrompts: boolean;
   readonly #limits: ReadLimits;
+  readonly #callState: CallStateCodec;
 
   constructor(options: CatalogOptions) {
     this.#limits = options.limits;
+    this.#callState = options.callState;
     this.#offersResources = options.resources !== undefined;
     this.#offersPrompts = options.prompts !== undefined;
     if (options.resources !== undefined && !Array.isArray(options.resources)) {
@@ -169,9 +176,10 @@ export class Catalog {
           );
         }
         return await failureAsError(`Prompt "${served.name}"`, () =>
-          getPrompt(served, request.params.arguments, {
-            signal: ctx.mcpReq.signal,
-            log: mcpLog(ctx),
+          answerPrompt(served, request.params.arguments, ctx, {
+            callState: this.#callState,
+            connectionCapabilities: () => server.getClientCapabilities(),
+            inputRequired: isModernRevision(server.getNegotiatedProtocolVersion()),
           }),
         );
       });

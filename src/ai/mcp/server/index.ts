@@ -47,6 +47,7 @@ export {
 } from './resources.ts';
 export { type McpToolServer, mcpServer, type StdioStreams } from './server.ts';
 export type { McpServerOptions } from './server-options.ts';
+export { MIN_STATE_KEY_BYTES, type StateKey } from './state-key.ts';
 export {
   type McpServerTaskOptions,
   type McpTaskCursor,

@@ -21,13 +21,26 @@ import type { FormParams } from './server-requests.ts';
 export type RecordedInput =
   | { kind: 'elicit'; result: ElicitResult }
   | { kind: 'sample'; result: Record<string, unknown> }
+  | { kind: 'roots'; result: Record<string, unknown> }
   | { error: string };
 
 /** One input request of a round: its key on the wire and what it asks. */
 interface AskedInput {
   key: string;
-  kind: 'elicit' | 'sample';
+  kind: 'elicit' | 'sample' | 'roots';
 }
+
+const WHAT = { elicit: 'ctx.elicit', sample: 'ctx.sample', roots: 'ctx.listRoots' } as const;
+const EXPECTED = {
+  elicit: { view: 'elicit', shape: 'an elicitation result ({ action, content? })' },
+  sample: { view: 'sampling', shape: 'a sampling result ({ role, content, model })' },
+  roots: { view: 'roots', shape: 'a roots list ({ roots: [{ uri, name? }] })' },
+} as const;
+const SCHEMA = {
+  elicit: specTypeSchemas.ElicitResult,
+  sample: specTypeSchemas.CreateMessageResultWithTools,
+  roots: specTypeSchemas.ListRootsResult,
+} as const;
 
 /** The most `ctx.sample()`/`ctx.elicit()` answers one call may record. */
 export const MAX_CALL_INPUTS = 20;
@@ -68,6 +81,10 @@ export class InputRounds {
   elicit = (params: FormParams, key?: string): Promise<unknown> =>
     this.#ask('elicit', key, () => inputRequired.elicit(params as never));
 
+  /** `ctx.listRoots`'s request to the client: the recorded answer, or asked (and this run stops). */
+  listRoots = (key?: string): Promise<unknown> =>
+    this.#ask('roots', key, () => inputRequired.listRoots());
+
   /** The answers recorded so far, to seal into the state of the next round. */
   recorded(): RecordedInput[] {
     return [...this.#recorded];
@@ -85,7 +102,7 @@ export class InputRounds {
     request: () => InputRequest,
   ): Promise<unknown> {
     const index = this.#next++;
-    const what = kind === 'elicit' ? 'ctx.elicit' : 'ctx.sample';
+    const what = WHAT[kind];
     const name = key ?? `fino.input.${index}`;
     checkKey(what, key, this.#keys);
     this.#keys.add(name);
@@ -138,7 +155,7 @@ function answerTo(
 ): RecordedInput | undefined {
   const raw = (responses as Record<string, unknown> | undefined)?.[question.key];
   if (raw === undefined || raw === null) return undefined;
-  const what = question.kind === 'elicit' ? 'ctx.elicit' : 'ctx.sample';
+  const what = WHAT[question.kind];
   const bytes = JSON.stringify(raw).length;
   if (recordedBytes + bytes > MAX_CALL_INPUT_BYTES) {
     return {
@@ -146,18 +163,14 @@ function answerTo(
     };
   }
   const view = inputResponse(responses as never, question.key);
-  const schema =
-    question.kind === 'elicit'
-      ? specTypeSchemas.ElicitResult
-      : specTypeSchemas.CreateMessageResultWithTools;
-  const checked = schema['~standard'].validate(raw);
-  const expected = question.kind === 'elicit' ? 'elicit' : 'sampling';
-  if (view.kind !== expected || checked instanceof Promise || checked.issues !== undefined) {
+  const checked = SCHEMA[question.kind]['~standard'].validate(raw);
+  const expected = EXPECTED[question.kind];
+  if (view.kind !== expected.view || checked instanceof Promise || checked.issues !== undefined) {
     return {
-      error: `${what}: the client's answer "${question.key}" is not ${question.kind === 'elicit' ? 'an elicitation result ({ action, content? })' : 'a sampling result ({ role, content, model })'}, received ${describeValue(raw)}`,
+      error: `${what}: the client's answer "${question.key}" is not ${expected.shape}, received ${describeValue(raw)}`,
     };
   }
   return question.kind === 'elicit'
     ? { kind: 'elicit', result: checked.value as ElicitResult }
-    : { kind: 'sample', result: checked.value as Record<string, unknown> };
+    : { kind: question.kind, result: checked.value as Record<string, unknown> };
 }

@@ -11,7 +11,7 @@ import {
   ProtocolErrorCode,
 } from '@modelcontextprotocol/server';
 import { describeValue } from '../../../internal/describe-value.ts';
-import type { ContentPart, LogFn } from '../../../task/index.ts';
+import type { ContentPart, ElicitAnswer, ElicitRequest, LogFn } from '../../../task/index.ts';
 import {
   type CompiledValidator,
   compile,
@@ -26,6 +26,12 @@ import { type CompleteFn, checkCompleters } from './resources.ts';
 export interface PromptContext {
   signal: AbortSignal;
   log: LogFn;
+  /**
+   * Asks the client's user a form, as a tool's `ctx.elicit()` does: over a 2025-era
+   * connection while `prompts/get` is open; on 2026-07-28 through an input-required
+   * result, `get` running again with the answer (decision 207).
+   */
+  elicit(request: ElicitRequest): Promise<ElicitAnswer>;
 }
 
 /** One message of a prompt: text, or one content part (text, image, audio, resource). */

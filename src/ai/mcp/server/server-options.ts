@@ -8,6 +8,7 @@ import type { ApprovalMode } from './call-tool.ts';
 import type { McpServerAuth } from './http/index.ts';
 import type { McpServedPrompt } from './prompts.ts';
 import { type AnyResource, DEFAULT_READ_LIMITS } from './resources.ts';
+import type { StateKey } from './state-key.ts';
 import type { McpServerTaskOptions } from './tasks/index.ts';
 
 /** Options of {@link mcpServer}. */
@@ -47,6 +48,13 @@ export interface McpServerOptions {
    * token lacks. Decisions 125, 126.
    */
   auth?: McpServerAuth;
+  /**
+   * The key (a string or bytes, at least 32) that seals the `requestState` a 2026-07-28
+   * client echoes when it answers: give every instance behind a load balancer the same
+   * one, and keep it across restarts, so a retry may land on any of them. Default: a
+   * random key per instance. Decision 206.
+   */
+  stateKey?: StateKey;
 }
 
 /** Throws unless `options` has a non-empty `name` and a `version`. */

@@ -129,7 +129,9 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
   checkNameAndVersion(options);
   const served = new ServedTools(options.tools);
   const connections = new Connections();
+  const callState = new CallStateCodec(options.stateKey);
   const catalog = new Catalog({
+    callState,
     resources: options.resources,
     prompts: options.prompts,
     limits: { maxBytes: maxResourceBytes(options.maxResourceBytes) },
@@ -144,7 +146,13 @@ export function mcpServer(options: McpServerOptions): McpToolServer {
     approval,
     tool: (name) => served.get(name),
   });
-  const tools = { served, approval, callState: new CallStateCodec(), runner, bearer };
+  const tools = {
+    served,
+    approval,
+    callState,
+    runner,
+    bearer,
+  };
 
   const createServer = (): Server => {
     // This server runs MCP tasks: it was given a store, or serves a tool declaring `execution`.

@@ -13,7 +13,7 @@ import {
 import { memoryStore } from '../../../../src/ai/session/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
-import { inputRequiredTools } from './input-required-tools.ts';
+import { inputRequiredPrompt, inputRequiredTools } from './input-required-tools.ts';
 import { taskTools } from './task-tools.ts';
 
 const PNG =
@@ -409,7 +409,7 @@ export function everythingServer(): McpToolServer {
     version: '1.0.0',
     tools: [...tools, ...inputRequiredTools, ...taskTools],
     resources,
-    prompts,
+    prompts: [...prompts, inputRequiredPrompt],
     store: memoryStore(), // the tasks of the Tasks-extension scenarios
   });
   for (const diagnostic of listenDiagnostics(server)) server.addTool(diagnostic);

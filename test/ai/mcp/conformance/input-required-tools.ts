@@ -4,6 +4,7 @@
  * `ctx.elicit()`/`ctx.sample()` the server turns into input-required results, with the
  * input-request keys the scenarios name.
  */
+import { prompt } from '../../../../src/ai/mcp/index.ts';
 import { tool } from '../../../../src/ai/tool/index.ts';
 import { v } from '../../../../src/validate/index.ts';
 
@@ -89,6 +90,40 @@ const askModel = tool({
     (await ctx.sample({ messages: [{ role: 'user', content: 'Say hi.' }], maxTokens: 20 })).text,
 });
 
+const askRoots = tool({
+  name: 'test_input_required_result_list_roots',
+  description: "Asks the client's roots and names them.",
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) => {
+    const roots = await ctx.listRoots({ key: 'client_roots' });
+    return `Roots: ${roots.map((root) => root.uri).join(', ')}`;
+  },
+});
+
+const askAll = tool({
+  name: 'test_input_required_result_multiple_inputs',
+  description: 'Asks a name, a greeting and the roots at once.',
+  parameters: v.object({}),
+  sideEffects: false,
+  execute: async (_args, ctx) => {
+    const [name, greeting, roots] = await Promise.all([
+      ctx.elicit({
+        key: 'user_name',
+        message: 'What is your name?',
+        schema: form('name', 'string'),
+      }),
+      ctx.sample({
+        key: 'greeting',
+        messages: [{ role: 'user', content: 'Generate a greeting' }],
+        maxTokens: 50,
+      }),
+      ctx.listRoots({ key: 'client_roots' }),
+    ]);
+    return JSON.stringify({ name, greeting: greeting.text, roots });
+  },
+});
+
 /** The tools of the input-required scenarios. */
 export const inputRequiredTools = [
   askName,
@@ -97,4 +132,21 @@ export const inputRequiredTools = [
   confirming('test_input_required_result_tampered_state'),
   twoSteps,
   askModel,
+  askRoots,
+  askAll,
 ];
+
+/** The prompt of the non-tool-request scenario: `prompts/get` asks a form first. */
+export const inputRequiredPrompt = prompt({
+  name: 'test_input_required_result_prompt',
+  description: 'Asks the user what context the prompt should use.',
+  get: async (_args, ctx) => {
+    const answer = await ctx.elicit({
+      key: 'user_context',
+      message: 'What context should the prompt use?',
+      schema: form('context', 'string'),
+    });
+    const context = answer.action === 'accept' ? answer.content.context : '(none)';
+    return `Use this context: ${context}`;
+  },
+});
