@@ -11,6 +11,7 @@ import {
   type InputRequiredResult,
   inputRequired,
   inputResponse,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
   type ServerContext,
@@ -29,7 +30,7 @@ import { noElicitationHint } from './approval-hint.ts';
 import type { CallState, CallStateCodec } from './call-state.ts';
 import { InputRounds } from './input-rounds.ts';
 import { progressNotifier } from './progress-notifier.ts';
-import { mcpElicit, mcpLog, mcpSample } from './server-requests.ts';
+import { type CapabilitiesOf, mcpElicit, mcpLog, mcpSample } from './server-requests.ts';
 import { mcpListRoots } from './server-roots.ts';
 
 /**
@@ -56,7 +57,10 @@ const APPROVAL_KEY = 'approval';
 /** The field of the form that answers a suspended call's question. */
 export const ANSWER_KEY = 'answer';
 
-/** Answers one `tools/call` for `tool`. Never throws for anything the tool does. */
+/**
+ * Answers one `tools/call` for `tool`. Never throws for anything the tool does, except
+ * the `-32021` of a client capability a 2026-era request did not declare (decision 209).
+ */
 export async function callTool(
   tool: AnyTask,
   args: unknown,
@@ -123,6 +127,7 @@ export async function callTool(
     }
   }
 
+  const asks = clientAsks(ctx, setting.connectionCapabilities, rounds);
   const runContext: InvokeContext = {
     signal: ctx.mcpReq.signal,
     toolCallId: String(ctx.mcpReq.id),
@@ -130,9 +135,7 @@ export async function callTool(
     runId: ctx.sessionId ?? 'mcp',
     messages: [],
     log: mcpLog(ctx),
-    sample: mcpSample(ctx, setting.connectionCapabilities, rounds?.sample),
-    elicit: mcpElicit(ctx, setting.connectionCapabilities, rounds?.elicit),
-    listRoots: mcpListRoots(ctx, setting.connectionCapabilities, rounds?.listRoots),
+    ...asks.context,
   };
   const progress = progressNotifier(ctx);
   if (progress) runContext.progress = progress.report;
@@ -147,6 +150,7 @@ export async function callTool(
 
   try {
     const result = await tool.invoke(args, runContext);
+    asks.throwIfMissing(result);
     await progress?.flush();
     const asking = await askInputs();
     if (asking) return asking; // the tool caught the signal: the client is asked all the same
@@ -157,11 +161,7 @@ export async function callTool(
     if (asking) return asking;
     const name = (error as Error | undefined)?.name;
     if (name === 'AbortError') return errorResult(`The call to "${tool.name}" was cancelled.`);
-    if (name !== 'SuspendSignal') {
-      return errorResult(
-        `Tool "${tool.name}" failed: ${(error as Error)?.message ?? String(error)}`,
-      );
-    }
+    if (name !== 'SuspendSignal') return asks.failed(tool.name, error);
     const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
     if (setting.approval === 'deny') {
       return errorResult(
@@ -176,6 +176,42 @@ export async function callTool(
     const inputs = rounds?.recorded();
     return ask(question, ANSWER_KEY, ANSWER_SCHEMA, { approved: state.approved, question, inputs });
   }
+}
+
+/**
+ * How the call asks its client: at once (2025 era) or in the next round (`rounds`,
+ * 2026-07-28). A tool failing for a capability a 2026-era request did not declare fails
+ * the request with that `-32021` (decision 209): `throwIfMissing` and `failed` throw it.
+ */
+function clientAsks(ctx: ServerContext, capabilities: CapabilitiesOf, rounds?: InputRounds) {
+  let missing: MissingRequiredClientCapabilityError | undefined;
+  const noting =
+    <A, R>(ask: (request: A) => Promise<R>) =>
+    async (request: A) => {
+      try {
+        return await ask(request);
+      } catch (error) {
+        if (error instanceof MissingRequiredClientCapabilityError) missing = error;
+        throw error;
+      }
+    };
+  return {
+    context: {
+      sample: noting(mcpSample(ctx, capabilities, rounds?.sample)),
+      elicit: noting(mcpElicit(ctx, capabilities, rounds?.elicit)),
+      listRoots: noting(mcpListRoots(ctx, capabilities, rounds?.listRoots)),
+    },
+    throwIfMissing(result: ToolResultObject) {
+      if (result.isError && missing) throw missing;
+    },
+    /** The answer to a tool that threw `error`: the `-32021` it met, else a tool error. */
+    failed(toolName: string, error: unknown): CallToolResult {
+      if (missing) throw missing;
+      return errorResult(
+        `Tool "${toolName}" failed: ${(error as Error)?.message ?? String(error)}`,
+      );
+    },
+  };
 }
 
 /** The state of a call that waits for the answers `rounds` asks for (2026-07-28). */

@@ -26,6 +26,7 @@ import type {
 } from '../../../task/index.ts';
 import { compile, formatIssues } from '../../../validate/index.ts';
 import { fromMcpContent, PartBudget, toSamplingContent } from '../protocol/index.ts';
+import { missingCapability } from './missing-capability.ts';
 
 /** The client's capabilities: the request's own (2026-era) or the connection's. */
 export type CapabilitiesOf = () => ClientCapabilities | undefined;
@@ -85,7 +86,9 @@ export function mcpSample(
   return async (request) => {
     const params = samplingParams(request);
     if (requestCapabilities(ctx, connection)?.sampling === undefined) {
-      throw new Error(
+      throw missingCapability(
+        ctx,
+        'sampling',
         'ctx.sample: this MCP client cannot sample (it declares no sampling capability); ask for the answer another way',
       );
     }
@@ -113,7 +116,9 @@ export function mcpElicit(
   return async (request) => {
     checkElicitRequest(request);
     if (requestCapabilities(ctx, connection)?.elicitation === undefined) {
-      throw new Error(
+      throw missingCapability(
+        ctx,
+        'elicitation',
         'ctx.elicit: this MCP client cannot ask its user (it declares no elicitation capability)',
       );
     }

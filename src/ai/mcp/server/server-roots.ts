@@ -6,6 +6,7 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
 import { describeValue } from '../../../internal/describe-value.ts';
 import type { ListRootsRequest, Root } from '../../../task/index.ts';
+import { missingCapability } from './missing-capability.ts';
 import { type CapabilitiesOf, onRequestStream, requestCapabilities } from './server-requests.ts';
 
 /** The most roots one answer may list; a longer list is refused, not cut. */
@@ -26,7 +27,9 @@ export function mcpListRoots(
 ): (request?: ListRootsRequest) => Promise<Root[]> {
   return async (request) => {
     if (requestCapabilities(ctx, connection)?.roots === undefined) {
-      throw new Error(
+      throw missingCapability(
+        ctx,
+        'roots',
         'ctx.listRoots: this MCP client shares no roots (it declares no roots capability); ask for the paths another way',
       );
     }

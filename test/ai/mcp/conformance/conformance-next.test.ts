@@ -19,21 +19,26 @@ const runs = tempDir('conformance-next');
 const conformance = conformanceCli('mcp-conformance-next', runs);
 
 /**
- * The server scenarios fino passes. Not yet here (8 of 65 the reference passes, 7 of
- * them owned elsewhere in issue 30; add each once its branch lands):
- * - the input-required scenarios (SEP-2322, issue 30 item 1): basic-elicitation,
- *   basic-sampling, request-state, multi-round, result-type, tampered-state, capability-check;
- * - server-stateless: `ctx.sample` toward a client that declares no sampling must answer
- *   -32021 MissingRequiredClientCapability with HTTP 400 (same item).
- * Also failing, as for the reference: http-custom-header-server-validation (fino's server
- * does not check `Mcp-Param-*` headers against the arguments yet, docs/mcp.md), and six
- * tasks-* scenarios of the Tasks extension (SEP-2663, decision 214): tasks-lifecycle
- * (protocol_error_job: a fino task tool cannot end in a protocol error),
- * tasks-required-task-error (a 'task' tool is called directly without the opt-in),
- * tasks-mrtr-input, tasks-mrtr-composition and tasks-dispatch-and-envelope (no
- * tasks/update input yet).
+ * The server scenarios fino passes: every one the reference server passes (54 of 65;
+ * it fails the nine tasks-* scenarios and the two http-*-header-validation ones), and
+ * five it fails besides (http-header-validation and four tasks-*). Not yet here:
+ * - http-custom-header-server-validation (fino's server does not check `Mcp-Param-*`
+ *   headers against the arguments yet, docs/mcp.md);
+ * - five tasks-* scenarios of the Tasks extension (SEP-2663, decision 214):
+ *   tasks-lifecycle (protocol_error_job: a fino task tool cannot end in a protocol
+ *   error), tasks-required-task-error (a 'task' tool is called directly without the
+ *   opt-in), tasks-mrtr-input, tasks-mrtr-composition and tasks-dispatch-and-envelope
+ *   (no tasks/update input yet).
  */
 const serverPasses = [
+  'server-stateless',
+  'input-required-result-basic-elicitation',
+  'input-required-result-basic-sampling',
+  'input-required-result-request-state',
+  'input-required-result-multi-round',
+  'input-required-result-result-type',
+  'input-required-result-tampered-state',
+  'input-required-result-capability-check',
   'server-initialize',
   'server-session-lifecycle',
   'logging-set-level',
