@@ -252,15 +252,16 @@ describe('server-to-client input on MCP 2026-07-28', () => {
     expect(inputRequired).toHaveLength(3);
   });
 
-  it('tells a 2026 client without the capability, as it tells a 2025 one', async () => {
+  it('answers a 2026 client without the capability -32021 with HTTP 400, naming it (decision 209)', async () => {
     const answer = await modernRequest(
       http.url,
       'tools/call',
       { name: 'ask_both', arguments: {} },
       { elicitation: { form: {} } },
     );
-    expect(answer.result.isError).toBe(true);
-    expect(answer.result.content[0].text).toContain(
+    expect(answer.status).toBe(400);
+    expect(answer.error?.code).toBe(-32021);
+    expect(answer.error?.message).toContain(
       'this MCP client cannot sample (it declares no sampling capability)',
     );
   });
