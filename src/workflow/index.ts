@@ -44,6 +44,16 @@ export {
   workflowTool,
 } from './lifecycle/index.ts';
 export {
+  DEFAULT_MAX_HISTORY_FILE_BYTES,
+  exportHistory,
+  type HistoryFilesReport,
+  replayHistory,
+  replayHistoryFiles,
+  type WorkflowHistoryExport,
+  type WorkflowHistoryExportEntry,
+  type WorkflowReplay,
+} from './replay/index.ts';
+export {
   DEFAULT_WORKFLOW_DB,
   memoryWorkflowStore,
   type PostgresWorkflowStoreOptions,

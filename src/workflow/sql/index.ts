@@ -11,4 +11,5 @@
  * It imports `src/internal/`, `ai/agent` (types only) and the workflow module's errors
  * and record types; the rest of `workflow` reaches it through this file.
  */
+export { entryProblem } from './entry-shape.ts';
 export { sqlWorkflowStore } from './store.ts';
