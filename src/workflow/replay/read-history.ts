@@ -41,7 +41,7 @@ export function readHistory(given: unknown): ReadHistory {
   }
   if (history.version !== HISTORY_VERSION) {
     throw corrupt(
-      `its format version ${describeValue(history.version)} is not one this fino reads (it reads version ${HISTORY_VERSION}); export the history again with this fino`,
+      `its format version (${describeValue(history.version)}) is not one this fino reads (it reads version ${HISTORY_VERSION}); export the history again with this fino`,
     );
   }
   if (history.digest !== historyDigest(history)) {

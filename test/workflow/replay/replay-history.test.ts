@@ -134,6 +134,7 @@ describe.each(engines)('replayHistory on histories recorded on %s', (_, open) =>
     ['step-became-sleep', 'the code reached sleep "charge" where the history holds step "charge"'],
   ])(
     'fails code that %s with NONDETERMINISM at the entry, and the message the deployed change fails the run with',
+    { timeout: 60_000 },
     async ([change, message], { skip }) => {
       const store = await open();
       if (!store) return skip();
@@ -158,7 +159,6 @@ describe.each(engines)('replayHistory on histories recorded on %s', (_, open) =>
         await store.close();
       }
     },
-    60_000,
   );
 
   it('lets code go on past the end of a history, as the live guard does (a step added at the end)', async ({
