@@ -6,7 +6,7 @@
  */
 import { canonicalJson } from '../../internal/canonical-json.ts';
 import { sha256Hex } from '../../internal/sha256.ts';
-import type { EntryKind, StoredError, WorkflowStatus } from '../types.ts';
+import type { HistoryEntry, StoredError, WorkflowStatus } from '../types.ts';
 
 /** The `format` of every exported history. */
 export const HISTORY_FORMAT = 'fino.workflow.history';
@@ -15,24 +15,9 @@ export const HISTORY_FORMAT = 'fino.workflow.history';
 export const HISTORY_VERSION = 1;
 
 /** One checkpoint of an exported history: the stored entry, its value decoded. */
-export interface WorkflowHistoryExportEntry {
-  id: string;
-  kind: EntryKind;
-  /** Order of first recording, from 1. */
-  seq: number;
-  state: 'done' | 'waiting';
+export interface WorkflowHistoryExportEntry extends Omit<HistoryEntry, 'value'> {
   /** The result (absent for `undefined`). */
   value?: unknown;
-  error?: StoredError;
-  /** For a wait: when it times out or fires (epoch ms). */
-  dueAt?: number;
-  /** For a signal wait: the signal's name; for a child: its run id; for an event: its name. */
-  name?: string;
-  attempts?: number;
-  timedOut?: boolean;
-  /** Epoch ms of the first recording and of the last change. */
-  startedAt: number;
-  endedAt?: number;
 }
 
 /** A run's history as `exportHistory` writes it and `replayHistory` reads it. */

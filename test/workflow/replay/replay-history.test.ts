@@ -72,59 +72,81 @@ async function replayWith(change: Change, history: unknown) {
 
 const NO_EFFECTS = ['model requests: 0'];
 
+/** A recorded run: the store, the scenario that drives it, its id and its workflow. */
+interface Recorded {
+  store: WorkflowStore;
+  live: Scenario;
+  runId: string;
+  order: Scenario['order'];
+}
+
+/**
+ * Opens a store (or skips the test without one), starts a run of the scenario and drives
+ * it to its first park (the agent's approval), hands it to `test`, and closes the store.
+ */
+async function withRecordedRun(
+  open: () => Promise<WorkflowStore | undefined>,
+  skip: () => void,
+  test: (recorded: Recorded) => Promise<void>,
+): Promise<void> {
+  const store = await open();
+  if (!store) return skip();
+  try {
+    const live = orderScenario();
+    const { runId } = await live.order.start({ orderId: 'o-1' }, { store });
+    await drain(store, live); // parks on the agent's approval
+    await test({ store, live, runId, order: live.order });
+  } finally {
+    await store.close();
+  }
+}
+
 describe.each(engines)('replayHistory on histories recorded on %s', (_, open) => {
-  it('passes against unchanged code at every stage of a run, with no side effect', async ({
-    skip,
-  }) => {
-    const store = await open();
-    if (!store) return skip();
-    try {
-      const live = orderScenario();
-      const { order } = live;
-      const { runId } = await order.start({ orderId: 'o-1' }, { store });
-      const stages: Array<[string, unknown, string]> = [];
-      await drain(store, live); // parks on the agent's approval
-      stages.push(['approval', await exportHistory(runId, { store }), 'waiting']);
-      await approve(store, runId);
-      await drain(store, live); // parks on the cool-off timer
-      stages.push(['timer', await exportHistory(runId, { store }), 'waiting']);
-      for (
-        let tries = 0;
-        (await order.get(runId, { store })).status !== 'done' && tries < 50;
-        tries++
-      ) {
-        await sleep(100); // until the cool-off timer is due
-        await drain(store, live);
-      }
-      stages.push(['done', await exportHistory(runId, { store }), 'returned']);
-      expect((await order.get(runId, { store })).status).toBe('done');
-      for (const [stage, history, ended] of stages) {
-        const before = await snapshot(store, runId);
-        const text = JSON.stringify(history); // as a file holds it
-        const { outcome, effects } = await replayWith('none', text);
-        expect({ stage, outcome }).toMatchObject({ stage, outcome: { runId, ended } });
-        expect(effects).toEqual(NO_EFFECTS);
-        expect(await snapshot(store, runId)).toBe(before);
-      }
-      const [, done] = stages[2] as [string, { entries: Array<{ id: string }> }, string];
-      expect(done.entries.map((e) => e.id)).toEqual([
-        'reserve',
-        '$version:pricing',
-        '$now#1',
-        '$random#1',
-        '$uuid#1',
-        '$emit:reserved',
-        '$call:lookup',
-        'pack',
-        'charge',
-        '$agent:agent',
-        'cool-off',
-        'ship',
-      ]);
-    } finally {
-      await store.close();
-    }
-  }, 60_000);
+  it(
+    'passes against unchanged code at every stage of a run, with no side effect',
+    ({ skip }) =>
+      withRecordedRun(open, skip, async ({ store, live, runId, order }) => {
+        const stages: Array<[string, unknown, string]> = [];
+        stages.push(['approval', await exportHistory(runId, { store }), 'waiting']);
+        await approve(store, runId);
+        await drain(store, live); // parks on the cool-off timer
+        stages.push(['timer', await exportHistory(runId, { store }), 'waiting']);
+        for (
+          let tries = 0;
+          (await order.get(runId, { store })).status !== 'done' && tries < 50;
+          tries++
+        ) {
+          await sleep(100); // until the cool-off timer is due
+          await drain(store, live);
+        }
+        stages.push(['done', await exportHistory(runId, { store }), 'returned']);
+        expect((await order.get(runId, { store })).status).toBe('done');
+        for (const [stage, history, ended] of stages) {
+          const before = await snapshot(store, runId);
+          const text = JSON.stringify(history); // as a file holds it
+          const { outcome, effects } = await replayWith('none', text);
+          expect({ stage, outcome }).toMatchObject({ stage, outcome: { runId, ended } });
+          expect(effects).toEqual(NO_EFFECTS);
+          expect(await snapshot(store, runId)).toBe(before);
+        }
+        const [, done] = stages[2] as [string, { entries: Array<{ id: string }> }, string];
+        expect(done.entries.map((e) => e.id)).toEqual([
+          'reserve',
+          '$version:pricing',
+          '$now#1',
+          '$random#1',
+          '$uuid#1',
+          '$emit:reserved',
+          '$call:lookup',
+          'pack',
+          'charge',
+          '$agent:agent',
+          'cool-off',
+          'ship',
+        ]);
+      }),
+    60_000,
+  );
 
   it.for<[Change, string]>([
     [
@@ -135,14 +157,8 @@ describe.each(engines)('replayHistory on histories recorded on %s', (_, open) =>
   ])(
     'fails code that %s with NONDETERMINISM at the entry, and the message the deployed change fails the run with',
     { timeout: 60_000 },
-    async ([change, message], { skip }) => {
-      const store = await open();
-      if (!store) return skip();
-      try {
-        const live = orderScenario();
-        const { order } = live;
-        const { runId } = await order.start({ orderId: 'o-1' }, { store });
-        await drain(store, live);
+    ([change, message], { skip }) =>
+      withRecordedRun(open, skip, async ({ store, runId, order }) => {
         const history = await exportHistory(runId, { store });
         const { outcome, effects } = await replayWith(change, history);
         expect(outcome).toMatchObject({ code: 'NONDETERMINISM' });
@@ -155,30 +171,20 @@ describe.each(engines)('replayHistory on histories recorded on %s', (_, open) =>
         const failed = await order.get(runId, { store });
         expect(failed.status).toBe('error');
         expect(failed.error).toMatchObject({ code: 'NONDETERMINISM', message: replayed });
-      } finally {
-        await store.close();
-      }
-    },
+      }),
   );
 
-  it('lets code go on past the end of a history, as the live guard does (a step added at the end)', async ({
-    skip,
-  }) => {
-    const store = await open();
-    if (!store) return skip();
-    try {
-      const live = orderScenario();
-      const { order } = live;
-      const { runId } = await order.start({ orderId: 'o-1' }, { store });
-      await drain(store, live);
-      const { outcome, effects } = await replayWith(
-        'step-added-at-end',
-        await exportHistory(runId, { store }),
-      );
-      expect(outcome).toMatchObject({ runId, ended: 'waiting' });
-      expect(effects).toEqual(NO_EFFECTS);
-    } finally {
-      await store.close();
-    }
-  }, 60_000);
+  it(
+    'lets code go on past the end of a history, as the live guard does (a step added at the end)',
+    ({ skip }) =>
+      withRecordedRun(open, skip, async ({ store, runId }) => {
+        const { outcome, effects } = await replayWith(
+          'step-added-at-end',
+          await exportHistory(runId, { store }),
+        );
+        expect(outcome).toMatchObject({ runId, ended: 'waiting' });
+        expect(effects).toEqual(NO_EFFECTS);
+      }),
+    60_000,
+  );
 });
