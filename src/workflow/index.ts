@@ -10,7 +10,8 @@
  * run's code reaches time, randomness and the store, so a replay takes the same path.
  * The other side starts, drives and shows runs: `lifecycle/` (what callers do — start,
  * signal, decide, read runs, a workflow as a tool), `worker/` (claiming runs under
- * leases and driving one execution), and the stores (`stores.ts`, `sql/`). At the top,
+ * leases and driving one execution), and the stores (`stores.ts`, `sql/`); `replay/`
+ * exports a run's history and replays it against changed code in tests. At the top,
  * what both sides share: the definition (`workflow.ts`, its checks in
  * `workflow-settings.ts`), the stored records and the store interface (`types.ts`),
  * errors, checkpointed values (`json-value.ts`) and telemetry. `context/` never imports
