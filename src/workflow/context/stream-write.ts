@@ -7,7 +7,9 @@
  * written once however often the code replays. Writes to one stream are made one after
  * another, so the stored chunks never have a gap. The bounds (`stream-limits.ts`) are
  * checked against what this execution's code wrote, so a replay refuses exactly what the
- * first execution refused.
+ * first execution refused. Both refuse to run inside a step's function or a tool call
+ * (`INVALID_ARGUMENT`): a completed step never runs again, so its writes could not be
+ * numbered the same way on replay.
  */
 import { WorkflowError } from '../errors.ts';
 import { toCheckpoint } from '../json-value.ts';
@@ -17,6 +19,7 @@ import {
   MAX_STREAM_CHUNKS,
   MAX_STREAMS_PER_RUN,
 } from '../stream-limits.ts';
+import { runningEffect } from './effect-scope.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 
 /** What one execution knows of one of its streams. */
@@ -43,6 +46,7 @@ export async function writeStream(
   value: unknown,
 ): Promise<void> {
   checkStreamName(name, 'ctx.writeStream');
+  checkFromRunCode('ctx.writeStream', name);
   const where = `a chunk of stream "${name}"`;
   if (value === undefined) {
     throw new WorkflowError(
@@ -84,6 +88,7 @@ export async function writeStream(
 /** `ctx.closeStream(name)`: closes the run's stream `name`; its readers end after its last chunk. */
 export async function closeStream(engine: ReplayEngine, name: string): Promise<void> {
   checkStreamName(name, 'ctx.closeStream');
+  checkFromRunCode('ctx.closeStream', name);
   const writer = writerOf(engine, name);
   if (writer.closed) return;
   writer.closed = true;
@@ -91,6 +96,16 @@ export async function closeStream(engine: ReplayEngine, name: string): Promise<v
     stored.closed
       ? true
       : engine.deps.store.closeStream(engine.runId, engine.deps.owner, name, engine.deps.leaseMs),
+  );
+}
+
+/** `INVALID_ARGUMENT` when called from inside a step's function or a tool call. */
+function checkFromRunCode(what: string, name: string): void {
+  const effect = runningEffect();
+  if (effect === undefined) return;
+  throw new WorkflowError(
+    'INVALID_ARGUMENT',
+    `${what}("${name}") inside ${effect}: streams are written from the run's code, not from a step or tool it runs (a completed step never runs again, so its writes could not be kept once); return the value from the step and write it after`,
   );
 }
 

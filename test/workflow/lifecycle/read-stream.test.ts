@@ -256,6 +256,61 @@ for (const [engine, open] of engines) {
   });
 }
 
+describe('writes from inside a step or a tool call', () => {
+  it('are refused, naming the step: a completed step never runs again, so its writes could not be kept once', async () => {
+    const store = sqliteWorkflowStore(join(dir, 'inside-step.db'));
+    try {
+      const echo = {
+        name: 'echo',
+        invoke: async () => {
+          const refused = await ctx0!
+            .writeStream('s', 'from a tool')
+            .catch((e: WorkflowError) => e.message);
+          return { content: String(refused) };
+        },
+      };
+      let ctx0: import('../../../src/workflow/index.ts').WorkflowContext | undefined;
+      const inside = workflow({
+        id: 'inside',
+        async run(ctx) {
+          ctx0 = ctx;
+          const refused: string[] = [];
+          await ctx.step('tokens', async () => {
+            await sleep(1);
+            await ctx
+              .writeStream('s', 'from a step')
+              .catch((e: WorkflowError) => refused.push(e.message));
+            await ctx.closeStream('s').catch((e: WorkflowError) => refused.push(e.code));
+          });
+          const called = await ctx.call(echo, {});
+          await ctx.writeStream('s', 'from the code'); // after the step: the run's code again
+          return { refused, called: String(called.content) };
+        },
+      });
+      const { runId } = await inside.start(undefined, { store });
+      await worker({ store, workflows: [inside] }).drain();
+      const result = (await inside.result(runId, { store })) as {
+        refused: string[];
+        called: string;
+      };
+      expect(result.refused).toEqual([
+        expect.stringMatching(
+          /^ctx\.writeStream\("s"\) inside step "tokens": streams are written from the run's code/,
+        ),
+        'INVALID_ARGUMENT',
+      ]);
+      expect(result.called).toMatch(
+        /ctx\.writeStream\("s"\) inside call "\$call:echo" of tool "echo"/,
+      );
+      expect(await readAll(inside.readStream(runId, 's', { store }))).toEqual([
+        { offset: 0, value: 'from the code' },
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('a reader that waits', () => {
   /** The store, counting reads of chunks and live watchers. */
   const counting = (store: WorkflowStore) => {
