@@ -1,11 +1,12 @@
 /**
  * The workflow store's streams out of a run (decision 227): a stream's chunks, numbered
  * from 0 in the order the run's code wrote them, and whether it was closed. A chunk is
- * written under the run's lease (fenced like a history entry, `run-leases.ts`) and kept
- * once: written again at the same offset — a replay, or a retry after a commit whose
+ * written only while its worker holds the run (fenced like a history entry,
+ * `run-leases.ts`, in the insert's own statement) and kept once: written again at the same offset — a replay, or a retry after a commit whose
  * outcome was unknown — it is left as it was. Readers of this store object are woken
  * in-process when it writes; others poll (`lifecycle/read-stream.ts`).
  */
+import { HELD_BY } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type { StoredStreamChunk, WorkflowStore } from '../types.ts';
@@ -50,19 +51,31 @@ export function runStreams(
 
     async appendStream(runId, owner, chunk, leaseMs) {
       await schema();
-      const lease = await driver.transaction(async (tx) => {
-        const held = await extendLease(sql, tx, runId, owner, leaseMs);
-        if (!held.held) return held;
-        if (chunk.offset === 0) await openStream(tx, runId, chunk.name);
-        await tx.query(
-          `INSERT INTO ${t('workflow_stream_chunks')} (run_id, name, chunk_offset, value, created_at)
-           VALUES (?, ?, ?, ?, ${now}) ON CONFLICT (run_id, name, chunk_offset) DO NOTHING`,
-          [runId, chunk.name, chunk.offset, chunk.value],
-        );
-        return held;
-      }, IDEMPOTENT);
-      if (lease.held) wake(runId, chunk.name);
-      return lease;
+      if (chunk.offset === 0) {
+        // The stream's first chunk opens it too: one transaction, as every other lease write.
+        const lease = await driver.transaction(async (tx) => {
+          const held = await extendLease(sql, tx, runId, owner, leaseMs);
+          if (held.held) {
+            await openStream(tx, runId, chunk.name);
+            await insertChunk(sql, tx, runId, owner, chunk);
+          }
+          return held;
+        }, IDEMPOTENT);
+        if (lease.held) wake(runId, chunk.name);
+        return lease;
+      }
+      // One statement, fenced by the lease in its WHERE: a stream of thousands of chunks
+      // costs one round trip each (the lease is extended by the worker's renewals).
+      const held =
+        (await insertChunk(sql, driver, runId, owner, chunk)) ||
+        (
+          await driver.query(`SELECT 1 FROM ${runs} WHERE run_id = ? AND ${HELD_BY}`, [
+            runId,
+            owner,
+          ])
+        ).length > 0;
+      if (held) wake(runId, chunk.name);
+      return { held, cancelRequested: false };
     },
 
     async closeStream(runId, owner, name, leaseMs) {
@@ -118,6 +131,26 @@ export function runStreams(
       };
     },
   };
+}
+
+/**
+ * Inserts `chunk` while `owner` holds the run, unless a chunk is already at its offset;
+ * `true` when this call inserted it.
+ */
+async function insertChunk(
+  sql: WorkflowSql,
+  tx: SqlExecutor,
+  runId: string,
+  owner: string,
+  chunk: { name: string; offset: number; value: string },
+): Promise<boolean> {
+  const rows = await tx.query(
+    `INSERT INTO ${sql.t('workflow_stream_chunks')} (run_id, name, chunk_offset, value, created_at)
+     SELECT ?, ?, ?, ?, ${sql.now} WHERE EXISTS (SELECT 1 FROM ${sql.runs} WHERE run_id = ? AND ${HELD_BY})
+     ON CONFLICT (run_id, name, chunk_offset) DO NOTHING RETURNING chunk_offset`,
+    [runId, chunk.name, chunk.offset, chunk.value, runId, owner],
+  );
+  return rows.length > 0;
 }
 
 /** The rows from `from` on, up to the first missing offset (a chunk still being committed). */
