@@ -29,7 +29,10 @@ import type { StoredError } from './types.ts';
  * - `DRIVER_MISSING`: the store's database package is not installed; the message names the command;
  * - `STORE_UNAVAILABLE`: the database kept failing with normally transient errors after the retries;
  * - `CORRUPT_RUN`: a stored run cannot be read: a run row is left untouched; a run whose
- *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180).
+ *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180);
+ * - `STREAM_FULL`: a stream out of the run holds the most chunks or bytes it may, or the run
+ *   writes the most streams it may (decision 227);
+ * - `STREAM_CLOSED`: `ctx.writeStream` to a stream the run closed.
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'
@@ -52,7 +55,9 @@ export type WorkflowErrorCode =
   | 'SCHEMA_TOO_NEW'
   | 'DRIVER_MISSING'
   | 'STORE_UNAVAILABLE'
-  | 'CORRUPT_RUN';
+  | 'CORRUPT_RUN'
+  | 'STREAM_FULL'
+  | 'STREAM_CLOSED';
 
 /**
  * The error of every workflow operation that is refused, and of every run that fails.

@@ -276,4 +276,42 @@ export interface WorkflowStore {
   audit(runId: string): Promise<WorkflowAuditEntry[]>;
   /** Releases connections (a pool passed in by the caller stays open). */
   close(): Promise<void>;
+  // 31c streams out
+  /** How many chunks the run's stream `name` holds, and whether it was closed. */
+  streamLength(runId: string, name: string): Promise<{ length: number; closed: boolean }>;
+  /**
+   * Writes the chunk at `offset` of the run's stream `name` (JSON text) while `owner` holds
+   * the run, extending the lease; a chunk already at `offset` is kept (a replay writes it once).
+   */
+  appendStream(
+    runId: string,
+    owner: string,
+    chunk: { name: string; offset: number; value: string },
+    leaseMs: number,
+  ): Promise<LeaseState>;
+  /** Closes the run's stream `name` while `owner` holds the run: its readers end after its last chunk. */
+  closeStream(runId: string, owner: string, name: string, leaseMs: number): Promise<LeaseState>;
+  /**
+   * At most `limit` chunks of the run's stream `name` from `from` on, without a gap;
+   * `ended` when they are its last and it is closed or the run has ended. `NOT_FOUND`
+   * for an unknown run.
+   */
+  streamChunks(
+    runId: string,
+    name: string,
+    from: number,
+    limit: number,
+  ): Promise<{ chunks: StoredStreamChunk[]; ended: boolean }>;
+  /**
+   * Calls `wake` when this store object writes to or closes the run's stream `name` (a
+   * reader in the writer's process need not wait for its next poll); returns the unsubscribe.
+   */
+  watchStream(runId: string, name: string, wake: () => void): () => void;
+}
+
+/** A chunk of a stream out of a run, as a store keeps it. */
+export interface StoredStreamChunk {
+  offset: number;
+  /** The value as JSON text. */
+  value: string;
 }

@@ -13,8 +13,11 @@ import {
   actorOf,
   awaitResult,
   decide,
+  type ReadStreamOptions,
+  readStream,
   runOf,
   runView,
+  type StreamChunk,
   sendSignal,
   startRun,
   storeOf,
@@ -121,6 +124,37 @@ export interface Workflow<Input = unknown, Output = unknown> {
   ): Promise<Array<{ name: string; value: unknown; at: string }>>;
   /** The run's history: every checkpoint, in recording order. */
   history(runId: string, options: StoreOption): Promise<WorkflowHistoryEntry[]>;
+  /**
+   * Follows the run's stream `name` (`ctx.writeStream`) from offset `from` (default 0):
+   * each chunk with its offset, live until the stream is closed or the run ends. Resume
+   * after a reconnect from the last offset seen plus one. `NOT_FOUND` for a run of another
+   * workflow, `INVALID_ARGUMENT` for an offset that is not a safe integer ≥ 0.
+   *
+   * @example
+   * ```ts
+   * import { memoryWorkflowStore, worker, workflow } from 'fino:workflow';
+   *
+   * const count = workflow({
+   *   id: 'count',
+   *   async run(ctx) {
+   *     for (const n of [1, 2, 3]) await ctx.writeStream('progress', { n });
+   *     await ctx.closeStream('progress');
+   *   },
+   * });
+   * const store = memoryWorkflowStore();
+   * const { runId } = await count.start(undefined, { store });
+   * await worker({ store, workflows: [count] }).drain();
+   * for await (const chunk of count.readStream(runId, 'progress', { store, from: 1 })) {
+   *   console.log(chunk); // { offset: 1, value: { n: 2 } }, then { offset: 2, value: { n: 3 } }
+   * }
+   * await store.close();
+   * ```
+   */
+  readStream(
+    runId: string,
+    name: string,
+    options: StoreOption & ReadStreamOptions,
+  ): AsyncIterable<StreamChunk>;
   /**
    * Waits for the run to end and returns its output; `RUN_FAILED` when it failed,
    * `CANCELLED` when cancelled, `TIMEOUT` after `timeoutMs`.
@@ -229,6 +263,11 @@ export function workflow<Input = unknown, Output = unknown>(
           value: fromCheckpoint(entry.value),
           at: new Date(entry.startedAt).toISOString(),
         }));
+    },
+
+    readStream(runId, name, streamOptions) {
+      const store = storeOf(streamOptions);
+      return readStream(store, runId, name, streamOptions, () => ownRun(store, runId));
     },
 
     result: (runId, resultOptions) => awaitResult<Output>(id, runId, resultOptions),

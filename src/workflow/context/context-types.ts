@@ -109,6 +109,15 @@ export interface WorkflowContext {
    * saved, so a replay does not emit it again.
    */
   emit(name: string, value?: unknown): Promise<void>;
+  /**
+   * Appends `value` (any JSON value; a string is a text chunk) to the run's stream `name`,
+   * once however often the code replays; callers follow it live with `readStream`. A
+   * stream holds at most 10 000 chunks and 8 MiB of JSON, a run at most 100 streams
+   * (`STREAM_FULL`); a chunk at most `maxValueBytes` (`TOO_LARGE`).
+   */
+  writeStream(name: string, value: unknown): Promise<void>;
+  /** Closes the run's stream `name`: its readers end after its last chunk; later writes throw `STREAM_CLOSED`. */
+  closeStream(name: string): Promise<void>;
 }
 
 /** What `ctx.call` calls: a fino `Tool` or `Task` (anything with `name` and the `invoke()` contract). */

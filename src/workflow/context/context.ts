@@ -27,6 +27,7 @@ import type { ExecutionDeps, ExecutionEnd } from './execution-end.ts';
 import { ReplayEngine } from './replay-engine.ts';
 import { waitForSignal } from './signal-wait.ts';
 import { step } from './step.ts';
+import { closeStream, writeStream } from './stream-write.ts';
 import { sleep, sleepUntil } from './timers.ts';
 import { call } from './tool-call.ts';
 
@@ -115,5 +116,13 @@ export class Execution implements WorkflowContext {
 
   emit(name: string, value?: unknown): Promise<void> {
     return emit(this.#engine, name, value);
+  }
+
+  writeStream(name: string, value: unknown): Promise<void> {
+    return writeStream(this.#engine, name, value);
+  }
+
+  closeStream(name: string): Promise<void> {
+    return closeStream(this.#engine, name);
   }
 }

@@ -5,6 +5,7 @@ import { stepFailure, WorkflowError } from '../errors.ts';
 import { endSpan } from '../telemetry.ts';
 import type { HistoryEntry } from '../types.ts';
 import type { StepContext, StepOptions } from './context-types.ts';
+import { runAsEffect } from './effect-scope.ts';
 import { checkId } from './operation-id.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 import { retriesAfter, retryPolicy } from './retry.ts';
@@ -42,11 +43,9 @@ export async function step<T>(
     for (let attempt = 1; ; attempt++) {
       let value: unknown;
       try {
-        value = await fn({
-          attempt,
-          signal: engine.signal,
-          idempotencyKey: `${engine.runId}:${id}`,
-        });
+        value = await runAsEffect(where, () =>
+          fn({ attempt, signal: engine.signal, idempotencyKey: `${engine.runId}:${id}` }),
+        );
       } catch (error) {
         if (await retriesAfter(retry, attempt, error, engine.stopping)) continue;
         entry.attempts = attempt;

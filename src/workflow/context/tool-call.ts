@@ -7,6 +7,7 @@ import { stepFailure, WorkflowError } from '../errors.ts';
 import { endSpan } from '../telemetry.ts';
 import type { HistoryEntry } from '../types.ts';
 import type { Callable, CallOptions } from './context-types.ts';
+import { runAsEffect } from './effect-scope.ts';
 import { suspendOn } from './pending-decisions.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 import { retriesAfter, retryDelay, retryPolicy } from './retry.ts';
@@ -75,13 +76,15 @@ export async function call(
     for (let attempt = 1; ; attempt++) {
       let result: ToolResultObject;
       try {
-        result = await tool.invoke(args, {
-          signal: engine.signal,
-          toolCallId: id,
-          runId: engine.runId,
-          idempotencyKey: `${engine.runId}:${id}`,
-          ...resume,
-        });
+        result = await runAsEffect(where, () =>
+          tool.invoke(args, {
+            signal: engine.signal,
+            toolCallId: id,
+            runId: engine.runId,
+            idempotencyKey: `${engine.runId}:${id}`,
+            ...resume,
+          }),
+        );
       } catch (error) {
         if (controlFlowName(error) === 'SuspendSignal') {
           const { message, payload } = error as { message: string; payload?: unknown };

@@ -14,6 +14,7 @@ import type {
   WorkflowStore,
 } from '../types.ts';
 import { checkSignalName } from './lifecycle.ts';
+import { type ReadStreamOptions, readStream, type StreamChunk } from './read-stream.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
@@ -36,6 +37,8 @@ export interface WorkflowRuns {
   cancel(runId: string, actor?: WorkflowActor): Promise<WorkflowRun>;
   /** Records one decision on a pending decision, by token or `{ runId, decisionId }`. */
   decide(ref: DecisionRef, decision: Decision, actor?: WorkflowActor): Promise<StoredPending>;
+  /** Follows the run's stream `name` (see the workflow's `readStream`). */
+  readStream(runId: string, name: string, options?: ReadStreamOptions): AsyncIterable<StreamChunk>;
 }
 
 /**
@@ -105,6 +108,9 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
         return store.decide(ref, { resume: fromCheckpoint(text) }, actor);
       }
       return store.decide(ref, decision, actor);
+    },
+    readStream(runId, name, options = {}) {
+      return readStream(store, runId, name, options, () => found(runId));
     },
   };
 }

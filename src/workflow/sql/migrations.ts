@@ -11,7 +11,9 @@ export type WorkflowTable =
   | 'workflow_signals'
   | 'workflow_pending'
   | 'workflow_audit'
-  | 'workflow_migrations';
+  | 'workflow_migrations'
+  | 'workflow_streams'
+  | 'workflow_stream_chunks';
 
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
 const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
@@ -90,6 +92,25 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
     version: 4,
     name: 'the signal names a run takes, recorded when it starts (decision 181)',
     sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN signals TEXT`,
+  },
+  {
+    version: 7,
+    name: 'streams out of a run, and their chunks (decision 227)',
+    sql: (t) => `
+      CREATE TABLE ${t('workflow_streams')} (
+        run_id TEXT NOT NULL REFERENCES ${t('workflow_runs')} (run_id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        closed_at BIGINT,
+        PRIMARY KEY (run_id, name)
+      );
+      CREATE TABLE ${t('workflow_stream_chunks')} (
+        run_id TEXT NOT NULL REFERENCES ${t('workflow_runs')} (run_id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        chunk_offset BIGINT NOT NULL,
+        value TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (run_id, name, chunk_offset)
+      );`,
   },
 ];
 

@@ -3,7 +3,8 @@
  * differences are in the driver. Its parts are files of their own: the runs as the
  * lifecycle API reads and changes them (`run-queries.ts`), due work and claiming it
  * (`run-claims.ts`), the writes of workers under their leases (`run-leases.ts`), the
- * decision code (`run-decisions.ts`), what they share (`store-context.ts`). Leases,
+ * decision code (`run-decisions.ts`), the streams out of runs (`run-streams.ts`), what
+ * they share (`store-context.ts`). Leases,
  * tokens, the decision rule, the audit trail and lazy migrations follow the durable
  * kernel (`src/internal/durable/`).
  */
@@ -16,6 +17,7 @@ import { runClaims } from './run-claims.ts';
 import { runDecisions } from './run-decisions.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
+import { runStreams } from './run-streams.ts';
 import type { WorkflowSql } from './store-context.ts';
 
 /** A {@link WorkflowStore} over any SQL database the driver speaks; schema migrated on first use. */
@@ -34,6 +36,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runClaims(sql),
     ...runLeases(sql),
     ...runDecisions(sql),
+    ...runStreams(sql),
     close: () => driver.close(),
   };
 }
