@@ -26,6 +26,7 @@ export type {
   AgentOutcome,
   Callable,
   CallOptions,
+  ChildOptions,
   DurableAgent,
   PendingDecision,
   RetryPolicy,
@@ -36,7 +37,13 @@ export type {
 } from './context/index.ts';
 export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './errors.ts';
 export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
-export type { RunWaitingOn, WorkflowHistoryEntry, WorkflowRun } from './lifecycle/index.ts';
+export type {
+  ForkedRun,
+  ForkOptions,
+  RunWaitingOn,
+  WorkflowHistoryEntry,
+  WorkflowRun,
+} from './lifecycle/index.ts';
 export {
   type WorkflowRuns,
   type WorkflowToolOptions,

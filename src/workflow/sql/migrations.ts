@@ -91,6 +91,14 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
     name: 'the signal names a run takes, recorded when it starts (decision 181)',
     sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN signals TEXT`,
   },
+  {
+    version: 9,
+    name: "a child's policy when its parent is cancelled; the run a fork copied (decisions 232, 234)",
+    sql: (t) => `
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN on_parent_cancel TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN forked_from TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN forked_at_step TEXT;`,
+  },
 ];
 
 /** The workflow database's schema, for the shared migrations runner. */
