@@ -41,7 +41,8 @@ export function memoryStorePerTest(): () => WorkflowStore {
 /**
  * A fresh store per test on SQLite (a new file) and on PostgreSQL (a new schema of this
  * file's throwaway server), each closed after its test: for `describe.each`, as
- * `[engine name, open]`. `open()` resolves to `undefined` when no PostgreSQL server can
+ * `[engine name, open]`. Each store carries `place` (`{ db, schema? }`), where a child
+ * process finds it. `open()` resolves to `undefined` when no PostgreSQL server can
  * start here (the test then skips itself; with `CI=true` the start fails).
  *
  * @example
@@ -68,13 +69,21 @@ export function eachWorkflowStore(
   };
   let files = 0;
   return [
-    ['SQLite', async () => kept(sqliteWorkflowStore(join(dir, `${++files}.db`)))],
+    [
+      'SQLite',
+      async () => {
+        const db = join(dir, `${++files}.db`);
+        return kept(Object.assign(sqliteWorkflowStore(db), { place: { db } }));
+      },
+    ],
     [
       'PostgreSQL',
       async () => {
         const pg = await postgres();
         if (!pg) return undefined;
-        return kept(postgresWorkflowStore(pg.url, { schema: await freshSchema(pg.url) }));
+        const schema = await freshSchema(pg.url);
+        const store = postgresWorkflowStore(pg.url, { schema });
+        return kept(Object.assign(store, { place: { db: pg.url, schema } }));
       },
     ],
   ];
