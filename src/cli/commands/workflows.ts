@@ -1,5 +1,5 @@
 /**
- * `fino workflows list|show|start|signal|cancel|approve|reject|resume`: inspect durable
+ * `fino workflows list|show|start|signal|cancel|approve|reject|resume|retry|fork` (the last two in `workflows-repair.ts`): inspect durable
  * workflow runs and act on them from a terminal. Each subcommand is a child task with its
  * own schema; `fino workflows <subcommand> --help` prints its help. Only `start` needs
  * the workflows' code (`--module`); the others work on the store alone.
@@ -25,6 +25,7 @@ import { databaseOption, databaseTarget } from '../database-option.ts';
 import { importUserModule } from '../load-module.ts';
 import { type Output, parentCommand, print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
+import { repairCommands } from './workflows-repair.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 export function openWorkflowStore(
@@ -332,5 +333,6 @@ export const workflows = parentCommand(
     signalCommand(io),
     cancelCommand(io),
     ...decideCommands(io),
+    ...repairCommands(io, withStore),
   ],
 );
