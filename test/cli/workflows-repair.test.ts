@@ -3,30 +3,15 @@
  * terminal, audited with --by and --note; bad requests exit non-zero with the reason.
  */
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CommandIo } from '../../src/cli/command.ts';
-import { workflows } from '../../src/cli/commands/workflows.ts';
 import { sqliteWorkflowStore, worker, workflow } from '../../src/workflow/index.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
+import { cli } from './io.ts';
 
 const dir = tempDir('cli-workflows-repair');
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => {
-    out += c;
-  });
-  stderr.on('data', (c) => {
-    err += c;
-  });
-  const io: CommandIo = { stdin: new PassThrough(), stdout, stderr, cwd: dir, env: {} };
-  const code = await workflows.run(argv, io);
-  return { code, out, err };
-}
+/** `fino workflows <argv>`, in-process. */
+const fino = (argv: string[]) => cli(['workflows', ...argv]);
 
 let broken = true;
 const report = workflow({
@@ -49,7 +34,7 @@ describe('fino workflows retry|fork', () => {
       await report.start(undefined, { store, runId: 'r1' });
       await w.drain();
       broken = false;
-      const retried = await cli([
+      const retried = await fino([
         'retry',
         'r1',
         '--db',
@@ -59,10 +44,10 @@ describe('fino workflows retry|fork', () => {
         '--note',
         'template back',
       ]);
-      expect(retried).toMatchObject({ code: 0, out: 'r1 retried: a worker continues it\n' });
+      expect(retried).toMatchObject({ code: 0, stdout: 'r1 retried: a worker continues it\n' });
       await w.drain();
       expect(await report.result('r1', { store })).toBe('3 rows');
-      const forked = await cli([
+      const forked = await fino([
         'fork',
         'r1',
         'render',
@@ -75,7 +60,7 @@ describe('fino workflows retry|fork', () => {
         '--json',
       ]);
       expect(forked.code).toBe(0);
-      expect(JSON.parse(forked.out)).toEqual({ runId: 'r2', created: true, status: 'running' });
+      expect(JSON.parse(forked.stdout)).toEqual({ runId: 'r2', created: true, status: 'running' });
       await w.drain();
       expect((await report.get('r2', { store })).forkedFrom).toEqual({
         runId: 'r1',
@@ -85,12 +70,12 @@ describe('fino workflows retry|fork', () => {
         ['retry', 'ana'],
         ['fork', 'ana'],
       ]);
-      const again = await cli(['retry', 'r1', '--db', db]);
+      const again = await fino(['retry', 'r1', '--db', db]);
       expect(again.code).not.toBe(0);
-      expect(again.err).toContain('only a run that ended in error can be retried');
-      const nowhere = await cli(['fork', 'r1', 'draw', '--db', db]);
+      expect(again.stderr).toContain('only a run that ended in error can be retried');
+      const nowhere = await fino(['fork', 'r1', 'draw', '--db', db]);
       expect(nowhere.code).not.toBe(0);
-      expect(nowhere.err).toContain('has no history entry "draw"; it holds "query", "render"');
+      expect(nowhere.stderr).toContain('has no history entry "draw"; it holds "query", "render"');
     } finally {
       await store.close();
     }
