@@ -62,6 +62,9 @@ describe('fino workflows retry|fork', () => {
       expect(forked.code).toBe(0);
       expect(JSON.parse(forked.stdout)).toEqual({ runId: 'r2', created: true, status: 'running' });
       await w.drain();
+      expect((await fino(['show', 'r2', '--db', db])).stdout).toContain(
+        '  forked from r1 at "render"\n',
+      );
       expect((await report.get('r2', { store })).forkedFrom).toEqual({
         runId: 'r1',
         fromStep: 'render',

@@ -70,6 +70,8 @@ const describeRun = (run: WorkflowRun): string[] => {
   if (run.corrupt) lines.push(`  unreadable: ${run.corrupt}`);
   if (run.worker) lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
   if (run.cancelRequested && run.status !== 'cancelled') lines.push('  cancellation requested');
+  if (run.forkedFrom)
+    lines.push(`  forked from ${run.forkedFrom.runId} at "${run.forkedFrom.fromStep}"`);
   const on = run.waitingOn;
   if (on) {
     if (on.timer) lines.push(`  waits: timer at ${on.timer}`);

@@ -148,6 +148,35 @@ describe.each(eachWorkflowStore('child-cancel'))(
       expect((await store.get('p/n'))!.status).toBe('waiting'); // not cancelled: the parent failed
     });
 
+    it("cancels a child created after the cancellation reached the store, on the parent's next replay", async ({
+      skip,
+    }) => {
+      const store = (await open()) ?? skip();
+      cleaned.length = 0;
+      // The parent is cancelled between writing its child's entry and creating the child:
+      // the store's cancellation of its children finds none.
+      const racing: WorkflowStore = {
+        ...store,
+        async create(run) {
+          if (run.parentRunId === 'p' && run.runId === 'p/c')
+            await store.cancel('p', { by: 'ops' });
+          return store.create(run);
+        },
+      };
+      const only = workflow({
+        id: 'only',
+        run: (ctx) => ctx.child(task, 'late', { id: 'c' }),
+      });
+      await only.start(undefined, { store, runId: 'p' });
+      await worker({ store: racing, workflows: [only, task] }).drain();
+      expect((await store.get('p/c'))!.status).toBe('cancelled');
+      expect((await store.get('p'))!.status).toBe('cancelled');
+      expect(cleaned).toEqual(['late']);
+      expect(await store.audit('p/c')).toMatchObject([
+        { action: 'cancel', note: 'its parent run "p" was cancelled' },
+      ]);
+    });
+
     it('refuses an unknown policy, naming the allowed ones', async ({ skip }) => {
       const store = (await open()) ?? skip();
       const bad = workflow({

@@ -59,6 +59,29 @@ describe.each(eachWorkflowStore('repair'))('retry and fork (%s)', (_engine, open
     ]);
   });
 
+  it('retries a run its own code failed (not a step) under the fixed code', async ({ skip }) => {
+    const store = (await open()) ?? skip();
+    let fixed = false;
+    let loads = 0;
+    const report = workflow({
+      id: 'report',
+      async run(ctx) {
+        const rows = await ctx.step('load', () => ++loads);
+        if (!fixed) throw new TypeError('rows.map is not a function');
+        return rows;
+      },
+    });
+    const w = worker({ store, workflows: [report] });
+    const { runId } = await report.start(undefined, { store });
+    await w.drain();
+    expect((await report.get(runId, { store })).error?.message).toBe('rows.map is not a function');
+    fixed = true;
+    await workflowRuns(store).retry(runId, { by: 'ops' });
+    await w.drain();
+    expect(await report.result(runId, { store })).toBe(1);
+    expect(loads).toBe(1);
+  });
+
   it('refuses to retry a run that did not fail (RUN_NOT_FAILED) or does not exist (NOT_FOUND)', async ({
     skip,
   }) => {
