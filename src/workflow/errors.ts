@@ -33,6 +33,8 @@ import type { StoredError } from './types.ts';
  * - `STREAM_FULL`: a stream out of the run holds the most chunks or bytes it may, or the run
  *   writes the most streams it may (decision 227);
  * - `STREAM_CLOSED`: `ctx.writeStream` to a stream the run closed.
+ * - `CHILD_CANCELLED`: a child run awaited by `ctx.child` was cancelled (decision 232);
+ * - `RUN_NOT_FAILED`: `retry` of a run that did not end in `error` (decision 233).
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'
@@ -57,7 +59,9 @@ export type WorkflowErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'CORRUPT_RUN'
   | 'STREAM_FULL'
-  | 'STREAM_CLOSED';
+  | 'STREAM_CLOSED'
+  | 'CHILD_CANCELLED'
+  | 'RUN_NOT_FAILED';
 
 /**
  * The error of every workflow operation that is refused, and of every run that fails.

@@ -27,6 +27,7 @@ export type {
   AgentOutcome,
   Callable,
   CallOptions,
+  ChildOptions,
   DurableAgent,
   PendingDecision,
   RetryPolicy,
@@ -38,6 +39,8 @@ export type {
 export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './errors.ts';
 export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
 export type {
+  ForkedRun,
+  ForkOptions,
   ReadStreamOptions,
   RunWaitingOn,
   StreamChunk,

@@ -26,7 +26,16 @@ export interface WaitingOn {
   decisions: string[];
   /** Run ids of the child workflows it waits for. */
   children?: string[];
+  /** Parked after its cancellation, until those children have ended (decision 232). */
+  afterCancel?: true;
 }
+
+/**
+ * What a child run does when its parent is cancelled (decision 232): `cancel` it (the
+ * default: the parent waits until it has ended), `abandon` it (it runs on; the parent
+ * does not wait), or `wait` for it to end as it would (not cancelled).
+ */
+export type ChildCancelPolicy = 'cancel' | 'abandon' | 'wait';
 
 /** The kinds of checkpoint a history holds. */
 export type EntryKind =
@@ -89,6 +98,10 @@ export interface StoredWorkflowRun {
   cancelRequested: boolean;
   /** The run that started it with `ctx.child`. */
   parentRunId?: string;
+  /** For a child run: what it does when its parent is cancelled (absent: `cancel`). */
+  onParentCancel?: ChildCancelPolicy;
+  /** For a fork: the run whose history it copied, up to the entry it was forked from. */
+  forkedFrom?: { runId: string; fromStep: string };
   /**
    * The signal names its workflow declared when the run started (absent when it declared
    * none, or for runs of fino before decision 181): signals of other names are refused.
@@ -146,7 +159,7 @@ export type DecisionRef = string | { runId: string; decisionId: string };
 export interface WorkflowAuditEntry {
   /** ISO 8601 time. */
   at: string;
-  action: 'approve' | 'reject' | 'resume' | 'cancel';
+  action: 'approve' | 'reject' | 'resume' | 'cancel' | 'retry' | 'fork';
   decisionId?: string;
   toolName?: string;
   by?: string;
@@ -188,6 +201,8 @@ export interface WorkflowStore {
     parentRunId?: string;
     /** The signal names its workflow declares, when it declares them. */
     signals?: string[];
+    /** For a child run: what it does when its parent is cancelled. */
+    onParentCancel?: ChildCancelPolicy;
   }): Promise<{ run: StoredWorkflowRun; created: boolean }>;
   get(runId: string): Promise<StoredWorkflowRun | undefined>;
   list(filter?: WorkflowListFilter): Promise<StoredWorkflowRun[]>;
@@ -307,6 +322,26 @@ export interface WorkflowStore {
    * reader in the writer's process need not wait for its next poll); returns the unsubscribe.
    */
   watchStream(runId: string, name: string, wake: () => void): () => void;
+  // retry and fork (decisions 233–235)
+  /**
+   * Makes a run that ended `error` runnable again, in one transaction, audited
+   * (`retry`): the history entries holding a failure are dropped (they run again), the
+   * completed ones kept. `NOT_FOUND`, or `RUN_NOT_FAILED` for a run not in `error`.
+   */
+  retry(runId: string, actor?: WorkflowActor): Promise<StoredWorkflowRun>;
+  /**
+   * Creates run `fork.runId` of the same workflow holding a copy of the history of
+   * `runId` before the entry `fork.fromStep`, in one transaction, audited (`fork`, on
+   * both runs). With a `runId` already forked from the same run and step, returns that
+   * run (`created: false`). `NOT_FOUND` for an unknown run, `INVALID_ARGUMENT` for a
+   * step the history does not hold or an entry before it still waiting, `KEY_CONFLICT`
+   * for a run id taken otherwise.
+   */
+  fork(
+    runId: string,
+    fork: { runId: string; fromStep: string; input?: string },
+    actor?: WorkflowActor,
+  ): Promise<{ run: StoredWorkflowRun; created: boolean }>;
 }
 
 /** A chunk of a stream out of a run, as a store keeps it. */

@@ -13,6 +13,9 @@ import {
   actorOf,
   awaitResult,
   decide,
+  type ForkedRun,
+  type ForkOptions,
+  forkRun,
   type ReadStreamOptions,
   readStream,
   runOf,
@@ -26,6 +29,7 @@ import {
   workflowRuns,
 } from './lifecycle/index.ts';
 import type {
+  ChildCancelPolicy,
   DecisionRef,
   StoredPending,
   WorkflowActor,
@@ -74,6 +78,8 @@ export interface StartOptions extends StoreOption {
   runId?: string;
   /** @internal The parent run, for a child started by `ctx.child`. */
   parentRunId?: string;
+  /** @internal For a child: what it does when its parent is cancelled. */
+  onParentCancel?: ChildCancelPolicy;
 }
 
 /** A workflow: its definition, and the lifecycle API of its runs. */
@@ -155,6 +161,19 @@ export interface Workflow<Input = unknown, Output = unknown> {
     name: string,
     options: StoreOption & ReadStreamOptions,
   ): AsyncIterable<StreamChunk>;
+  /**
+   * Runs a run that ended in `error` again from where it stopped: its completed
+   * checkpoints are kept, the failed ones run again (a worker drives it, under the code
+   * it has). Audited (`retry`). `RUN_NOT_FAILED` for a run not in `error`.
+   */
+  retry(runId: string, options: StoreOption & WorkflowActor): Promise<WorkflowRun<Output>>;
+  /**
+   * Forks a run (of any status) into a new run holding a copy of its history before
+   * `fromStep`: those steps are not executed again, `fromStep` and what follows run under
+   * the current code. Audited (`fork`, on both runs). `INVALID_ARGUMENT` for a step the
+   * history does not hold.
+   */
+  fork(runId: string, options: StoreOption & ForkOptions & { input?: Input }): Promise<ForkedRun>;
   /**
    * Waits for the run to end and returns its output; `RUN_FAILED` when it failed,
    * `CANCELLED` when cancelled, `TIMEOUT` after `timeoutMs`.
@@ -268,6 +287,17 @@ export function workflow<Input = unknown, Output = unknown>(
     readStream(runId, name, streamOptions) {
       const store = storeOf(streamOptions);
       return readStream(store, runId, name, streamOptions, () => ownRun(store, runId));
+    },
+
+    async retry(runId, retryOptions) {
+      const store = storeOf(retryOptions);
+      await ownRun(store, runId);
+      return runView<Output>(await store.retry(runId, actorOf(retryOptions)));
+    },
+
+    async fork(runId, forkOptions) {
+      const store = storeOf(forkOptions);
+      return forkRun(store, await ownRun(store, runId), forkOptions, settings);
     },
 
     result: (runId, resultOptions) => awaitResult<Output>(id, runId, resultOptions),

@@ -1,5 +1,5 @@
 /**
- * `fino workflows list|show|start|signal|cancel|approve|reject|resume|history`: inspect durable
+ * `fino workflows list|show|start|signal|cancel|approve|reject|resume|history|retry|fork (the last two in `workflows-repair.ts`)`: inspect durable
  * workflow runs and act on them from a terminal. Each subcommand is a child task with its
  * own schema; `fino workflows <subcommand> --help` prints its help. Only `start` needs
  * the workflows' code (`--module`); the others work on the store alone.
@@ -26,6 +26,7 @@ import { importUserModule } from '../load-module.ts';
 import { type Output, parentCommand, print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
 import { historyCommand } from './workflows-history.ts';
+import { repairCommands } from './workflows-repair.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 export function openWorkflowStore(
@@ -70,6 +71,8 @@ const describeRun = (run: WorkflowRun): string[] => {
   if (run.corrupt) lines.push(`  unreadable: ${run.corrupt}`);
   if (run.worker) lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
   if (run.cancelRequested && run.status !== 'cancelled') lines.push('  cancellation requested');
+  if (run.forkedFrom)
+    lines.push(`  forked from ${run.forkedFrom.runId} at "${run.forkedFrom.fromStep}"`);
   const on = run.waitingOn;
   if (on) {
     if (on.timer) lines.push(`  waits: timer at ${on.timer}`);
@@ -334,5 +337,6 @@ export const workflows = parentCommand(
     cancelCommand(io),
     ...decideCommands(io),
     historyCommand(io, (given, act) => withStore(given, io, act)),
+    ...repairCommands(io, withStore),
   ],
 );

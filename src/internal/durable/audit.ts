@@ -14,7 +14,7 @@ export type AuditSubject = 'tool_call_id' | 'decision_id';
 /** One line to append to a store's audit table. */
 export interface AuditLine {
   runId: string;
-  action: 'approve' | 'reject' | 'resume' | 'cancel';
+  action: 'approve' | 'reject' | 'resume' | 'cancel' | 'retry' | 'fork';
   /** What was decided (absent for a cancellation), in the store's subject column. */
   subject?: { column: AuditSubject; id: string; toolName: string | null };
   actor: string | null;

@@ -3,18 +3,22 @@ import { stepFailure, WorkflowError } from '../errors.ts';
 import { childRunId as childRunIdOf, MAX_CHILD_DEPTH } from '../run-id.ts';
 import type { HistoryEntry, WorkflowStore } from '../types.ts';
 import type { Workflow } from '../workflow.ts';
+import { afterParentCancel, cancelPolicyOf } from './child-cancel.ts';
+import type { ChildOptions } from './context-types.ts';
 import { never, type ReplayEngine } from './replay-engine.ts';
 
 /**
- * `ctx.child(workflow, input, { id })`: starts a run of another workflow once (its run id
- * is `<runId>/<child id>`, hashed when too long: `childRunId`) and waits for its end,
- * which wakes this run. `INVALID_ARGUMENT` past {@link MAX_CHILD_DEPTH} levels of children.
+ * `ctx.child(workflow, input, { id, onParentCancel })`: starts a run of another workflow
+ * once (its run id is `<runId>/<child id>`, hashed when too long: `childRunId`) and waits
+ * for its end, which wakes this run; a cancelled child throws `CHILD_CANCELLED`. When
+ * this run is cancelled, the child's policy applies (`child-cancel.ts`).
+ * `INVALID_ARGUMENT` past {@link MAX_CHILD_DEPTH} levels of children.
  */
 export async function child<Input, Output>(
   engine: ReplayEngine,
   workflow: Workflow<Input, Output>,
   input: Input,
-  options?: { id?: string },
+  options?: ChildOptions,
 ): Promise<Output> {
   if (!workflow || typeof workflow.start !== 'function' || typeof workflow.id !== 'string') {
     throw new WorkflowError(
@@ -22,12 +26,22 @@ export async function child<Input, Output>(
       'ctx.child(workflow): expected a workflow made by workflow()',
     );
   }
+  const policy = cancelPolicyOf(options?.onParentCancel);
   const id = engine.autoId(options?.id, 'child', workflow.id, 'ctx.child');
   const where = `child workflow "${workflow.id}" (${id})`;
   let entry = engine.meet(id, 'child');
   if (entry?.state === 'done') return engine.replay(entry) as Output;
-  if (engine.cancelling) throw engine.deliverCancel();
   const childRunId = childRunIdOf(engine.runId, id);
+  if (engine.cancelling) {
+    if (!entry) throw engine.deliverCancel();
+    return afterParentCancel(engine, id, childRunId, policy);
+  }
+  const start = {
+    store: engine.deps.store,
+    runId: childRunId,
+    parentRunId: engine.runId,
+    onParentCancel: policy,
+  };
   if (!entry) {
     if (!(await engine.beginLive(id, 'child'))) return never();
     try {
@@ -35,11 +49,7 @@ export async function child<Input, Output>(
       entry = engine.waitingEntry(id, 'child', { name: childRunId });
       // The history entry first: a crash between the two starts the child on replay, once (its id is fixed).
       if (!(await engine.write(entry))) return never();
-      await workflow.start(input, {
-        store: engine.deps.store,
-        runId: childRunId,
-        parentRunId: engine.runId,
-      });
+      await workflow.start(input, start);
     } finally {
       engine.liveEnded();
     }
@@ -48,11 +58,7 @@ export async function child<Input, Output>(
   try {
     const child = await engine.deps.store.get(childRunId);
     if (!child) {
-      await workflow.start(input, {
-        store: engine.deps.store,
-        runId: childRunId,
-        parentRunId: engine.runId,
-      });
+      await workflow.start(input, start);
       return engine.waitForChild(id, childRunId);
     }
     if (child.status === 'running' || child.status === 'waiting')
@@ -63,7 +69,7 @@ export async function child<Input, Output>(
     } else {
       done.error =
         child.status === 'cancelled'
-          ? { name: 'WorkflowError', code: 'CANCELLED', message: `${where} was cancelled` }
+          ? { name: 'WorkflowError', code: 'CHILD_CANCELLED', message: `${where} was cancelled` }
           : stepFailure(where, child.error?.message ?? 'unknown error');
     }
     return (await engine.settle(done)) as Output;

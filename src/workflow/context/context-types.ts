@@ -11,6 +11,7 @@ import type {
   RunState,
 } from '../../ai/agent/index.ts';
 import type { ToolResultObject } from '../../task/index.ts';
+import type { ChildCancelPolicy } from '../types.ts';
 import type { Workflow } from '../workflow.ts';
 import type { RetryPolicy } from './retry.ts';
 
@@ -96,13 +97,14 @@ export interface WorkflowContext {
   /**
    * Starts a run of another workflow as a durable child (run id `<runId>/<child id>`, once,
    * however often this code replays) and waits for its output; its failure is thrown
-   * here as `STEP_FAILED`, its cancellation as `CANCELLED`. A worker must know the child's
-   * workflow too.
+   * here as `STEP_FAILED`, its cancellation as `CHILD_CANCELLED`. When this run is
+   * cancelled, `onParentCancel` says what happens to the child (default `cancel`). A
+   * worker must know the child's workflow too.
    */
   child<Input, Output>(
     workflow: Workflow<Input, Output>,
     input: Input,
-    options?: { id?: string },
+    options?: ChildOptions,
   ): Promise<Output>;
   /**
    * Emits an event a caller can read while the run goes on (`events(runId)`), once:
@@ -118,6 +120,18 @@ export interface WorkflowContext {
   writeStream(name: string, value: unknown): Promise<void>;
   /** Closes the run's stream `name`: its readers end after its last chunk; later writes throw `STREAM_CLOSED`. */
   closeStream(name: string): Promise<void>;
+}
+
+/** Options of `ctx.child`. */
+export interface ChildOptions {
+  /** The child's id in this run (default `$child:<workflow id>`, numbered by occurrence). */
+  id?: string;
+  /**
+   * When this run is cancelled (decision 232): `cancel` the child and wait until it has
+   * ended, its `finally` blocks run (the default); `abandon` it (it runs on, this run does
+   * not wait); or `wait` until it ends on its own. Then `CANCELLED` is thrown here.
+   */
+  onParentCancel?: ChildCancelPolicy;
 }
 
 /** What `ctx.call` calls: a fino `Tool` or `Task` (anything with `name` and the `invoke()` contract). */

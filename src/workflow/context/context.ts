@@ -15,6 +15,7 @@ import type {
   AgentOutcome,
   Callable,
   CallOptions,
+  ChildOptions,
   DurableAgent,
   StepContext,
   StepOptions,
@@ -109,7 +110,7 @@ export class Execution implements WorkflowContext {
   child<Input, Output>(
     workflow: Workflow<Input, Output>,
     input: Input,
-    options?: { id?: string },
+    options?: ChildOptions,
   ): Promise<Output> {
     return child(this.#engine, workflow, input, options);
   }

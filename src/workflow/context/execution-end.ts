@@ -40,6 +40,8 @@ export interface Blocked {
   signal?: string;
   decisions?: string[];
   child?: string;
+  /** A child waited for after this run's cancellation (decision 232). */
+  afterCancel?: true;
 }
 
 /** What a run parked on `waits` waits on: every signal, decision and child, and the earliest timer. */
@@ -51,5 +53,6 @@ export function waitingOn(waits: readonly Blocked[]): WaitingOn {
     children: waits.flatMap((w) => (w.child ? [w.child] : [])),
   };
   if (timers.length > 0) waiting.timerDueAt = Math.min(...timers);
+  if (waits.some((w) => w.afterCancel)) waiting.afterCancel = true;
   return waiting;
 }

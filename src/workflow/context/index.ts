@@ -6,7 +6,8 @@
  * from the start each time a worker picks the run up and returns saved results until the
  * history ends. Each `ctx` operation is written in its own file against it — `step.ts`
  * (with `retry.ts`), `timers.ts`, `signal-wait.ts`, `deterministic-values.ts`,
- * `code-version.ts`, `tool-call.ts`, `agent-child.ts`, `child-workflow.ts`,
+ * `code-version.ts`, `tool-call.ts`, `agent-child.ts`, `child-workflow.ts` (with
+ * `child-cancel.ts`: a child when its parent is cancelled),
  * `emit-event.ts`, and `pending-decisions.ts` which parks a run on a decision;
  * `store-guard.ts` keeps a database failure from ending a run — and `context.ts` wraps them as the `ctx` a run receives (its types in `context-types.ts`).
  * A run's code reaches time, randomness and the store only through them, so a replay

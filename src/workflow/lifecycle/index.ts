@@ -2,7 +2,7 @@
  * What callers do with a workflow's runs: the lifecycle calls behind a definition's
  * methods — start, signal, decide, await the result (`lifecycle.ts`) — reading runs
  * across workflows (`runs.ts`) and the view of a run and its history that both return
- * (`view.ts`), following a run's stream out (`read-stream.ts`), and a workflow wrapped
+ * (`view.ts`), following a run's stream out (`read-stream.ts`), retrying and forking runs (`repair.ts`), and a workflow wrapped
  * as a tool that starts a run and waits for it (`workflow-tool.ts`).
  *
  * It imports `src/internal/`, `fino:ai/agent`, `fino:ai/tool`, `fino:task`,
@@ -21,6 +21,7 @@ export {
   storeOf,
 } from './lifecycle.ts';
 export { type ReadStreamOptions, readStream, type StreamChunk } from './read-stream.ts';
+export { type ForkedRun, type ForkOptions, forkRun } from './repair.ts';
 export { type WorkflowRuns, workflowRuns } from './runs.ts';
 export { type RunWaitingOn, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 export { type WorkflowToolOptions, workflowTool } from './workflow-tool.ts';

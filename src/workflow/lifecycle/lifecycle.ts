@@ -54,6 +54,7 @@ export async function startRun(
     ...(key === undefined ? {} : { key }),
     ...(text === undefined ? {} : { input: text }),
     ...(options.parentRunId === undefined ? {} : { parentRunId: options.parentRunId }),
+    ...(options.onParentCancel === undefined ? {} : { onParentCancel: options.onParentCancel }),
     ...(settings.signalNames ? { signals: [...settings.signalNames] } : {}),
   });
   if (!created) {

@@ -13,8 +13,9 @@ import type {
   WorkflowListFilter,
   WorkflowStore,
 } from '../types.ts';
-import { checkSignalName } from './lifecycle.ts';
+import { actorOf, checkSignalName } from './lifecycle.ts';
 import { type ReadStreamOptions, readStream, type StreamChunk } from './read-stream.ts';
+import { type ForkedRun, type ForkOptions, forkRun } from './repair.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
@@ -39,6 +40,10 @@ export interface WorkflowRuns {
   decide(ref: DecisionRef, decision: Decision, actor?: WorkflowActor): Promise<StoredPending>;
   /** Follows the run's stream `name` (see the workflow's `readStream`). */
   readStream(runId: string, name: string, options?: ReadStreamOptions): AsyncIterable<StreamChunk>;
+  /** Retries a run that ended in `error` (see the workflow's `retry`); the input is not checked against a schema here. */
+  retry(runId: string, actor?: WorkflowActor): Promise<WorkflowRun>;
+  /** Forks a run from a step into a new run (see the workflow's `fork`); a new input is not checked against a schema here. */
+  fork(runId: string, options: ForkOptions): Promise<ForkedRun>;
 }
 
 /**
@@ -100,6 +105,13 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
     async cancel(runId, actor = {}) {
       await found(runId);
       return runView(await store.cancel(runId, actor));
+    },
+    async retry(runId, actor = {}) {
+      await found(runId);
+      return runView(await store.retry(runId, actorOf(actor)));
+    },
+    async fork(runId, options) {
+      return forkRun(store, await found(runId), options);
     },
     async decide(ref, decision, actor = {}) {
       if ('resume' in (decision ?? {})) {

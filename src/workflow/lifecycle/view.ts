@@ -41,6 +41,8 @@ export interface WorkflowRun<Output = unknown> {
   audit?: WorkflowAuditEntry[];
   /** Whether cancellation was asked for (the run unwinds at its next wait or step). */
   cancelRequested: boolean;
+  /** For a fork: the run whose history it copied, up to the step it was forked from. */
+  forkedFrom?: { runId: string; fromStep: string };
   /** The worker holding it, and until when (ISO 8601), while one does. */
   worker?: string;
   leaseExpiresAt?: string;
@@ -116,6 +118,7 @@ export function runView<Output>(run: StoredWorkflowRun): WorkflowRun<Output> {
     updatedAt: read.iso(run.updatedAt, 'updatedAt') ?? '',
   };
   if (run.key !== undefined) view.key = run.key;
+  if (run.forkedFrom) view.forkedFrom = run.forkedFrom;
   if (run.output !== undefined) view.output = read.json(run.output, 'the output') as Output;
   if (run.error) view.error = run.error;
   if (run.waiting) {

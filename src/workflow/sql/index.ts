@@ -4,7 +4,8 @@
  * (`store.ts`) in named parts — the runs as the lifecycle API reads and changes them
  * (`run-queries.ts`), due work and claiming it (`run-claims.ts`), the writes
  * of workers under their leases (`run-leases.ts`), the decision code
- * (`run-decisions.ts`), what they share (`store-context.ts`). Leases, tokens, the rule of
+ * (`run-decisions.ts`), a cancellation reaching a run's children (`cancel-children.ts`),
+ * retry and fork (`run-repairs.ts`), what they share (`store-context.ts`). Leases, tokens, the rule of
  * which decision fits which call, the audit trail and lazy migrations are the durable
  * kernel's (`src/internal/durable/`).
  *

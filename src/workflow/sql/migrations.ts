@@ -112,6 +112,14 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
         PRIMARY KEY (run_id, name, chunk_offset)
       );`,
   },
+  {
+    version: 9,
+    name: "a child's policy when its parent is cancelled; the run a fork copied (decisions 232, 234)",
+    sql: (t) => `
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN on_parent_cancel TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN forked_from TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN forked_at_step TEXT;`,
+  },
 ];
 
 /** The workflow database's schema, for the shared migrations runner. */

@@ -5,6 +5,7 @@
 import type { Decision, PendingCall } from '../../ai/agent/index.ts';
 import { unreadableEntry, WorkflowError } from '../errors.ts';
 import type {
+  ChildCancelPolicy,
   HistoryEntry,
   StoredError,
   StoredPending,
@@ -31,6 +32,9 @@ export interface RunRow {
   cancel_requested: number | string | boolean;
   parent_run_id?: string | null;
   signals?: string | null;
+  on_parent_cancel?: string | null;
+  forked_from?: string | null;
+  forked_at_step?: string | null;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
   created_at: number | string;
@@ -68,6 +72,9 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
     if (row.parent_run_id !== null && row.parent_run_id !== undefined)
       run.parentRunId = row.parent_run_id;
     if (row.signals !== null && row.signals !== undefined) run.signals = signalNames(row.signals);
+    if (row.on_parent_cancel) run.onParentCancel = childCancelPolicy(row.on_parent_cancel);
+    if (row.forked_from && row.forked_at_step)
+      run.forkedFrom = { runId: row.forked_from, fromStep: row.forked_at_step };
     if (row.input !== null) run.input = row.input;
     if (row.output !== null) run.output = row.output;
     if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
@@ -108,6 +115,12 @@ export function decodeListedRunRow(row: RunRow): StoredWorkflowRun {
       corrupt: (error as Error).message,
     };
   }
+}
+
+/** A child run's policy when its parent is cancelled, as its row keeps it. */
+function childCancelPolicy(text: string): ChildCancelPolicy {
+  if (text === 'cancel' || text === 'abandon' || text === 'wait') return text;
+  throw new Error(`its policy on a parent's cancellation "${text}" is not one fino records`);
 }
 
 /** The declared signal names a run row keeps, as JSON: an array of strings. */

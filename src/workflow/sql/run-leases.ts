@@ -158,7 +158,7 @@ async function parkRun(
     [runId, owner],
   );
   if (!row) return (await parkedOn(sql, tx, runId, waiting)) ? 'parked' : 'lost';
-  if (isSet(row.cancel_requested)) return 'again';
+  if (isSet(row.cancel_requested) && !waiting.afterCancel) return 'again';
   if (waiting.timerDueAt !== undefined && waiting.timerDueAt <= Date.now()) return 'again';
   if (waiting.signals.length > 0) {
     const [queued] = await tx.query(

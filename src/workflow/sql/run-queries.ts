@@ -5,6 +5,7 @@
 import { appendAudit, readAudit } from '../../internal/durable/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type { WorkflowAuditEntry, WorkflowListFilter, WorkflowStore } from '../types.ts';
+import { cancelChildren } from './cancel-children.ts';
 import {
   decodeHistoryRow,
   decodeListedRunRow,
@@ -21,17 +22,18 @@ export function runQueries(
 ): Pick<WorkflowStore, 'create' | 'get' | 'list' | 'history' | 'signal' | 'cancel' | 'audit'> {
   const { driver, t, runs, now, schema } = sql;
   return {
-    async create({ runId, workflowId, key, input, parentRunId, signals }) {
+    async create({ runId, workflowId, key, input, parentRunId, signals, onParentCancel }) {
       await schema();
       try {
         const [row] = await driver.query<RunRow>(
-          `INSERT INTO ${runs} (run_id, workflow_id, run_key, parent_run_id, signals, status, format, input, wake_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, 'running', ?, ?, ${now}, ${now}, ${now}) RETURNING *`,
+          `INSERT INTO ${runs} (run_id, workflow_id, run_key, parent_run_id, on_parent_cancel, signals, status, format, input, wake_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ${now}, ${now}, ${now}) RETURNING *`,
           [
             runId,
             workflowId,
             key ?? null,
             parentRunId ?? null,
+            onParentCancel ?? null,
             signals === undefined ? null : JSON.stringify(signals),
             RECORD_FORMAT,
             input ?? null,
@@ -121,6 +123,7 @@ export function runQueries(
           `UPDATE ${runs} SET cancel_requested = 1, wake_at = ${now}, updated_at = ${now} WHERE run_id = ? RETURNING *`,
           [runId],
         );
+        await cancelChildren(sql, tx, runId, actor);
         return decodeRunRow(row);
       });
     },

@@ -17,6 +17,7 @@ import { runClaims } from './run-claims.ts';
 import { runDecisions } from './run-decisions.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
+import { runRepairs } from './run-repairs.ts';
 import { runStreams } from './run-streams.ts';
 import type { WorkflowSql } from './store-context.ts';
 
@@ -36,6 +37,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runClaims(sql),
     ...runLeases(sql),
     ...runDecisions(sql),
+    ...runRepairs(sql),
     ...runStreams(sql),
     close: () => driver.close(),
   };
