@@ -109,6 +109,15 @@ export interface WorkflowContext {
    * saved, so a replay does not emit it again.
    */
   emit(name: string, value?: unknown): Promise<void>;
+  /**
+   * Ends this run and starts its successor with `input` (JSON, at most `maxValueBytes`;
+   * checked against the workflow's input schema), in one transaction: the same workflow,
+   * a new run id and an empty history, linked as `continuedFrom`/`continuedTo`. Signals
+   * not yet consumed move to the successor, and signals and cancels sent to any run of
+   * the chain reach the live one. Never returns: it throws to unwind the code, and the
+   * run continues as new however the code then ends. See docs/workflow.md.
+   */
+  continueAsNew(input?: unknown): Promise<never>;
 }
 
 /** What `ctx.call` calls: a fino `Tool` or `Task` (anything with `name` and the `invoke()` contract). */

@@ -21,6 +21,7 @@ import type {
   WaitForSignalOptions,
   WorkflowContext,
 } from './context-types.ts';
+import { type Continuation, continuationOf, continueAsNew } from './continue-as-new.ts';
 import { now, random, uuid } from './deterministic-values.ts';
 import { emit } from './emit-event.ts';
 import type { ExecutionDeps, ExecutionEnd } from './execution-end.ts';
@@ -49,6 +50,11 @@ export class Execution implements WorkflowContext {
   /** Whether this execution knows the run is cancelled. */
   get cancelling(): boolean {
     return this.#engine.cancelling;
+  }
+
+  /** The continue-as-new the code asked for (`ctx.continueAsNew`), if it did. */
+  get continuation(): Continuation | undefined {
+    return continuationOf(this.#engine);
   }
 
   /** Runs the code until it returns, throws, parks, fails the replay guard, loses its lease or stops. */
@@ -115,5 +121,9 @@ export class Execution implements WorkflowContext {
 
   emit(name: string, value?: unknown): Promise<void> {
     return emit(this.#engine, name, value);
+  }
+
+  continueAsNew(input?: unknown): Promise<never> {
+    return continueAsNew(this.#engine, input);
   }
 }

@@ -13,6 +13,7 @@ import type {
   WorkflowListFilter,
   WorkflowStore,
 } from '../types.ts';
+import { followChain, sendToChain } from './follow-chain.ts';
 import { checkSignalName } from './lifecycle.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
@@ -66,7 +67,11 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
       return (await store.list(filter)).map((run) => runView(run));
     },
     async get(runId) {
-      const view = runView(await found(runId));
+      const run = await found(runId);
+      const view = runView(run);
+      if (run.chainRoot !== undefined) {
+        view.chain = { first: run.chainRoot, latest: (await followChain(store, runId)).runId };
+      }
       view.pending = await store.pending({ runId });
       view.audit = await store.audit(runId);
       return view;
@@ -92,11 +97,11 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
       );
       const run = await found(runId);
       if (run.signals) checkSignalName(run.workflowId, runId, name, run.signals);
-      await store.signal(runId, name, text, 1_000);
+      await sendToChain(store, runId, (live) => store.signal(live, name, text, 1_000));
     },
     async cancel(runId, actor = {}) {
       await found(runId);
-      return runView(await store.cancel(runId, actor));
+      return runView(await sendToChain(store, runId, (live) => store.cancel(live, actor)));
     },
     async decide(ref, decision, actor = {}) {
       if ('resume' in (decision ?? {})) {

@@ -91,6 +91,15 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
     name: 'the signal names a run takes, recorded when it starts (decision 181)',
     sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN signals TEXT`,
   },
+  {
+    version: 8,
+    name: 'continue-as-new: the runs a run continued from and to, and its chain (decision 229)',
+    sql: (t) => `
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN continued_from TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN continued_to TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN chain_root TEXT;
+      CREATE INDEX fino_workflow_runs_chain ON ${t('workflow_runs')} (chain_root);`,
+  },
 ];
 
 /** The workflow database's schema, for the shared migrations runner. */

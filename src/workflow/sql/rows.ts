@@ -31,6 +31,9 @@ export interface RunRow {
   cancel_requested: number | string | boolean;
   parent_run_id?: string | null;
   signals?: string | null;
+  continued_from?: string | null;
+  continued_to?: string | null;
+  chain_root?: string | null;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
   created_at: number | string;
@@ -44,7 +47,7 @@ export interface HistoryRow {
   body: string;
 }
 
-const STATUSES = ['running', 'waiting', 'done', 'error', 'cancelled'];
+const STATUSES = ['running', 'waiting', 'done', 'error', 'cancelled', 'continued'];
 
 const optionalNumber = (value: number | string | null) =>
   value === null ? undefined : Number(value);
@@ -68,6 +71,7 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
     if (row.parent_run_id !== null && row.parent_run_id !== undefined)
       run.parentRunId = row.parent_run_id;
     if (row.signals !== null && row.signals !== undefined) run.signals = signalNames(row.signals);
+    readChainLinks(row, run);
     if (row.input !== null) run.input = row.input;
     if (row.output !== null) run.output = row.output;
     if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
@@ -108,6 +112,13 @@ export function decodeListedRunRow(row: RunRow): StoredWorkflowRun {
       corrupt: (error as Error).message,
     };
   }
+}
+
+/** The continue-as-new links of a run row, when it has them. */
+function readChainLinks(row: RunRow, run: StoredWorkflowRun): void {
+  if (row.continued_from) run.continuedFrom = row.continued_from;
+  if (row.continued_to) run.continuedTo = row.continued_to;
+  if (row.chain_root) run.chainRoot = row.chain_root;
 }
 
 /** The declared signal names a run row keeps, as JSON: an array of strings. */

@@ -13,6 +13,7 @@ import { WorkflowError } from '../errors.ts';
 import type { WorkflowStore } from '../types.ts';
 import { WORKFLOW_SCHEMA, type WorkflowTable } from './migrations.ts';
 import { runClaims } from './run-claims.ts';
+import { runContinue } from './run-continue.ts';
 import { runDecisions } from './run-decisions.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
@@ -34,6 +35,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runClaims(sql),
     ...runLeases(sql),
     ...runDecisions(sql),
+    ...runContinue(sql),
     close: () => driver.close(),
   };
 }

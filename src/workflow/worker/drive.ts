@@ -17,9 +17,10 @@ import type {
   WorkflowStore,
 } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
+import { continuationAfter, continueRun } from './continue-run.ts';
 
 /** How driving a run ended. */
-export type DriveEnd = 'done' | 'error' | 'cancelled' | 'parked' | 'lost' | 'stopped';
+export type DriveEnd = 'done' | 'error' | 'cancelled' | 'parked' | 'lost' | 'stopped' | 'continued';
 
 /** What a worker lends a run it drives. */
 export interface DriveOptions {
@@ -120,6 +121,11 @@ async function driveExecutions(
       runSpan,
       end.kind === 'threw' ? end.error : end.kind === 'fatal' ? end.error : undefined,
     );
+    const continuation = continuationAfter(execution, end);
+    if (continuation) {
+      const cancelling = execution.cancelling;
+      return continueRun(definition, run.runId, continuation, { store, owner, cancelling });
+    }
     let outcome: RunOutcome;
     switch (end.kind) {
       case 'lost':
