@@ -3,7 +3,9 @@
  * `BENCH_CAN_STEPS_PER_RUN` (1,000) steps, run for `BENCH_CAN_STEPS` (1,000,000) steps
  * on one SQLite file (`BENCH_CAN_DB=postgres` for a throwaway PostgreSQL server), driven
  * by one worker in this process. Every `BENCH_CAN_WINDOW` (100,000) steps it prints the
- * median and p99 time between consecutive steps of a run, the median continue-as-new
+ * steps per second, this process's CPU time per step (user + system, the figure the
+ * machine's load moves least), the median and p99 time between consecutive steps of a
+ * run, the median continue-as-new
  * switch (last step of a run to the first of its successor), the rows the store holds
  * (runs, history entries, signals) and, on SQLite, the database's size on disk: with
  * histories pruned (`keepContinuedHistories`, default 10) these stay flat.
@@ -36,6 +38,7 @@ let switches: number[] = [];
 let lastStepAt: number | undefined;
 let lastStepRun: string | undefined;
 let windowStart = performance.now();
+let windowCpu = process.cpuUsage();
 let stepsDone = 0;
 const rows: string[] = [];
 
@@ -111,14 +114,17 @@ if (ON_POSTGRES) {
 async function report(runId: string): Promise<void> {
   const size = await sizeOf();
   const seconds = (performance.now() - windowStart) / 1000;
+  const cpu = process.cpuUsage(windowCpu);
+  const cpuPerStep = ((cpu.user + cpu.system) / WINDOW).toFixed(0);
   const us = (ms: number) => (ms * 1000).toFixed(0);
   rows.push(
-    `| ${stepsDone.toLocaleString('en')} | ${(WINDOW / seconds).toFixed(0)} | ${us(quantile(gaps, 0.5))} | ${us(quantile(gaps, 0.99))} | ${switches.length > 0 ? quantile(switches, 0.5).toFixed(1) : '–'} | ${size.runs} | ${size.history} | ${size.signals} | ${size.bytes === undefined ? '–' : (size.bytes / 1024).toFixed(0)} | ${loadLine().replace(/^load average /, '')} |`,
+    `| ${stepsDone.toLocaleString('en')} | ${(WINDOW / seconds).toFixed(0)} | ${cpuPerStep} | ${us(quantile(gaps, 0.5))} | ${us(quantile(gaps, 0.99))} | ${switches.length > 0 ? quantile(switches, 0.5).toFixed(1) : '–'} | ${size.runs} | ${size.history} | ${size.signals} | ${size.bytes === undefined ? '–' : (size.bytes / 1024).toFixed(0)} | ${loadLine().replace(/^load average /, '')} |`,
   );
   console.log(rows.at(-1), runId);
   gaps = [];
   switches = [];
   windowStart = performance.now();
+  windowCpu = process.cpuUsage();
 }
 
 console.log(
@@ -131,7 +137,7 @@ await w.start();
 const result = await loop.result(runId, { store });
 await w.stop();
 console.log(
-  `\n| steps | steps/s | step gap median µs | p99 µs | switch median ms | runs rows | history rows | signal rows | store KiB | load average |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n\nresult ${result} after ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  `\n| steps | steps/s | CPU µs/step | step gap median µs | p99 µs | switch median ms | runs rows | history rows | signal rows | store KiB | load average |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n\nresult ${result} after ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 await store.close();
 process.exit(0);

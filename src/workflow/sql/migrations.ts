@@ -98,7 +98,7 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
       ALTER TABLE ${t('workflow_runs')} ADD COLUMN continued_from TEXT;
       ALTER TABLE ${t('workflow_runs')} ADD COLUMN continued_to TEXT;
       ALTER TABLE ${t('workflow_runs')} ADD COLUMN chain_root TEXT;
-      CREATE INDEX fino_workflow_runs_chain ON ${t('workflow_runs')} (chain_root);`,
+      CREATE INDEX fino_workflow_runs_chain ON ${t('workflow_runs')} (chain_root, continued_to);`,
   },
 ];
 

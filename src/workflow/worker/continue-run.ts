@@ -8,7 +8,8 @@ import type { Continuation, Execution, ExecutionEnd } from '../context/index.ts'
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import type { RunOutcome, WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
-import { type DriveEnd, storedError } from './drive.ts';
+import type { DriveEnd } from './drive.ts';
+import { storedError } from './stored-error.ts';
 
 /** The continuation to make of an execution that ended so, if the code asked for one. */
 export function continuationAfter(
