@@ -13,8 +13,11 @@ import {
   type StoredWorkflowRun,
   sqliteWorkflowStore,
   type WorkflowStore,
+  worker,
+  workflow,
 } from '../../../src/workflow/index.ts';
 import { nodeChild, PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
+import { type CommitFault, commitFaultPool } from '../../helpers/commit-fault-pool.ts';
 import { freshSchema } from '../../helpers/postgres.ts';
 import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
 import { tempDir } from '../../helpers/temp-dir.ts';
@@ -109,4 +112,53 @@ describe('continue-as-new with worker processes SIGKILLed mid-switch', () => {
     },
     PROCESS_TIMEOUT_MS,
   );
+});
+
+describe('a continue-as-new whose commit outcome is unknown (PostgreSQL)', () => {
+  for (const outcome of ['landed', 'lost'] as CommitFault[]) {
+    it(`when the commit ${outcome}, the chain goes on with one successor per run`, async ({
+      skip,
+    }) => {
+      const pg = await postgres();
+      if (!pg) return skip();
+      const schema = await freshSchema(pg.url);
+      // Every continue-as-new fails at COMMIT once; its retry recognises its own write.
+      let seen = 0;
+      const faulty = commitFaultPool(
+        pg.url,
+        outcome,
+        (statements) =>
+          statements.some((sql) => sql.includes("status = 'continued'")) && seen++ % 2 === 0,
+      );
+      const store = postgresWorkflowStore(faulty.pool, { schema });
+      const hop = workflow({
+        id: 'hop',
+        run: (ctx, n: number) => (n >= 3 ? ctx.runId : ctx.continueAsNew(n + 1)),
+      });
+      const w = worker({ store, workflows: [hop] });
+      try {
+        const { runId } = await hop.start(0, { store });
+        const ends: Record<string, string> = {};
+        while ((await store.latestInChain(runId))?.status !== 'done') {
+          Object.assign(ends, (await w.drain()).runs);
+          await sleep(20); // a young run's successor is due 100 ms after it
+        }
+        const runs = await store.list({ workflowId: 'hop' });
+        expect(runs).toHaveLength(4);
+        const chain = chainOf(runs, runId);
+        expect(await hop.result(runId, { store })).toBe(chain.at(-1)!.runId);
+        // The worker whose commit failed learnt, on its retry, that the switch was its own.
+        expect(chain.map((run) => ends[run.runId])).toEqual([
+          'continued',
+          'continued',
+          'continued',
+          'done',
+        ]);
+        expect(faulty.faults).toBe(3);
+      } finally {
+        await store.close();
+        await faulty.end();
+      }
+    }, 60_000);
+  }
 });
