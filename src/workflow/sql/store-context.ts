@@ -36,7 +36,7 @@ export async function lockRun(
   return decodeRunRow(row);
 }
 
-/** `RUN_FINISHED` when the run is done, failed or cancelled: it takes no more `what`. */
+/** `RUN_FINISHED` when the run is done, failed, cancelled or continued as new: it takes no more `what`. */
 export function checkUnfinished(run: StoredWorkflowRun, what: string): void {
   if (run.status === 'continued') throw continuedRun(run, what);
   if (run.status === 'done' || run.status === 'error' || run.status === 'cancelled') {
