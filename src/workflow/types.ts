@@ -6,8 +6,8 @@
 import type { Decision, PendingCall } from '../ai/agent/index.ts';
 import type { WorkflowError } from './errors.ts';
 
-/** Where a run stands. */
-export type WorkflowStatus = 'running' | 'waiting' | 'done' | 'error' | 'cancelled';
+/** Where a run stands; `continued`: it ended with `ctx.continueAsNew`, and its successor runs on. */
+export type WorkflowStatus = 'running' | 'waiting' | 'done' | 'error' | 'cancelled' | 'continued';
 
 /** An error as the history keeps it: readable in any process, replayed as it was. */
 export interface StoredError {
@@ -109,6 +109,10 @@ export interface StoredWorkflowRun {
   signals?: string[];
   leaseOwner?: string;
   leaseExpiresAt?: number;
+  /** The run it continues (`ctx.continueAsNew`), the run that continues it, and the first run of its chain. */
+  continuedFrom?: string;
+  continuedTo?: string;
+  chainRoot?: string;
   createdAt: number;
   updatedAt: number;
   /** Set by `list` for a row that cannot be read whole: why (the rest is left out). */
@@ -342,6 +346,22 @@ export interface WorkflowStore {
     fork: { runId: string; fromStep: string; input?: string },
     actor?: WorkflowActor,
   ): Promise<{ run: StoredWorkflowRun; created: boolean }>;
+  // continue-as-new (issue 31d)
+  /**
+   * Ends the run `owner` holds as `continued` and creates its successor, in one
+   * transaction: the successor inherits the workflow, parent, declared signal names and
+   * any cancellation, and the run's unconsumed signals move to it; the history of the run
+   * `keepHistories` generations back is deleted. `false` (nothing written) when `owner`
+   * no longer holds the run.
+   */
+  continueAsNew(
+    runId: string,
+    owner: string,
+    successor: { runId: string; input?: string },
+    keepHistories: number,
+  ): Promise<boolean>;
+  /** The run itself, or, for a run that continued as new, the last run of its chain; `undefined` for an unknown id. */
+  latestInChain(runId: string): Promise<StoredWorkflowRun | undefined>;
 }
 
 /** A chunk of a stream out of a run, as a store keeps it. */

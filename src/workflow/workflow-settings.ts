@@ -13,6 +13,8 @@ export interface WorkflowSettings {
   maxValueBytes: number;
   maxHistoryEntries: number;
   maxQueuedSignals: number;
+  /** How many ended runs of a continue-as-new chain keep their history. */
+  keepContinuedHistories: number;
   input: CompiledValidator<unknown> | undefined;
   output: CompiledValidator<unknown> | undefined;
   /** The validator of each declared signal's payload. */
@@ -49,6 +51,12 @@ export function readWorkflowOptions(options: WorkflowOptions<unknown, unknown>):
   }
   const maxHistoryEntries = wholeNumber(id, 'maxHistoryEntries', options.maxHistoryEntries, 10_000);
   const maxQueuedSignals = wholeNumber(id, 'maxQueuedSignals', options.maxQueuedSignals, 1_000);
+  const keepContinuedHistories = wholeNumber(
+    id,
+    'keepContinuedHistories',
+    options.keepContinuedHistories,
+    10,
+  );
   const input = options.input === undefined ? undefined : compile(options.input as SchemaLike);
   const output = options.output === undefined ? undefined : compile(options.output as SchemaLike);
   const signals = new Map<string, CompiledValidator<unknown>>();
@@ -61,6 +69,7 @@ export function readWorkflowOptions(options: WorkflowOptions<unknown, unknown>):
     maxValueBytes,
     maxHistoryEntries,
     maxQueuedSignals,
+    keepContinuedHistories,
     input,
     output,
     signals,

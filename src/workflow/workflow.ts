@@ -22,6 +22,7 @@ import {
   runView,
   type StreamChunk,
   sendSignal,
+  sendToChain,
   startRun,
   storeOf,
   type WorkflowHistoryEntry,
@@ -61,6 +62,12 @@ export interface WorkflowOptions<Input, Output> {
   maxHistoryEntries?: number;
   /** The most signals a run may hold unconsumed (default 1 000). */
   maxQueuedSignals?: number;
+  /**
+   * How many ended runs of a `ctx.continueAsNew` chain keep their history (default 10):
+   * an older run keeps its row (ids, status, links, times) but not its history, signals
+   * or input, so a chain that runs for months keeps a flat store size.
+   */
+  keepContinuedHistories?: number;
   /** The code. It may run many times: only what goes through `ctx` is durable. */
   run(ctx: WorkflowContext, input: Input): Promise<Output> | Output;
 }
@@ -90,6 +97,10 @@ export interface Workflow<Input = unknown, Output = unknown> {
   readonly maxValueBytes: number;
   /** @internal The most checkpoints a run's history may hold. */
   readonly maxHistoryEntries: number;
+  /** @internal How many ended runs of a continue-as-new chain keep their history. */
+  readonly keepContinuedHistories: number;
+  /** @internal Checks an input against the input schema (for `ctx.continueAsNew`). */
+  checkInput(value: unknown, what: string): Promise<{ value: unknown }>;
   /** @internal The declared signal names, if declared. */
   readonly signalNames: ReadonlySet<string> | undefined;
   /** @internal Checks a returned value against the output schema (wrapped, so a hostile value is never awaited). */
@@ -219,6 +230,8 @@ export function workflow<Input = unknown, Output = unknown>(
     options,
     maxValueBytes,
     maxHistoryEntries: settings.maxHistoryEntries,
+    keepContinuedHistories: settings.keepContinuedHistories,
+    checkInput: (value, what) => checkValue(settings.input, value, 'INVALID_INPUT', what),
     signalNames,
     checkOutput: (value) =>
       checkValue(settings.output, value, 'INVALID_OUTPUT', `the output of workflow "${id}"`),
@@ -228,7 +241,8 @@ export function workflow<Input = unknown, Output = unknown>(
     async cancel(runId, cancelOptions) {
       const store = storeOf(cancelOptions);
       await ownRun(store, runId);
-      return runView<Output>(await store.cancel(runId, actorOf(cancelOptions)));
+      const actor = actorOf(cancelOptions);
+      return runView<Output>(await sendToChain(store, runId, (live) => store.cancel(live, actor)));
     },
 
     async get(runId, getOptions) {

@@ -69,6 +69,7 @@ const describeRun = (run: WorkflowRun): string[] => {
   if (run.error)
     lines.push(`  error: ${run.error.code ? `${run.error.code}: ` : ''}${run.error.message}`);
   if (run.corrupt) lines.push(`  unreadable: ${run.corrupt}`);
+  if (run.continuedTo) lines.push(`  continued as new in run ${run.continuedTo}`);
   if (run.worker) lines.push(`  worker=${run.worker}  lease until ${run.leaseExpiresAt}`);
   if (run.cancelRequested && run.status !== 'cancelled') lines.push('  cancellation requested');
   if (run.forkedFrom)
@@ -115,6 +116,7 @@ const statuses = [
   'done',
   'error',
   'cancelled',
+  'continued',
 ] as const satisfies readonly WorkflowStatus[];
 
 /** Opens the store, runs `act`, and closes the store. */

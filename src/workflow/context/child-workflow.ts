@@ -56,7 +56,7 @@ export async function child<Input, Output>(
   }
   engine.enterLive();
   try {
-    const child = await engine.deps.store.get(childRunId);
+    const child = await engine.deps.store.latestInChain(childRunId); // a child that continued as new: its chain's last run
     if (!child) {
       await workflow.start(input, start);
       return engine.waitForChild(id, childRunId);

@@ -120,6 +120,15 @@ export interface WorkflowContext {
   writeStream(name: string, value: unknown): Promise<void>;
   /** Closes the run's stream `name`: its readers end after its last chunk; later writes throw `STREAM_CLOSED`. */
   closeStream(name: string): Promise<void>;
+  /**
+   * Ends this run and starts its successor with `input` (JSON, at most `maxValueBytes`;
+   * checked against the workflow's input schema), in one transaction: the same workflow,
+   * a new run id and an empty history, linked as `continuedFrom`/`continuedTo`. Signals
+   * not yet consumed move to the successor, and signals and cancels sent to any run of
+   * the chain reach the live one. Never returns: it throws to unwind the code, and the
+   * run continues as new however the code then ends. See docs/workflow.md.
+   */
+  continueAsNew(input?: unknown): Promise<never>;
 }
 
 /** Options of `ctx.child`. */

@@ -22,6 +22,7 @@ import type {
   WaitForSignalOptions,
   WorkflowContext,
 } from './context-types.ts';
+import { type Continuation, continuationOf, continueAsNew } from './continue-as-new.ts';
 import { now, random, uuid } from './deterministic-values.ts';
 import { emit } from './emit-event.ts';
 import type { ExecutionDeps, ExecutionEnd } from './execution-end.ts';
@@ -51,6 +52,11 @@ export class Execution implements WorkflowContext {
   /** Whether this execution knows the run is cancelled. */
   get cancelling(): boolean {
     return this.#engine.cancelling;
+  }
+
+  /** The continue-as-new the code asked for (`ctx.continueAsNew`), if it did. */
+  get continuation(): Continuation | undefined {
+    return continuationOf(this.#engine);
   }
 
   /** Runs the code until it returns, throws, parks, fails the replay guard, loses its lease or stops. */
@@ -125,5 +131,9 @@ export class Execution implements WorkflowContext {
 
   closeStream(name: string): Promise<void> {
     return closeStream(this.#engine, name);
+  }
+
+  continueAsNew(input?: unknown): Promise<never> {
+    return continueAsNew(this.#engine, input);
   }
 }

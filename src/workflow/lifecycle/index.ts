@@ -2,7 +2,7 @@
  * What callers do with a workflow's runs: the lifecycle calls behind a definition's
  * methods — start, signal, decide, await the result (`lifecycle.ts`) — reading runs
  * across workflows (`runs.ts`) and the view of a run and its history that both return
- * (`view.ts`), following a run's stream out (`read-stream.ts`), retrying and forking runs (`repair.ts`), and a workflow wrapped
+ * (`view.ts`), following a run's stream out (`read-stream.ts`), retrying and forking runs (`repair.ts`), following a continue-as-new chain to its live run (`follow-chain.ts`), and a workflow wrapped
  * as a tool that starts a run and waits for it (`workflow-tool.ts`).
  *
  * It imports `src/internal/`, `fino:ai/agent`, `fino:ai/tool`, `fino:task`,
@@ -11,6 +11,8 @@
  * `workflow-settings.ts`); never `context/` (a caller does not run a workflow's code)
  * nor `worker/`. The rest of `workflow` reaches it through this file.
  */
+
+export { followChain, sendToChain } from './follow-chain.ts';
 export {
   actorOf,
   awaitResult,

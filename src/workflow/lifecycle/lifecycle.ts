@@ -21,6 +21,7 @@ import type {
 } from '../types.ts';
 import type { StartOptions, StoreOption } from '../workflow.ts';
 import { checkValue, type WorkflowSettings } from '../workflow-settings.ts';
+import { followChain, sendToChain } from './follow-chain.ts';
 import { runView } from './view.ts';
 
 /** Creates a run of the workflow; with a `key` already used, returns that run. */
@@ -99,7 +100,9 @@ export async function sendSignal(
   const { value: checked } = await checkValue(validator, payload, 'INVALID_ARGUMENT', what);
   const text = toCheckpoint(checked, what, settings.maxValueBytes);
   await runOf(store, id, runId);
-  await store.signal(runId, name, text, settings.maxQueuedSignals);
+  await sendToChain(store, runId, (live) =>
+    store.signal(live, name, text, settings.maxQueuedSignals),
+  );
 }
 
 /** `UNKNOWN_SIGNAL` listing the declared names when `name` is not among them. */
@@ -130,7 +133,8 @@ export async function awaitResult<Output>(
   const timeoutMs = checkDuration('result: timeoutMs', options.timeoutMs, 'nonNegative');
   const deadline = timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeoutMs;
   for (let wait = 10; ; wait = Math.min(wait * 2, 500)) {
-    const run = runView<Output>(await runOf(store, workflowId, runId));
+    await runOf(store, workflowId, runId);
+    const run = runView<Output>(await followChain(store, runId)); // the chain's last run
     if (run.status === 'done' && run.corrupt !== undefined) {
       throw new WorkflowError(
         'CORRUPT_RUN',

@@ -13,6 +13,7 @@ import type {
   WorkflowListFilter,
   WorkflowStore,
 } from '../types.ts';
+import { followChain, sendToChain } from './follow-chain.ts';
 import { actorOf, checkSignalName } from './lifecycle.ts';
 import { type ReadStreamOptions, readStream, type StreamChunk } from './read-stream.ts';
 import { type ForkedRun, type ForkOptions, forkRun } from './repair.ts';
@@ -74,7 +75,11 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
       return (await store.list(filter)).map((run) => runView(run));
     },
     async get(runId) {
-      const view = runView(await found(runId));
+      const run = await found(runId);
+      const view = runView(run);
+      if (run.chainRoot !== undefined) {
+        view.chain = { first: run.chainRoot, latest: (await followChain(store, runId)).runId };
+      }
       view.pending = await store.pending({ runId });
       view.audit = await store.audit(runId);
       return view;
@@ -100,11 +105,11 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
       );
       const run = await found(runId);
       if (run.signals) checkSignalName(run.workflowId, runId, name, run.signals);
-      await store.signal(runId, name, text, 1_000);
+      await sendToChain(store, runId, (live) => store.signal(live, name, text, 1_000));
     },
     async cancel(runId, actor = {}) {
       await found(runId);
-      return runView(await store.cancel(runId, actor));
+      return runView(await sendToChain(store, runId, (live) => store.cancel(live, actor)));
     },
     async retry(runId, actor = {}) {
       await found(runId);

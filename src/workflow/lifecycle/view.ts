@@ -43,6 +43,14 @@ export interface WorkflowRun<Output = unknown> {
   cancelRequested: boolean;
   /** For a fork: the run whose history it copied, up to the step it was forked from. */
   forkedFrom?: { runId: string; fromStep: string };
+  /** The run this one continues (`ctx.continueAsNew`), and the run that continues it. */
+  continuedFrom?: string;
+  continuedTo?: string;
+  /**
+   * For a run of a continue-as-new chain (filled by `get`): the chain's first run and
+   * its last one, which signals, cancels and `result` go to.
+   */
+  chain?: { first: string; latest: string };
   /** The worker holding it, and until when (ISO 8601), while one does. */
   worker?: string;
   leaseExpiresAt?: string;
@@ -121,6 +129,8 @@ export function runView<Output>(run: StoredWorkflowRun): WorkflowRun<Output> {
   if (run.forkedFrom) view.forkedFrom = run.forkedFrom;
   if (run.output !== undefined) view.output = read.json(run.output, 'the output') as Output;
   if (run.error) view.error = run.error;
+  if (run.continuedFrom !== undefined) view.continuedFrom = run.continuedFrom;
+  if (run.continuedTo !== undefined) view.continuedTo = run.continuedTo;
   if (run.waiting) {
     view.waitingOn = { signals: run.waiting.signals, decisions: run.waiting.decisions };
     if (run.waiting.children?.length) view.waitingOn.children = run.waiting.children;

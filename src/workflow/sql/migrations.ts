@@ -113,6 +113,15 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
       );`,
   },
   {
+    version: 8,
+    name: 'continue-as-new: the runs a run continued from and to, and its chain (decision 229)',
+    sql: (t) => `
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN continued_from TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN continued_to TEXT;
+      ALTER TABLE ${t('workflow_runs')} ADD COLUMN chain_root TEXT;
+      CREATE INDEX fino_workflow_runs_chain ON ${t('workflow_runs')} (chain_root, continued_to);`,
+  },
+  {
     version: 9,
     name: "a child's policy when its parent is cancelled; the run a fork copied (decisions 232, 234)",
     sql: (t) => `

@@ -35,6 +35,9 @@ export interface RunRow {
   on_parent_cancel?: string | null;
   forked_from?: string | null;
   forked_at_step?: string | null;
+  continued_from?: string | null;
+  continued_to?: string | null;
+  chain_root?: string | null;
   lease_owner: string | null;
   lease_expires_at: number | string | null;
   created_at: number | string;
@@ -48,7 +51,7 @@ export interface HistoryRow {
   body: string;
 }
 
-const STATUSES = ['running', 'waiting', 'done', 'error', 'cancelled'];
+const STATUSES = ['running', 'waiting', 'done', 'error', 'cancelled', 'continued'];
 
 const optionalNumber = (value: number | string | null) =>
   value === null ? undefined : Number(value);
@@ -75,6 +78,7 @@ export function decodeRunRow(row: RunRow): StoredWorkflowRun {
     if (row.on_parent_cancel) run.onParentCancel = childCancelPolicy(row.on_parent_cancel);
     if (row.forked_from && row.forked_at_step)
       run.forkedFrom = { runId: row.forked_from, fromStep: row.forked_at_step };
+    readChainLinks(row, run);
     if (row.input !== null) run.input = row.input;
     if (row.output !== null) run.output = row.output;
     if (row.error !== null) run.error = JSON.parse(row.error) as StoredError;
@@ -121,6 +125,13 @@ export function decodeListedRunRow(row: RunRow): StoredWorkflowRun {
 function childCancelPolicy(text: string): ChildCancelPolicy {
   if (text === 'cancel' || text === 'abandon' || text === 'wait') return text;
   throw new Error(`its policy on a parent's cancellation "${text}" is not one fino records`);
+}
+
+/** The continue-as-new links of a run row, when it has them. */
+function readChainLinks(row: RunRow, run: StoredWorkflowRun): void {
+  if (row.continued_from) run.continuedFrom = row.continued_from;
+  if (row.continued_to) run.continuedTo = row.continued_to;
+  if (row.chain_root) run.chainRoot = row.chain_root;
 }
 
 /** The declared signal names a run row keeps, as JSON: an array of strings. */

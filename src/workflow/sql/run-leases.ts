@@ -169,8 +169,8 @@ async function parkRun(
   }
   if (waiting.children && waiting.children.length > 0) {
     const [ended] = await tx.query(
-      `SELECT run_id FROM ${runs} WHERE run_id IN (${placeholders(waiting.children)}) AND status IN ('done', 'error', 'cancelled') LIMIT 1`,
-      waiting.children,
+      `SELECT run_id FROM ${runs} WHERE (run_id IN (${placeholders(waiting.children)}) OR chain_root IN (${placeholders(waiting.children)})) AND status IN ('done', 'error', 'cancelled') LIMIT 1`,
+      [...waiting.children, ...waiting.children], // a child that continued as new ends with its chain
     );
     if (ended) return 'again';
   }

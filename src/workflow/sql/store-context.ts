@@ -36,8 +36,9 @@ export async function lockRun(
   return decodeRunRow(row);
 }
 
-/** `RUN_FINISHED` when the run is done, failed or cancelled: it takes no more `what`. */
+/** `RUN_FINISHED` when the run is done, failed, cancelled or continued as new: it takes no more `what`. */
 export function checkUnfinished(run: StoredWorkflowRun, what: string): void {
+  if (run.status === 'continued') throw continuedRun(run, what);
   if (run.status === 'done' || run.status === 'error' || run.status === 'cancelled') {
     throw new WorkflowError(
       'RUN_FINISHED',
@@ -46,6 +47,14 @@ export function checkUnfinished(run: StoredWorkflowRun, what: string): void {
     );
   }
 }
+
+/** `RUN_FINISHED` for a run that continued as new: what it is sent goes to the last run of its chain (`follow-chain.ts`). */
+const continuedRun = (run: StoredWorkflowRun, what: string): WorkflowError =>
+  new WorkflowError(
+    'RUN_FINISHED',
+    `workflow run "${run.runId}" continued as new in run "${run.continuedTo}"; it takes no more ${what}`,
+    { runId: run.runId },
+  );
 
 /** Writes a history entry, or rewrites it (a retried step's attempts, a wait that ended). */
 export const upsertEntry = (

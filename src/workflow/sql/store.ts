@@ -14,6 +14,7 @@ import { WorkflowError } from '../errors.ts';
 import type { WorkflowStore } from '../types.ts';
 import { WORKFLOW_SCHEMA, type WorkflowTable } from './migrations.ts';
 import { runClaims } from './run-claims.ts';
+import { runContinue } from './run-continue.ts';
 import { runDecisions } from './run-decisions.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
@@ -39,6 +40,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runDecisions(sql),
     ...runRepairs(sql),
     ...runStreams(sql),
+    ...runContinue(sql),
     close: () => driver.close(),
   };
 }

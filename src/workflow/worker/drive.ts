@@ -3,23 +3,18 @@
  * parks, loses its lease or its worker stops. A park that finds what it waits for
  * already there (a queued signal, a due timer, a cancellation) executes again at once.
  */
-import { errorMessage } from '../../internal/thrown-value.ts';
 import type { PendingDecision } from '../context/index.ts';
 import { Execution, isStoreUnavailable } from '../context/index.ts';
-import { boundedMessage, WorkflowError } from '../errors.ts';
+import { WorkflowError } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import { endSpan, type SpanStarter } from '../telemetry.ts';
-import type {
-  HistoryEntry,
-  RunOutcome,
-  StoredError,
-  StoredWorkflowRun,
-  WorkflowStore,
-} from '../types.ts';
+import type { HistoryEntry, RunOutcome, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
+import { continuationAfter, continueRun } from './continue-run.ts';
+import { storedError } from './stored-error.ts';
 
 /** How driving a run ended. */
-export type DriveEnd = 'done' | 'error' | 'cancelled' | 'parked' | 'lost' | 'stopped';
+export type DriveEnd = 'done' | 'error' | 'cancelled' | 'parked' | 'lost' | 'stopped' | 'continued';
 
 /** What a worker lends a run it drives. */
 export interface DriveOptions {
@@ -34,25 +29,6 @@ export interface DriveOptions {
   onExecution(execution: Execution): void;
   /** Called when the run cannot be read (`CORRUPT_RUN`); it is then ended as `error` with it. */
   onCorrupt(error: WorkflowError): void;
-}
-
-/** An error as the store keeps it, read safely from any thrown value. */
-export function storedError(error: unknown): StoredError {
-  let name = 'Error';
-  let code: string | undefined;
-  try {
-    const read = (error as { name?: unknown; code?: unknown } | null) ?? {};
-    if (typeof read.name === 'string' && read.name !== '') name = read.name.slice(0, 200);
-    if (typeof read.code === 'string') code = read.code.slice(0, 200);
-  } catch {
-    // A hostile value: its type is all that is read.
-  }
-  const message = errorMessage(error);
-  return {
-    name,
-    message: boundedMessage(message),
-    ...(code === undefined ? {} : { code }),
-  };
 }
 
 /**
@@ -120,6 +96,11 @@ async function driveExecutions(
       runSpan,
       end.kind === 'threw' ? end.error : end.kind === 'fatal' ? end.error : undefined,
     );
+    const continuation = continuationAfter(execution, end);
+    if (continuation) {
+      const cancelling = execution.cancelling;
+      return continueRun(definition, run.runId, continuation, { store, owner, cancelling });
+    }
     let outcome: RunOutcome;
     switch (end.kind) {
       case 'lost':

@@ -26,6 +26,7 @@ const FINISHED: Readonly<Record<string, string>> = {
   done: 'done',
   error: 'failed',
   cancelled: 'cancelled',
+  continued: 'continued as new',
 };
 const DECIDED: Readonly<Record<string, string>> = {
   approve: 'approved',
