@@ -28,6 +28,8 @@ export interface ExecutionDeps {
   maxHistoryEntries: number;
   /** Declared signal names, when the workflow declares them. */
   signals?: ReadonlySet<string>;
+  /** A replay of an exported history (`replayHistory`): what lies outside the history, the streams out, is not written. */
+  replay?: true;
   /** Hands out each new pending decision with its token, once. */
   onPending?(pending: PendingDecision): void;
   /** Starts a span for a live operation, under the execution's span; absent when tracing is off. */

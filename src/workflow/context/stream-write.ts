@@ -150,6 +150,7 @@ async function serially(
     closed: boolean;
   }) => true | Promise<{ held: boolean; cancelRequested: boolean }>,
 ): Promise<void> {
+  if (engine.deps.replay) return; // a replay checks the code against its history; streams are not in it
   const previous = writer.queue;
   let done = () => {};
   writer.queue = new Promise<void>((resolve) => {

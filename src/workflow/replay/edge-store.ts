@@ -10,20 +10,24 @@ import type { LeaseState, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 const HELD: LeaseState = { held: true, cancelRequested: false };
 
 /** The answers of the methods an execution calls; nothing is kept. */
+/** A run as the replay sees every run it asks about: still running. */
+const stillRunning = async (runId: string): Promise<StoredWorkflowRun> => ({
+  runId,
+  workflowId: '',
+  status: 'running',
+  cancelRequested: false,
+  createdAt: 0,
+  updatedAt: 0,
+});
+
 const answers: Partial<Record<keyof WorkflowStore, (...args: never[]) => Promise<unknown>>> = {
   record: async () => HELD,
   renew: async () => HELD,
   suspend: async () => HELD,
   consumeSignal: async () => ({ ...HELD, consumed: false }),
   decisions: async () => new Map(),
-  get: async (runId: string): Promise<StoredWorkflowRun> => ({
-    runId,
-    workflowId: '',
-    status: 'running',
-    cancelRequested: false,
-    createdAt: 0,
-    updatedAt: 0,
-  }),
+  get: stillRunning,
+  latestInChain: stillRunning,
 };
 
 /**

@@ -5,7 +5,7 @@
  */
 import { describeValue } from '../../internal/describe-value.ts';
 import { WorkflowError } from '../errors.ts';
-import { entryProblem } from '../sql/index.ts';
+import { entryProblem, STATUSES } from '../sql/index.ts';
 import type { HistoryEntry, StoredWorkflowRun, WorkflowStatus } from '../types.ts';
 import { HISTORY_FORMAT, HISTORY_VERSION, historyDigest } from './history-format.ts';
 
@@ -14,14 +14,6 @@ export interface ReadHistory {
   run: StoredWorkflowRun;
   entries: HistoryEntry[];
 }
-
-const STATUSES: ReadonlySet<WorkflowStatus> = new Set<WorkflowStatus>([
-  'running',
-  'waiting',
-  'done',
-  'error',
-  'cancelled',
-]);
 
 const corrupt = (why: string, runId?: string): WorkflowError =>
   new WorkflowError('CORRUPT_RUN', `the workflow history cannot be replayed: ${why}`, {
@@ -71,9 +63,9 @@ function storedRun(run: unknown): StoredWorkflowRun {
   if (typeof workflowId !== 'string' || workflowId === '') {
     throw corrupt('its run has no workflowId', runId);
   }
-  if (!STATUSES.has(status as WorkflowStatus)) {
+  if (!STATUSES.includes(status as WorkflowStatus)) {
     throw corrupt(
-      `its run's status ${describeValue(status)} is not one of ${[...STATUSES].join(', ')}`,
+      `its run's status ${describeValue(status)} is not one of ${STATUSES.join(', ')}`,
       runId,
     );
   }

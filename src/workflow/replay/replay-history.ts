@@ -23,9 +23,10 @@ export interface WorkflowReplay {
   /**
    * Where the code stopped: it returned, it threw (as the run's code may, e.g. a failed
    * step it does not catch), or it reached the end of the history while still going
-   * (`waiting`: a worker would continue it live from there).
+   * (`waiting`: a worker would continue it live from there), or it called
+   * `ctx.continueAsNew` (`continued`).
    */
-  ended: 'returned' | 'threw' | 'waiting';
+  ended: 'returned' | 'threw' | 'waiting' | 'continued';
 }
 
 /** A replay's lease: long enough never to matter (nothing is held). */
@@ -89,6 +90,7 @@ export async function replayRead(
   const execution = new Execution(run, entries, {
     store: edgeStore(),
     owner: 'replay',
+    replay: true,
     leaseMs: REPLAY_LEASE_MS,
     maxValueBytes: workflow.maxValueBytes,
     maxHistoryEntries: workflow.maxHistoryEntries,
@@ -105,7 +107,7 @@ export async function replayRead(
       throw end.error;
     case 'returned':
     case 'threw':
-      return { ...replay, ended: end.kind };
+      return { ...replay, ended: execution.continuation ? 'continued' : end.kind };
     default:
       return { ...replay, ended: 'waiting' };
   }

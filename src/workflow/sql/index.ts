@@ -13,4 +13,5 @@
  * and record types; the rest of `workflow` reaches it through this file.
  */
 export { entryProblem } from './entry-shape.ts';
+export { STATUSES } from './rows.ts';
 export { sqlWorkflowStore } from './store.ts';

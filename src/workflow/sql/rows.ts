@@ -51,7 +51,15 @@ export interface HistoryRow {
   body: string;
 }
 
-const STATUSES = ['running', 'waiting', 'done', 'error', 'cancelled', 'continued'];
+/** Every status a run may have, as stores keep it. */
+export const STATUSES: readonly string[] = [
+  'running',
+  'waiting',
+  'done',
+  'error',
+  'cancelled',
+  'continued',
+] satisfies WorkflowStatus[];
 
 const optionalNumber = (value: number | string | null) =>
   value === null ? undefined : Number(value);

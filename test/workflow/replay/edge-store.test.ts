@@ -47,3 +47,30 @@ it('replays waits the history left open to "waiting", starting and running nothi
   expect(ran).toBe(0);
   expect((await store.list()).length).toBe(runsBefore);
 });
+
+it('replays a run that wrote streams and continued as new, writing no chunk and starting no run', async () => {
+  const store = fresh();
+  const loop = workflow({
+    id: 'loop',
+    async run(ctx, n: number) {
+      const seen = await ctx.step('count', () => n + 1);
+      await ctx.writeStream('progress', { seen });
+      await ctx.closeStream('progress');
+      if (n === 0) await ctx.continueAsNew(seen);
+      return seen;
+    },
+  });
+  const { runId } = await loop.start(0, { store });
+  await worker({ store, workflows: [loop] }).drain();
+  const history = await exportHistory(runId, { store });
+  const chunks = async () => {
+    const all = [];
+    for await (const chunk of loop.readStream(runId, 'progress', { store })) all.push(chunk);
+    return all;
+  };
+  const before = { runs: (await store.list()).length, chunks: await chunks() };
+  expect(before.chunks).toEqual([{ offset: 0, value: { seen: 1 } }]);
+  await expect(replayHistory(loop, history)).resolves.toMatchObject({ ended: 'continued' });
+  expect((await store.list()).length).toBe(before.runs);
+  expect(await chunks()).toEqual(before.chunks);
+});
