@@ -29,7 +29,12 @@ import type { StoredError } from './types.ts';
  * - `DRIVER_MISSING`: the store's database package is not installed; the message names the command;
  * - `STORE_UNAVAILABLE`: the database kept failing with normally transient errors after the retries;
  * - `CORRUPT_RUN`: a stored run cannot be read: a run row is left untouched; a run whose
- *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180).
+ *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180);
+ * - `UNKNOWN_QUERY` / `UNKNOWN_UPDATE`: the run registered no handler of that name;
+ * - `QUERY_FAILED`: a query handler threw, or tried to change the run (a `ctx` call);
+ * - `UPDATE_REJECTED`: an update's validator refused it (nothing was recorded);
+ * - `UPDATE_FAILED`: an update handler threw (recorded: the same update id fails again);
+ * - `UPDATE_QUEUE_FULL`: the run already holds the most unanswered queries and updates it may.
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'
@@ -52,7 +57,13 @@ export type WorkflowErrorCode =
   | 'SCHEMA_TOO_NEW'
   | 'DRIVER_MISSING'
   | 'STORE_UNAVAILABLE'
-  | 'CORRUPT_RUN';
+  | 'CORRUPT_RUN'
+  | 'UNKNOWN_QUERY'
+  | 'UNKNOWN_UPDATE'
+  | 'QUERY_FAILED'
+  | 'UPDATE_REJECTED'
+  | 'UPDATE_FAILED'
+  | 'UPDATE_QUEUE_FULL';
 
 /**
  * The error of every workflow operation that is refused, and of every run that fails.

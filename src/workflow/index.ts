@@ -31,12 +31,19 @@ export type {
   RetryPolicy,
   StepContext,
   StepOptions,
+  UpdateHandlerOptions,
   WaitForSignalOptions,
   WorkflowContext,
 } from './context/index.ts';
 export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './errors.ts';
 export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
-export type { RunWaitingOn, WorkflowHistoryEntry, WorkflowRun } from './lifecycle/index.ts';
+export type {
+  QueryOptions,
+  RunWaitingOn,
+  UpdateOptions,
+  WorkflowHistoryEntry,
+  WorkflowRun,
+} from './lifecycle/index.ts';
 export {
   type WorkflowRuns,
   type WorkflowToolOptions,

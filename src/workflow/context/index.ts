@@ -8,7 +8,7 @@
  * (with `retry.ts`), `timers.ts`, `signal-wait.ts`, `deterministic-values.ts`,
  * `code-version.ts`, `tool-call.ts`, `agent-child.ts`, `child-workflow.ts`,
  * `emit-event.ts`, and `pending-decisions.ts` which parks a run on a decision;
- * `store-guard.ts` keeps a database failure from ending a run — and `context.ts` wraps them as the `ctx` a run receives (its types in `context-types.ts`).
+ * `store-guard.ts` keeps a database failure from ending a run; `request-handlers.ts` holds the query and update handlers a run registers — and `context.ts` wraps them as the `ctx` a run receives (its types in `context-types.ts`).
  * A run's code reaches time, randomness and the store only through them, so a replay
  * takes the same path.
  *
@@ -21,5 +21,6 @@
 export { Execution } from './context.ts';
 // Every type of the `ctx` a run receives is public; `fino:workflow` names them one by one.
 export type * from './context-types.ts';
+export { requestArgs } from './request-handlers.ts';
 export type { RetryPolicy } from './retry.ts';
 export { isStoreUnavailable } from './store-guard.ts';

@@ -20,6 +20,13 @@ export {
   startRun,
   storeOf,
 } from './lifecycle.ts';
+export {
+  type QueryOptions,
+  requestTarget,
+  sendQuery,
+  sendUpdate,
+  type UpdateOptions,
+} from './requests.ts';
 export { type WorkflowRuns, workflowRuns } from './runs.ts';
 export { type RunWaitingOn, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 export { type WorkflowToolOptions, workflowTool } from './workflow-tool.ts';

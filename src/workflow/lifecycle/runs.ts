@@ -14,6 +14,7 @@ import type {
   WorkflowStore,
 } from '../types.ts';
 import { checkSignalName } from './lifecycle.ts';
+import { type QueryOptions, sendQuery, sendUpdate, type UpdateOptions } from './requests.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
@@ -36,6 +37,20 @@ export interface WorkflowRuns {
   cancel(runId: string, actor?: WorkflowActor): Promise<WorkflowRun>;
   /** Records one decision on a pending decision, by token or `{ runId, decisionId }`. */
   decide(ref: DecisionRef, decision: Decision, actor?: WorkflowActor): Promise<StoredPending>;
+  /** Asks the run's query `name` (see the workflow's `query`). */
+  query(
+    runId: string,
+    name: string,
+    args?: unknown,
+    options?: Omit<QueryOptions, 'store'>,
+  ): Promise<unknown>;
+  /** Sends the run the update `name` and returns its result (see the workflow's `update`). */
+  update(
+    runId: string,
+    name: string,
+    args?: unknown,
+    options?: Omit<UpdateOptions, 'store'>,
+  ): Promise<unknown>;
 }
 
 /**
@@ -106,5 +121,7 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
       }
       return store.decide(ref, decision, actor);
     },
+    query: (runId, name, args, options) => sendQuery(runId, name, args, { ...options, store }),
+    update: (runId, name, args, options) => sendUpdate(runId, name, args, { ...options, store }),
   };
 }

@@ -17,6 +17,7 @@ import type {
   WorkflowStore,
 } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
+import { parkServing } from './serve-requests.ts';
 
 /** How driving a run ended. */
 export type DriveEnd = 'done' | 'error' | 'cancelled' | 'parked' | 'lost' | 'stopped';
@@ -130,7 +131,9 @@ async function driveExecutions(
         await store.release(run.runId, owner);
         return 'stopped';
       case 'park': {
-        const parked = await store.park(run.runId, owner, end.waiting);
+        const { maxValueBytes, maxHistoryEntries } = definition;
+        const serving = { store, owner, leaseMs, maxValueBytes, maxHistoryEntries };
+        const parked = await parkServing(execution, run.runId, end.waiting, serving);
         if (parked !== 'again') return parked;
         const now = await store.get(run.runId);
         if (!now) return 'lost';
