@@ -1,5 +1,6 @@
 /**
- * `fino workflows list|show|start|signal|cancel|approve|reject|resume`: inspect durable
+ * `fino workflows list|show|start|signal|cancel|approve|reject|resume` (and `query|update`,
+ * in `workflows-requests.ts`): inspect durable
  * workflow runs and act on them from a terminal. Each subcommand is a child task with its
  * own schema; `fino workflows <subcommand> --help` prints its help. Only `start` needs
  * the workflows' code (`--module`); the others work on the store alone.
@@ -25,6 +26,7 @@ import { databaseOption, databaseTarget } from '../database-option.ts';
 import { importUserModule } from '../load-module.ts';
 import { type Output, parentCommand, print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
+import { queryCommand, updateCommand } from './workflows-requests.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 export function openWorkflowStore(
@@ -114,7 +116,7 @@ const statuses = [
 ] as const satisfies readonly WorkflowStatus[];
 
 /** Opens the store, runs `act`, and closes the store. */
-async function withStore<T>(
+export async function withStore<T>(
   given: { db?: string },
   io: CommandIo,
   act: (store: WorkflowStore) => Promise<T>,
@@ -332,5 +334,7 @@ export const workflows = parentCommand(
     signalCommand(io),
     cancelCommand(io),
     ...decideCommands(io),
+    queryCommand(io),
+    updateCommand(io),
   ],
 );
