@@ -45,8 +45,10 @@ export type {
   WorkflowRun,
 } from './lifecycle/index.ts';
 export {
+  type WorkflowRequestToolOptions,
   type WorkflowRuns,
   type WorkflowToolOptions,
+  workflowRequestTool,
   workflowRuns,
   workflowTool,
 } from './lifecycle/index.ts';

@@ -20,6 +20,7 @@ export {
   startRun,
   storeOf,
 } from './lifecycle.ts';
+export { type WorkflowRequestToolOptions, workflowRequestTool } from './request-tool.ts';
 export {
   type QueryOptions,
   requestTarget,
