@@ -4,10 +4,10 @@
  * answers while the run waits, so the command waits for it (`--timeout-ms`).
  */
 import { v } from '../../validate/index.ts';
-import { DEFAULT_WORKFLOW_DB, workflowRuns } from '../../workflow/index.ts';
+import { DEFAULT_WORKFLOW_DB, type WorkflowRuns, workflowRuns } from '../../workflow/index.ts';
 import type { CommandIo } from '../command.ts';
 import { databaseOption } from '../database-option.ts';
-import { print, subcommand } from '../subcommand.ts';
+import { type Output, print, subcommand } from '../subcommand.ts';
 import { withStore } from './workflows.ts';
 
 const db = databaseOption(DEFAULT_WORKFLOW_DB);
@@ -18,32 +18,50 @@ const timeoutMs = v
   .optional()
   .describe('how long to wait for a worker to answer, in ms (default 30000)');
 
+const POSITIONALS = ['runId', 'name'];
+
+/** A request subcommand's flags: the run, the request's name and arguments, then `extra`. */
+const requestInput = <Extra extends Parameters<typeof v.object>[0]>(
+  kind: 'query' | 'update',
+  extra: Extra,
+) =>
+  v.object({
+    runId,
+    name: v.string().describe(`the ${kind} name`),
+    args,
+    ...extra,
+    timeoutMs,
+    db,
+  });
+
+/** Sends a request on the store `given.db` names and prints its result. */
+const printAnswer = (
+  io: CommandIo,
+  given: { db?: string; runId: string; name: string },
+  out: Output,
+  kind: 'query' | 'update',
+  send: (runs: WorkflowRuns) => Promise<unknown>,
+) =>
+  withStore(given, io, async (store) => {
+    const result = await send(workflowRuns(store));
+    return print(out, { runId: given.runId, [kind]: given.name, result }, () => [
+      JSON.stringify(result) ?? 'undefined',
+    ]);
+  });
+
 /** `fino workflows query`: a query answered from the run's state. */
 export const queryCommand = (io: CommandIo) =>
   subcommand(io, {
     name: 'query',
     description: "Ask a run's query (ctx.onQuery); a worker answers while the run waits",
-    inputSchema: v.object({
-      runId,
-      name: v.string().describe('the query name'),
-      args,
-      timeoutMs,
-      db,
-    }),
-    positionals: ['runId', 'name'],
+    inputSchema: requestInput('query', {}),
+    positionals: POSITIONALS,
     run: (given, out) =>
-      withStore(given, io, async (store) => {
-        const options = given.timeoutMs === undefined ? {} : { timeoutMs: given.timeoutMs };
-        const result = await workflowRuns(store).query(
-          given.runId,
-          given.name,
-          given.args,
-          options,
-        );
-        return print(out, { runId: given.runId, query: given.name, result }, () => [
-          JSON.stringify(result) ?? 'undefined',
-        ]);
-      }),
+      printAnswer(io, given, out, 'query', (runs) =>
+        runs.query(given.runId, given.name, given.args, {
+          ...(given.timeoutMs === undefined ? {} : { timeoutMs: given.timeoutMs }),
+        }),
+      ),
   });
 
 /** `fino workflows update`: an update applied once (by `--update-id`), its result printed. */
@@ -51,32 +69,18 @@ export const updateCommand = (io: CommandIo) =>
   subcommand(io, {
     name: 'update',
     description: 'Send a run an update (ctx.onUpdate) and print its result once applied',
-    inputSchema: v.object({
-      runId,
-      name: v.string().describe('the update name'),
-      args,
+    inputSchema: requestInput('update', {
       updateId: v
         .string()
         .optional()
         .describe('names the update: sent again, it is applied once and its result returned'),
-      timeoutMs,
-      db,
     }),
-    positionals: ['runId', 'name'],
+    positionals: POSITIONALS,
     run: (given, out) =>
-      withStore(given, io, async (store) => {
-        const options = {
+      printAnswer(io, given, out, 'update', (runs) =>
+        runs.update(given.runId, given.name, given.args, {
           ...(given.timeoutMs === undefined ? {} : { timeoutMs: given.timeoutMs }),
           ...(given.updateId === undefined ? {} : { updateId: given.updateId }),
-        };
-        const result = await workflowRuns(store).update(
-          given.runId,
-          given.name,
-          given.args,
-          options,
-        );
-        return print(out, { runId: given.runId, update: given.name, result }, () => [
-          JSON.stringify(result) ?? 'undefined',
-        ]);
-      }),
+        }),
+      ),
   });
