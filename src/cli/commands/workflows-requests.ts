@@ -4,11 +4,15 @@
  * answers while the run waits, so the command waits for it (`--timeout-ms`).
  */
 import { v } from '../../validate/index.ts';
-import { DEFAULT_WORKFLOW_DB, type WorkflowRuns, workflowRuns } from '../../workflow/index.ts';
+import {
+  DEFAULT_WORKFLOW_DB,
+  type WorkflowRuns,
+  type WorkflowStore,
+  workflowRuns,
+} from '../../workflow/index.ts';
 import type { CommandIo } from '../command.ts';
 import { databaseOption } from '../database-option.ts';
 import { type Output, print, subcommand } from '../subcommand.ts';
-import { withStore } from './workflows.ts';
 
 const db = databaseOption(DEFAULT_WORKFLOW_DB);
 const runId = v.string().describe('the run id (as "list" prints it)');
@@ -19,6 +23,13 @@ const timeoutMs = v
   .describe('how long to wait for a worker to answer, in ms (default 30000)');
 
 const POSITIONALS = ['runId', 'name'];
+
+/** Opens the store `given.db` names, runs `act` and closes it (`workflows.ts` lends it). */
+export type WithStore = <T>(
+  given: { db?: string },
+  io: CommandIo,
+  act: (store: WorkflowStore) => Promise<T>,
+) => Promise<T>;
 
 /** A request subcommand's flags: the run, the request's name and arguments, then `extra`. */
 const requestInput = <Extra extends Parameters<typeof v.object>[0]>(
@@ -36,6 +47,7 @@ const requestInput = <Extra extends Parameters<typeof v.object>[0]>(
 
 /** Sends a request on the store `given.db` names and prints its result. */
 const printAnswer = (
+  withStore: WithStore,
   io: CommandIo,
   given: { db?: string; runId: string; name: string },
   out: Output,
@@ -50,14 +62,14 @@ const printAnswer = (
   });
 
 /** `fino workflows query`: a query answered from the run's state. */
-export const queryCommand = (io: CommandIo) =>
+export const queryCommand = (io: CommandIo, withStore: WithStore) =>
   subcommand(io, {
     name: 'query',
     description: "Ask a run's query (ctx.onQuery); a worker answers while the run waits",
     inputSchema: requestInput('query', {}),
     positionals: POSITIONALS,
     run: (given, out) =>
-      printAnswer(io, given, out, 'query', (runs) =>
+      printAnswer(withStore, io, given, out, 'query', (runs) =>
         runs.query(given.runId, given.name, given.args, {
           ...(given.timeoutMs === undefined ? {} : { timeoutMs: given.timeoutMs }),
         }),
@@ -65,7 +77,7 @@ export const queryCommand = (io: CommandIo) =>
   });
 
 /** `fino workflows update`: an update applied once (by `--update-id`), its result printed. */
-export const updateCommand = (io: CommandIo) =>
+export const updateCommand = (io: CommandIo, withStore: WithStore) =>
   subcommand(io, {
     name: 'update',
     description: 'Send a run an update (ctx.onUpdate) and print its result once applied',
@@ -77,7 +89,7 @@ export const updateCommand = (io: CommandIo) =>
     }),
     positionals: POSITIONALS,
     run: (given, out) =>
-      printAnswer(io, given, out, 'update', (runs) =>
+      printAnswer(withStore, io, given, out, 'update', (runs) =>
         runs.update(given.runId, given.name, given.args, {
           ...(given.timeoutMs === undefined ? {} : { timeoutMs: given.timeoutMs }),
           ...(given.updateId === undefined ? {} : { updateId: given.updateId }),

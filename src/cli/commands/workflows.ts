@@ -116,7 +116,7 @@ const statuses = [
 ] as const satisfies readonly WorkflowStatus[];
 
 /** Opens the store, runs `act`, and closes the store. */
-export async function withStore<T>(
+async function withStore<T>(
   given: { db?: string },
   io: CommandIo,
   act: (store: WorkflowStore) => Promise<T>,
@@ -334,7 +334,7 @@ export const workflows = parentCommand(
     signalCommand(io),
     cancelCommand(io),
     ...decideCommands(io),
-    queryCommand(io),
-    updateCommand(io),
+    queryCommand(io, withStore),
+    updateCommand(io, withStore),
   ],
 );

@@ -14,8 +14,8 @@
 import { HELD_BY, leaseExpiry, placeholders, writeIfHeld } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { HistoryEntry, LeaseState, RunOutcome, WaitingOn, WorkflowStore } from '../types.ts';
+import { requestsOpen } from './open-requests.ts';
 import type { RunRow } from './rows.ts';
-import { requestsOpen } from './run-requests.ts';
 import { upsertEntry, type WorkflowSql } from './store-context.ts';
 
 const LOST: LeaseState = { held: false, cancelRequested: false };

@@ -5,7 +5,6 @@
  * answer — so an update is applied once, whoever crashes when.
  */
 import { canonicalJson } from '../../internal/canonical-json.ts';
-import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type { NewRunRequest, RunRequest, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import { extendLease } from './run-leases.ts';
@@ -114,19 +113,6 @@ export function runRequests(
       );
     },
   };
-}
-
-/** Whether the run holds open requests: a park then executes again (called by `park`). */
-export async function requestsOpen(
-  sql: WorkflowSql,
-  tx: SqlExecutor,
-  runId: string,
-): Promise<boolean> {
-  const [open] = await tx.query(
-    `SELECT request_id FROM ${sql.t('workflow_requests')} WHERE run_id = ? AND state = 'open' LIMIT 1`,
-    [runId],
-  );
-  return open !== undefined;
 }
 
 /** `UNKNOWN_QUERY`/`UNKNOWN_UPDATE` when the run waits without having registered any handler. */
