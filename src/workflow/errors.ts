@@ -35,6 +35,11 @@ import type { StoredError } from './types.ts';
  * - `STREAM_CLOSED`: `ctx.writeStream` to a stream the run closed.
  * - `CHILD_CANCELLED`: a child run awaited by `ctx.child` was cancelled (decision 232);
  * - `RUN_NOT_FAILED`: `retry` of a run that did not end in `error` (decision 233).
+ * - `UNKNOWN_QUERY` / `UNKNOWN_UPDATE`: the run registered no handler of that name;
+ * - `QUERY_FAILED`: a query handler threw, or tried to change the run (a `ctx` call);
+ * - `UPDATE_REJECTED`: an update's validator refused it (nothing was recorded);
+ * - `UPDATE_FAILED`: an update handler threw (recorded: the same update id fails again);
+ * - `UPDATE_QUEUE_FULL`: the run already holds the most unanswered queries and updates it may.
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'
@@ -61,7 +66,13 @@ export type WorkflowErrorCode =
   | 'STREAM_FULL'
   | 'STREAM_CLOSED'
   | 'CHILD_CANCELLED'
-  | 'RUN_NOT_FAILED';
+  | 'RUN_NOT_FAILED'
+  | 'UNKNOWN_QUERY'
+  | 'UNKNOWN_UPDATE'
+  | 'QUERY_FAILED'
+  | 'UPDATE_REJECTED'
+  | 'UPDATE_FAILED'
+  | 'UPDATE_QUEUE_FULL';
 
 /**
  * The error of every workflow operation that is refused, and of every run that fails.

@@ -33,6 +33,7 @@ export type {
   RetryPolicy,
   StepContext,
   StepOptions,
+  UpdateHandlerOptions,
   WaitForSignalOptions,
   WorkflowContext,
 } from './context/index.ts';
@@ -41,15 +42,19 @@ export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
 export type {
   ForkedRun,
   ForkOptions,
+  QueryOptions,
   ReadStreamOptions,
   RunWaitingOn,
   StreamChunk,
+  UpdateOptions,
   WorkflowHistoryEntry,
   WorkflowRun,
 } from './lifecycle/index.ts';
 export {
+  type WorkflowRequestToolOptions,
   type WorkflowRuns,
   type WorkflowToolOptions,
+  workflowRequestTool,
   workflowRuns,
   workflowTool,
 } from './lifecycle/index.ts';

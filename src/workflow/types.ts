@@ -28,6 +28,8 @@ export interface WaitingOn {
   children?: string[];
   /** Parked after its cancellation, until those children have ended (decision 232). */
   afterCancel?: true;
+  /** Whether its code registered query or update handlers: a request wakes it. */
+  requests?: boolean;
 }
 
 /**
@@ -50,7 +52,8 @@ export type EntryKind =
   | 'decision'
   | 'agent'
   | 'child'
-  | 'emit';
+  | 'emit'
+  | 'update';
 
 /**
  * One checkpoint of a run's history, keyed by its id (unique in the run). `done` entries
@@ -74,6 +77,9 @@ export interface HistoryEntry {
   attempts?: number;
   /** Whether a signal wait ended by its timeout. */
   timedOut?: boolean;
+  /** For an update: its arguments as JSON text, and the waits blocked when it was applied. */
+  args?: string;
+  blockedOn?: string[];
   /** Epoch ms of the first recording and of the last change. */
   startedAt: number;
   endedAt?: number;
@@ -362,6 +368,31 @@ export interface WorkflowStore {
   ): Promise<boolean>;
   /** The run itself, or, for a run that continued as new, the last run of its chain; `undefined` for an unknown id. */
   latestInChain(runId: string): Promise<StoredWorkflowRun | undefined>;
+  // queries and updates
+  /**
+   * Queues a query or an update for the run and wakes it when it waits with handlers; an
+   * update whose id the run already holds is returned as it stands (idempotent).
+   * `NOT_FOUND`, `RUN_FINISHED`, `UNKNOWN_QUERY`/`UNKNOWN_UPDATE` when the waiting run
+   * registered no handler, `UPDATE_QUEUE_FULL` at `maxQueued` unanswered requests.
+   */
+  sendRequest(request: NewRunRequest, maxQueued: number): Promise<RunRequest>;
+  /** The run's unanswered requests, oldest first. */
+  openRequests(runId: string): Promise<RunRequest[]>;
+  /**
+   * Answers a request while `owner` holds the run, with `entry` (an applied update)
+   * recorded in the same transaction: an update is applied once.
+   */
+  answerRequest(
+    runId: string,
+    owner: string,
+    answer: RequestAnswer,
+    entry: HistoryEntry | undefined,
+    leaseMs: number,
+  ): Promise<LeaseState>;
+  /** A request as it stands (`undefined` once a read query answer was dropped). */
+  getRequest(runId: string, requestId: string): Promise<RunRequest | undefined>;
+  /** Deletes a query's row once its caller read the answer (or gave up). */
+  dropRequest(runId: string, requestId: string): Promise<void>;
 }
 
 /** A chunk of a stream out of a run, as a store keeps it. */
@@ -369,4 +400,33 @@ export interface StoredStreamChunk {
   offset: number;
   /** The value as JSON text. */
   value: string;
+}
+
+/** A query or an update sent to a run. */
+export interface NewRunRequest {
+  runId: string;
+  /** The update id (the caller's or generated), or a query's generated id. */
+  requestId: string;
+  kind: 'query' | 'update';
+  name: string;
+  /** The arguments as JSON text (absent for `undefined`). */
+  args?: string;
+}
+
+/** A request as the store keeps it: open until a worker answers it. */
+export interface RunRequest extends NewRunRequest {
+  state: 'open' | 'done' | 'failed';
+  /** The result as JSON text, when done. */
+  result?: string;
+  /** Why it failed (refused by the validator, threw, unknown name). */
+  error?: StoredError;
+  createdAt: number;
+}
+
+/** A worker's answer to a request. */
+export interface RequestAnswer {
+  requestId: string;
+  state: 'done' | 'failed';
+  result?: string;
+  error?: StoredError;
 }

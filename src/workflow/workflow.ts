@@ -1,6 +1,6 @@
 /**
  * `workflow()`: a workflow's definition and its lifecycle API — start, signal, cancel,
- * get, list, history, result. Its options are checked in `workflow-settings.ts`; the
+ * get, list, history, result, query, update. Its options are checked in `workflow-settings.ts`; the
  * longer lifecycle calls live in `lifecycle/`.
  */
 
@@ -16,15 +16,19 @@ import {
   type ForkedRun,
   type ForkOptions,
   forkRun,
+  type QueryOptions,
   type ReadStreamOptions,
   readStream,
   runOf,
   runView,
   type StreamChunk,
+  sendQuery,
   sendSignal,
   sendToChain,
+  sendUpdate,
   startRun,
   storeOf,
+  type UpdateOptions,
   type WorkflowHistoryEntry,
   type WorkflowRun,
   workflowRuns,
@@ -190,6 +194,29 @@ export interface Workflow<Input = unknown, Output = unknown> {
    * `CANCELLED` when cancelled, `TIMEOUT` after `timeoutMs`.
    */
   result(runId: string, options: StoreOption & { timeoutMs?: number }): Promise<Output>;
+  /**
+   * Asks the run's query `name` (`ctx.onQuery`): answered by a worker from the run's
+   * state while the run waits, without changing it. `UNKNOWN_QUERY`, `QUERY_FAILED`,
+   * `RUN_FINISHED`, `TIMEOUT` after `timeoutMs` (default 30 000).
+   */
+  query<Result = unknown>(
+    runId: string,
+    name: string,
+    args: unknown,
+    options: QueryOptions,
+  ): Promise<Result>;
+  /**
+   * Sends the run the update `name` (`ctx.onUpdate`) and returns its handler's result
+   * once a worker has applied it — once per `updateId`, however often it is sent.
+   * `UPDATE_REJECTED` (its validator refused it; nothing recorded), `UNKNOWN_UPDATE`,
+   * `UPDATE_FAILED`, `UPDATE_QUEUE_FULL`, `RUN_FINISHED`, `TIMEOUT`.
+   */
+  update<Result = unknown>(
+    runId: string,
+    name: string,
+    args: unknown,
+    options: UpdateOptions,
+  ): Promise<Result>;
 }
 
 /** A workflow of any input and output. */
@@ -315,6 +342,10 @@ export function workflow<Input = unknown, Output = unknown>(
     },
 
     result: (runId, resultOptions) => awaitResult<Output>(id, runId, resultOptions),
+    query: (runId, name, args, options) =>
+      sendQuery(runId, name, args, options, id) as Promise<never>,
+    update: (runId, name, args, options) =>
+      sendUpdate(runId, name, args, options, id) as Promise<never>,
   };
   return definition;
 }

@@ -1,5 +1,6 @@
 /**
- * `fino workflows list|show|start|signal|cancel|approve|reject|resume|history|retry|fork (the last two in `workflows-repair.ts`)`: inspect durable
+ * `fino workflows list|show|start|signal|cancel|approve|reject|resume|history|retry|fork` (the last two in `workflows-repair.ts`) and `query|update`
+ * (in `workflows-requests.ts`): inspect durable
  * workflow runs and act on them from a terminal. Each subcommand is a child task with its
  * own schema; `fino workflows <subcommand> --help` prints its help. Only `start` needs
  * the workflows' code (`--module`); the others work on the store alone.
@@ -27,6 +28,7 @@ import { type Output, parentCommand, print, subcommand } from '../subcommand.ts'
 import type { CommandTask } from '../task-command.ts';
 import { historyCommand } from './workflows-history.ts';
 import { repairCommands } from './workflows-repair.ts';
+import { queryCommand, updateCommand } from './workflows-requests.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 export function openWorkflowStore(
@@ -340,5 +342,7 @@ export const workflows = parentCommand(
     ...decideCommands(io),
     historyCommand(io, (given, act) => withStore(given, io, act)),
     ...repairCommands(io, withStore),
+    queryCommand(io, withStore),
+    updateCommand(io, withStore),
   ],
 );

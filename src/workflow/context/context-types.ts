@@ -129,6 +129,23 @@ export interface WorkflowContext {
    * run continues as new however the code then ends. See docs/workflow.md.
    */
   continueAsNew(input?: unknown): Promise<never>;
+  /**
+   * Answers the query `name` (`wf.query`) from the run's state, without changing the run:
+   * `handler` is synchronous, and a `ctx` call inside it fails the query (`QUERY_FAILED`).
+   * Queries are answered while the run waits. Register again to replace.
+   */
+  onQuery<Args = unknown, Result = unknown>(name: string, handler: (args: Args) => Result): void;
+  /**
+   * Applies the update `name` (`wf.update`): `validate` may refuse it first (by throwing:
+   * `UPDATE_REJECTED`, nothing recorded); `handler` changes the run's state synchronously
+   * and returns the caller's result. Applied once per update id while the run waits,
+   * recorded in the history, and applied again at the same wait on every replay.
+   */
+  onUpdate<Args = unknown, Result = unknown>(
+    name: string,
+    handler: (args: Args) => Result,
+    options?: UpdateHandlerOptions<Args>,
+  ): void;
 }
 
 /** Options of `ctx.child`. */
@@ -141,6 +158,12 @@ export interface ChildOptions {
    * not wait); or `wait` until it ends on its own. Then `CANCELLED` is thrown here.
    */
   onParentCancel?: ChildCancelPolicy;
+}
+
+/** Options of `ctx.onUpdate`. */
+export interface UpdateHandlerOptions<Args = unknown> {
+  /** Throws to refuse an update before it is recorded (`UPDATE_REJECTED` with its message). */
+  validate?: (args: Args) => void;
 }
 
 /** What `ctx.call` calls: a fino `Tool` or `Task` (anything with `name` and the `invoke()` contract). */

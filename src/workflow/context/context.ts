@@ -19,6 +19,7 @@ import type {
   DurableAgent,
   StepContext,
   StepOptions,
+  UpdateHandlerOptions,
   WaitForSignalOptions,
   WorkflowContext,
 } from './context-types.ts';
@@ -27,6 +28,7 @@ import { now, random, uuid } from './deterministic-values.ts';
 import { emit } from './emit-event.ts';
 import type { ExecutionDeps, ExecutionEnd } from './execution-end.ts';
 import { ReplayEngine } from './replay-engine.ts';
+import { onQuery, onUpdate, RequestHandlers } from './request-handlers.ts';
 import { waitForSignal } from './signal-wait.ts';
 import { step } from './step.ts';
 import { closeStream, writeStream } from './stream-write.ts';
@@ -41,9 +43,12 @@ export class Execution implements WorkflowContext {
   readonly workflowId: string;
   readonly signal: AbortSignal;
   readonly #engine: ReplayEngine;
+  /** The query and update handlers the code registered. */
+  readonly requests: RequestHandlers;
 
   constructor(run: StoredWorkflowRun, history: readonly HistoryEntry[], deps: ExecutionDeps) {
     this.#engine = new ReplayEngine(run, history, deps);
+    this.requests = new RequestHandlers(this.#engine, history);
     this.runId = this.#engine.runId;
     this.workflowId = this.#engine.workflowId;
     this.signal = this.#engine.signal;
@@ -135,5 +140,22 @@ export class Execution implements WorkflowContext {
 
   continueAsNew(input?: unknown): Promise<never> {
     return continueAsNew(this.#engine, input);
+  }
+
+  onQuery<Args = unknown, Result = unknown>(name: string, handler: (args: Args) => Result): void {
+    onQuery(this.requests, name, handler as (args: unknown) => unknown);
+  }
+
+  onUpdate<Args = unknown, Result = unknown>(
+    name: string,
+    handler: (args: Args) => Result,
+    options?: UpdateHandlerOptions<Args>,
+  ): void {
+    onUpdate(
+      this.requests,
+      name,
+      handler as (args: unknown) => unknown,
+      options as UpdateHandlerOptions<unknown>,
+    );
   }
 }

@@ -9,7 +9,7 @@
  * `code-version.ts`, `tool-call.ts`, `agent-child.ts`, `child-workflow.ts` (with
  * `child-cancel.ts`: a child when its parent is cancelled),
  * `emit-event.ts`, `continue-as-new.ts`, and `pending-decisions.ts` which parks a run on a decision;
- * `store-guard.ts` keeps a database failure from ending a run — and `context.ts` wraps them as the `ctx` a run receives (its types in `context-types.ts`).
+ * `store-guard.ts` keeps a database failure from ending a run; `request-handlers.ts` holds the query and update handlers a run registers — and `context.ts` wraps them as the `ctx` a run receives (its types in `context-types.ts`).
  * A run's code reaches time, randomness and the store only through them, so a replay
  * takes the same path.
  *
@@ -24,5 +24,6 @@ export { Execution } from './context.ts';
 export type * from './context-types.ts';
 export type { Continuation } from './continue-as-new.ts';
 export type { ExecutionEnd } from './execution-end.ts';
+export { requestArgs } from './request-handlers.ts';
 export type { RetryPolicy } from './retry.ts';
 export { isStoreUnavailable } from './store-guard.ts';

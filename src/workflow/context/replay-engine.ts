@@ -31,6 +31,7 @@ import { fromCheckpoint } from '../json-value.ts';
 import type { EntryKind, HistoryEntry, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import { type Blocked, type ExecutionDeps, type ExecutionEnd, waitingOn } from './execution-end.ts';
 import { AUTO, checkId } from './operation-id.ts';
+import { handlersOf } from './request-handlers.ts';
 import { fillEntry, replayedError } from './saved-result.ts';
 import { guardStore } from './store-guard.ts';
 
@@ -114,6 +115,11 @@ export class ReplayEngine {
     return this.#unmet.size;
   }
 
+  /** The ids of the waits blocked now. */
+  get blockedIds(): string[] {
+    return [...this.#blocked.keys()];
+  }
+
   /** The sequence number of the next new history entry. */
   nextSeq(): number {
     return this.#nextSeq++;
@@ -170,6 +176,8 @@ export class ReplayEngine {
    * Fails the run with `NONDETERMINISM` for an id used twice or met with another kind.
    */
   meet(id: string, kind: EntryKind): HistoryEntry | undefined {
+    const refused = handlersOf(this)?.beforeMeet(id, kind); // queries and updates
+    if (refused) return refused;
     const before = this.#used.get(id);
     if (before !== undefined) {
       this.fail(

@@ -24,6 +24,14 @@ export {
 } from './lifecycle.ts';
 export { type ReadStreamOptions, readStream, type StreamChunk } from './read-stream.ts';
 export { type ForkedRun, type ForkOptions, forkRun } from './repair.ts';
+export { type WorkflowRequestToolOptions, workflowRequestTool } from './request-tool.ts';
+export {
+  type QueryOptions,
+  requestTarget,
+  sendQuery,
+  sendUpdate,
+  type UpdateOptions,
+} from './requests.ts';
 export { type WorkflowRuns, workflowRuns } from './runs.ts';
 export { type RunWaitingOn, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 export { type WorkflowToolOptions, workflowTool } from './workflow-tool.ts';

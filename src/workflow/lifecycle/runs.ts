@@ -17,6 +17,7 @@ import { followChain, sendToChain } from './follow-chain.ts';
 import { actorOf, checkSignalName } from './lifecycle.ts';
 import { type ReadStreamOptions, readStream, type StreamChunk } from './read-stream.ts';
 import { type ForkedRun, type ForkOptions, forkRun } from './repair.ts';
+import { type QueryOptions, sendQuery, sendUpdate, type UpdateOptions } from './requests.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
@@ -45,6 +46,20 @@ export interface WorkflowRuns {
   retry(runId: string, actor?: WorkflowActor): Promise<WorkflowRun>;
   /** Forks a run from a step into a new run (see the workflow's `fork`); a new input is not checked against a schema here. */
   fork(runId: string, options: ForkOptions): Promise<ForkedRun>;
+  /** Asks the run's query `name` (see the workflow's `query`). */
+  query(
+    runId: string,
+    name: string,
+    args?: unknown,
+    options?: Omit<QueryOptions, 'store'>,
+  ): Promise<unknown>;
+  /** Sends the run the update `name` and returns its result (see the workflow's `update`). */
+  update(
+    runId: string,
+    name: string,
+    args?: unknown,
+    options?: Omit<UpdateOptions, 'store'>,
+  ): Promise<unknown>;
 }
 
 /**
@@ -129,5 +144,7 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
     readStream(runId, name, options = {}) {
       return readStream(store, runId, name, options, () => found(runId));
     },
+    query: (runId, name, args, options) => sendQuery(runId, name, args, { ...options, store }),
+    update: (runId, name, args, options) => sendUpdate(runId, name, args, { ...options, store }),
   };
 }

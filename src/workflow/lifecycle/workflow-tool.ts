@@ -34,7 +34,7 @@ const keyOf = (key: string) => (key.length <= 400 ? key : `sha256:${sha256Hex(ke
  * A run's output as a tool result: a string as text, nothing as empty text, any other JSON
  * as its text — and an object also as `structuredContent` (what an MCP output schema checks).
  */
-function resultOf(output: unknown) {
+export function resultOf(output: unknown) {
   if (typeof output === 'string') return output;
   if (output === undefined) return '';
   const text = JSON.stringify(output);

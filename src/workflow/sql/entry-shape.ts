@@ -18,6 +18,7 @@ const KINDS: ReadonlySet<EntryKind> = new Set<EntryKind>([
   'agent',
   'child',
   'emit',
+  'update',
 ]);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
@@ -31,6 +32,7 @@ const FIELD_TYPES: Record<string, 'string' | 'number' | 'boolean'> = {
   attempts: 'number',
   timedOut: 'boolean',
   endedAt: 'number',
+  args: 'string',
 };
 
 /** Why `body` is not a stored history entry, or `undefined` when it is one. */
@@ -47,6 +49,8 @@ export function entryProblem(body: unknown): string | undefined {
     if (body[field] !== undefined && typeof body[field] !== type)
       return `its ${field} is not a ${type}`;
   }
+  if (body.blockedOn !== undefined && !isStringArray(body.blockedOn))
+    return 'its blockedOn is not an array of strings';
   const error = body.error;
   if (error === undefined) return undefined;
   if (
@@ -59,6 +63,9 @@ export function entryProblem(body: unknown): string | undefined {
   }
   return undefined;
 }
+
+const isStringArray = (value: unknown): boolean =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /** A short JSON excerpt of a stored value, for a message. */
 const excerpt = (value: unknown): string => {

@@ -13,7 +13,8 @@ export type WorkflowTable =
   | 'workflow_audit'
   | 'workflow_migrations'
   | 'workflow_streams'
-  | 'workflow_stream_chunks';
+  | 'workflow_stream_chunks'
+  | 'workflow_requests';
 
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
 const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
@@ -92,6 +93,25 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
     version: 4,
     name: 'the signal names a run takes, recorded when it starts (decision 181)',
     sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN signals TEXT`,
+  },
+  {
+    version: 6,
+    name: 'queries and updates sent to runs (decision 224)',
+    sql: (t, dialect) => `
+      CREATE TABLE ${t('workflow_requests')} (
+        id ${dialect === 'postgres' ? 'BIGSERIAL PRIMARY KEY' : 'INTEGER PRIMARY KEY AUTOINCREMENT'},
+        run_id TEXT NOT NULL REFERENCES ${t('workflow_runs')} (run_id) ON DELETE CASCADE,
+        request_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        args TEXT,
+        state TEXT NOT NULL,
+        result TEXT,
+        error TEXT,
+        created_at BIGINT NOT NULL,
+        UNIQUE (run_id, request_id)
+      );
+      CREATE INDEX fino_workflow_requests_open ON ${t('workflow_requests')} (run_id, state, id);`,
   },
   {
     version: 7,

@@ -14,6 +14,7 @@
 import { HELD_BY, leaseExpiry, placeholders, writeIfHeld } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { HistoryEntry, LeaseState, RunOutcome, WaitingOn, WorkflowStore } from '../types.ts';
+import { requestsOpen } from './open-requests.ts';
 import type { RunRow } from './rows.ts';
 import { upsertEntry, type WorkflowSql } from './store-context.ts';
 
@@ -160,6 +161,7 @@ async function parkRun(
   if (!row) return (await parkedOn(sql, tx, runId, waiting)) ? 'parked' : 'lost';
   if (isSet(row.cancel_requested) && !waiting.afterCancel) return 'again';
   if (waiting.timerDueAt !== undefined && waiting.timerDueAt <= Date.now()) return 'again';
+  if (waiting.requests && (await requestsOpen(sql, tx, runId))) return 'again';
   if (waiting.signals.length > 0) {
     const [queued] = await tx.query(
       `SELECT id FROM ${t('workflow_signals')} WHERE run_id = ? AND consumed_by IS NULL AND name IN (${placeholders(waiting.signals)}) LIMIT 1`,

@@ -19,6 +19,7 @@ import { runDecisions } from './run-decisions.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
 import { runRepairs } from './run-repairs.ts';
+import { runRequests } from './run-requests.ts';
 import { runStreams } from './run-streams.ts';
 import type { WorkflowSql } from './store-context.ts';
 
@@ -41,6 +42,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runRepairs(sql),
     ...runStreams(sql),
     ...runContinue(sql),
+    ...runRequests(sql),
     close: () => driver.close(),
   };
 }

@@ -11,6 +11,7 @@ import { endSpan, type SpanStarter } from '../telemetry.ts';
 import type { HistoryEntry, RunOutcome, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 import { continuationAfter, continueRun } from './continue-run.ts';
+import { parkServing } from './serve-requests.ts';
 import { storedError } from './stored-error.ts';
 
 /** How driving a run ended. */
@@ -111,7 +112,9 @@ async function driveExecutions(
         await store.release(run.runId, owner);
         return 'stopped';
       case 'park': {
-        const parked = await store.park(run.runId, owner, end.waiting);
+        const { maxValueBytes, maxHistoryEntries } = definition;
+        const serving = { store, owner, leaseMs, maxValueBytes, maxHistoryEntries };
+        const parked = await parkServing(execution, run.runId, end.waiting, serving);
         if (parked !== 'again') return parked;
         const now = await store.get(run.runId);
         if (!now) return 'lost';

@@ -1,0 +1,93 @@
+/**
+ * Query and update latency of `fino:workflow` (issue 31 item 2): the time from
+ * `wf.query` / `wf.update` until the caller has the answer, against a waiting run whose
+ * worker (in this process, `pollMs` `BENCH_REQ_POLL_MS`, 20) answers it when woken —
+ * so a figure is one claim, one replay of the run, the answer and the caller's polls. The
+ * run's history grows by one entry per update. On SQLite (a file) and on a throwaway
+ * PostgreSQL server with its durable defaults. `BENCH_REQ_COUNT` (200) requests of each
+ * kind, one after another; the table shows the median, p90 and min–max, and the load.
+ *
+ *     npx tsx bench/workflow/requests.ts
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  postgresWorkflowStore,
+  sqliteWorkflowStore,
+  type WorkflowStore,
+  worker,
+  workflow,
+} from '../../src/workflow/index.ts';
+import { freshSchema, startPostgres } from '../../test/helpers/postgres.ts';
+import { loadLine, quantile } from '../harness.ts';
+
+const COUNT = Number(process.env.BENCH_REQ_COUNT ?? 200);
+const POLL_MS = Number(process.env.BENCH_REQ_POLL_MS ?? 20);
+
+const counter = workflow({
+  id: 'bench-counter',
+  maxHistoryEntries: COUNT + 10,
+  async run(ctx) {
+    let count = 0;
+    ctx.onQuery('count', () => count);
+    ctx.onUpdate('add', (n: number) => (count += n));
+    await ctx.waitForSignal('stop');
+    return count;
+  },
+});
+
+/** Milliseconds of each call of `call`, one after another. */
+async function timed(call: (i: number) => Promise<unknown>): Promise<number[]> {
+  const took: number[] = [];
+  for (let i = 0; i < COUNT; i++) {
+    const start = performance.now();
+    await call(i);
+    took.push(performance.now() - start);
+  }
+  return took;
+}
+
+const row = (what: string, ms: number[]) =>
+  `| ${what} | ${quantile(ms, 0.5).toFixed(1)} | ${quantile(ms, 0.9).toFixed(1)} | ${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)} |`;
+
+async function measure(engine: string, store: WorkflowStore): Promise<string[]> {
+  const w = worker({ store, workflows: [counter], pollMs: POLL_MS, handleSignals: false });
+  await w.start();
+  try {
+    const { runId } = await counter.start(undefined, { store });
+    await counter.query(runId, 'count', undefined, { store }); // parked, taking requests
+    const queries = await timed(() => counter.query(runId, 'count', undefined, { store }));
+    const updates = await timed((i) =>
+      counter.update(runId, 'add', 1, { store, updateId: `u${i}` }),
+    );
+    const again = await timed((i) => counter.update(runId, 'add', 1, { store, updateId: `u${i}` }));
+    if ((await counter.query(runId, 'count', undefined, { store })) !== COUNT)
+      throw new Error('an update was lost or applied twice');
+    return [
+      row(`${engine}: query`, queries),
+      row(`${engine}: update`, updates),
+      row(`${engine}: update sent again (same id, answered from the store)`, again),
+    ];
+  } finally {
+    await w.stop();
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'fino-bench-requests-'));
+const lines = ['| request | median ms | p90 ms | min–max ms |', '|---|---|---|---|'];
+const sqlite = sqliteWorkflowStore(join(dir, 'requests.db'));
+lines.push(...(await measure('SQLite', sqlite)));
+await sqlite.close();
+const server = await startPostgres({ durable: true });
+if (server) {
+  const pg = postgresWorkflowStore(server.url, { schema: await freshSchema(server.url) });
+  lines.push(...(await measure('PostgreSQL', pg)));
+  await pg.close();
+  await server.stop();
+}
+rmSync(dir, { recursive: true, force: true });
+console.log(lines.join('\n'));
+console.log(
+  `\n${COUNT} requests of each kind, pollMs ${POLL_MS}; ${loadLine()}; Node ${process.version}`,
+);
