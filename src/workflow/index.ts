@@ -38,11 +38,15 @@ export { NonRetryableError, WorkflowError, type WorkflowErrorCode } from './erro
 export { DEFAULT_MAX_VALUE_BYTES } from './json-value.ts';
 export type { RunWaitingOn, WorkflowHistoryEntry, WorkflowRun } from './lifecycle/index.ts';
 export {
+  schedules,
   type WorkflowRuns,
+  type WorkflowSchedule,
+  type WorkflowSchedules,
   type WorkflowToolOptions,
   workflowRuns,
   workflowTool,
 } from './lifecycle/index.ts';
+export type { CatchUpPolicy, ScheduleSpec } from './schedule-types.ts';
 export {
   DEFAULT_WORKFLOW_DB,
   memoryWorkflowStore,

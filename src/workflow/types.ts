@@ -5,6 +5,7 @@
 
 import type { Decision, PendingCall } from '../ai/agent/index.ts';
 import type { WorkflowError } from './errors.ts';
+import type { NewSchedule, StoredSchedule } from './schedule-types.ts';
 
 /** Where a run stands. */
 export type WorkflowStatus = 'running' | 'waiting' | 'done' | 'error' | 'cancelled';
@@ -146,7 +147,15 @@ export type DecisionRef = string | { runId: string; decisionId: string };
 export interface WorkflowAuditEntry {
   /** ISO 8601 time. */
   at: string;
-  action: 'approve' | 'reject' | 'resume' | 'cancel';
+  action:
+    | 'approve'
+    | 'reject'
+    | 'resume'
+    | 'cancel'
+    | 'schedule-create'
+    | 'schedule-pause'
+    | 'schedule-resume'
+    | 'schedule-delete';
   decisionId?: string;
   toolName?: string;
   by?: string;
@@ -276,4 +285,39 @@ export interface WorkflowStore {
   audit(runId: string): Promise<WorkflowAuditEntry[]>;
   /** Releases connections (a pool passed in by the caller stays open). */
   close(): Promise<void>;
+  // 31a schedules
+  /**
+   * Creates a schedule; an id already used returns that schedule (`created: false`). Its
+   * audit trail is `audit('schedule:<id>')`.
+   */
+  createSchedule(
+    schedule: NewSchedule,
+    actor?: WorkflowActor,
+  ): Promise<{ schedule: StoredSchedule; created: boolean }>;
+  getSchedule(scheduleId: string): Promise<StoredSchedule | undefined>;
+  /** Schedules by id (of one workflow with `workflowId`), at most `limit` (default 1 000) after the id `after`. */
+  listSchedules(filter?: {
+    workflowId?: string;
+    limit?: number;
+    after?: string;
+  }): Promise<StoredSchedule[]>;
+  /** Pauses or resumes a schedule (a resumed one ticks next after now); `NOT_FOUND`. */
+  pauseSchedule(
+    scheduleId: string,
+    paused: boolean,
+    actor?: WorkflowActor,
+  ): Promise<StoredSchedule>;
+  /** Deletes a schedule (the runs it started stay); `NOT_FOUND`. */
+  deleteSchedule(scheduleId: string, actor?: WorkflowActor): Promise<void>;
+  /**
+   * Starts the due ticks of due schedules of `workflowIds` at `now`, a bounded batch per
+   * call, each tick's run keyed `schedule:<id>:<tick ISO>` in the same transaction that
+   * advances its schedule: exactly one run per tick. `more` when due ticks are left.
+   */
+  fireSchedules(
+    workflowIds: readonly string[],
+    now: number,
+  ): Promise<{ started: number; more: boolean; corrupt: string[] }>;
+  /** When the next unpaused schedule of `workflowIds` falls due (epoch ms), if any. */
+  nextScheduleDue(workflowIds: readonly string[]): Promise<number | undefined>;
 }

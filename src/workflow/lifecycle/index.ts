@@ -21,5 +21,11 @@ export {
   storeOf,
 } from './lifecycle.ts';
 export { type WorkflowRuns, workflowRuns } from './runs.ts';
+export {
+  schedules,
+  scheduleView,
+  type WorkflowSchedule,
+  type WorkflowSchedules,
+} from './schedules.ts';
 export { type RunWaitingOn, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 export { type WorkflowToolOptions, workflowTool } from './workflow-tool.ts';

@@ -16,6 +16,7 @@ import { runClaims } from './run-claims.ts';
 import { runDecisions } from './run-decisions.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
+import { runSchedules } from './run-schedules.ts';
 import type { WorkflowSql } from './store-context.ts';
 
 /** A {@link WorkflowStore} over any SQL database the driver speaks; schema migrated on first use. */
@@ -34,6 +35,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runClaims(sql),
     ...runLeases(sql),
     ...runDecisions(sql),
+    ...runSchedules(sql),
     close: () => driver.close(),
   };
 }
