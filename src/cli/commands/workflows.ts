@@ -25,6 +25,7 @@ import { databaseOption, databaseTarget } from '../database-option.ts';
 import { importUserModule } from '../load-module.ts';
 import { type Output, parentCommand, print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
+import { schedulesCommand } from './workflows-schedules.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 export function openWorkflowStore(
@@ -332,5 +333,6 @@ export const workflows = parentCommand(
     signalCommand(io),
     cancelCommand(io),
     ...decideCommands(io),
+    schedulesCommand(io),
   ],
 );
