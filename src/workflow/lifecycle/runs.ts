@@ -14,6 +14,7 @@ import type {
   WorkflowStore,
 } from '../types.ts';
 import { checkSignalName } from './lifecycle.ts';
+import { schedules, type WorkflowSchedule } from './schedules.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
@@ -36,6 +37,8 @@ export interface WorkflowRuns {
   cancel(runId: string, actor?: WorkflowActor): Promise<WorkflowRun>;
   /** Records one decision on a pending decision, by token or `{ runId, decisionId }`. */
   decide(ref: DecisionRef, decision: Decision, actor?: WorkflowActor): Promise<StoredPending>;
+  /** The store's schedules, by id (see `schedules()`). */
+  schedules(filter?: { workflowId?: string; limit?: number }): Promise<WorkflowSchedule[]>;
 }
 
 /**
@@ -106,5 +109,6 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
       }
       return store.decide(ref, decision, actor);
     },
+    schedules: (filter) => schedules({ store }).list(filter),
   };
 }
