@@ -9,15 +9,19 @@ import type { ScheduleSettings } from '../../src/workflow/schedule-types.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const isos = (ticks: number[]) => ticks.map((t) => new Date(t).toISOString());
+/** The `count` ticks after `from`, one after another. */
+const following = (settings: ScheduleSettings, from: number, count: number) => {
+  const ticks: number[] = [];
+  for (let t = from; ticks.length < count; ticks.push(t)) t = tickAfter(settings, t)!;
+  return ticks;
+};
 const base = { catchUp: 'once', maxCatchUp: 10, jitterMs: 0 } as const;
 
 describe('ticks across DST (Europe/Oslo)', () => {
   const daily = (cron: string): ScheduleSettings => ({ ...base, cron, timezone: 'Europe/Oslo' });
 
   it('a fixed time in the spring-forward gap runs at the first valid time after it, once', () => {
-    const ticks: number[] = [];
-    let t = at('2026-03-28T00:00:00Z');
-    for (let i = 0; i < 3; i++) ticks.push((t = tickAfter(daily('30 2 * * *'), t)!));
+    const ticks = following(daily('30 2 * * *'), at('2026-03-28T00:00:00Z'), 3);
     expect(isos(ticks)).toEqual([
       '2026-03-28T01:30:00.000Z',
       '2026-03-29T01:00:00.000Z',
@@ -26,9 +30,7 @@ describe('ticks across DST (Europe/Oslo)', () => {
   });
 
   it('a fixed time that occurs twice (fall back) runs once, at the first occurrence', () => {
-    const ticks: number[] = [];
-    let t = at('2026-10-24T12:00:00Z');
-    for (let i = 0; i < 2; i++) ticks.push((t = tickAfter(daily('30 2 * * *'), t)!));
+    const ticks = following(daily('30 2 * * *'), at('2026-10-24T12:00:00Z'), 2);
     expect(isos(ticks)).toEqual(['2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
   });
 });

@@ -6,12 +6,16 @@
  */
 import { UsageError } from '../../task/index.ts';
 import { v } from '../../validate/index.ts';
-import { DEFAULT_WORKFLOW_DB, schedules, type WorkflowSchedule } from '../../workflow/index.ts';
+import {
+  DEFAULT_WORKFLOW_DB,
+  schedules,
+  type WorkflowSchedule,
+  type WorkflowStore,
+} from '../../workflow/index.ts';
 import type { CommandIo } from '../command.ts';
 import { databaseOption } from '../database-option.ts';
 import { print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
-import { openWorkflowStore } from './workflows.ts';
 
 const ACTIONS = ['list', 'show', 'pause', 'resume', 'delete'] as const;
 
@@ -24,8 +28,11 @@ export const describeSchedule = (s: WorkflowSchedule): string[] => [
   ),
 ];
 
-/** `fino workflows schedules`: list, show, pause, resume and delete schedules. */
-export const schedulesCommand = (io: CommandIo): CommandTask =>
+/** `fino workflows schedules`: list, show, pause, resume and delete schedules in the store `open` opens. */
+export const schedulesCommand = (
+  io: CommandIo,
+  open: (db: string | undefined, io: CommandIo) => WorkflowStore,
+): CommandTask =>
   subcommand(io, {
     name: 'schedules',
     description: 'Schedules: list, show <id>, pause <id>, resume <id>, delete <id>',
@@ -46,7 +53,7 @@ export const schedulesCommand = (io: CommandIo): CommandTask =>
           'Run "fino workflows schedules" to list them.',
         );
       }
-      const store = openWorkflowStore(given.db, io);
+      const store = open(given.db, io);
       try {
         const all = schedules({ store });
         const actor = {

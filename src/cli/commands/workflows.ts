@@ -333,6 +333,6 @@ export const workflows = parentCommand(
     signalCommand(io),
     cancelCommand(io),
     ...decideCommands(io),
-    schedulesCommand(io),
+    schedulesCommand(io, openWorkflowStore),
   ],
 );

@@ -171,30 +171,7 @@ export function runSchedules(
     async fireSchedules(workflowIds, at) {
       await schema();
       if (workflowIds.length === 0) return { started: 0, more: false, corrupt: [] };
-      return driver.transaction(async (tx) => {
-        const rows = await tx.query<ScheduleRow>(
-          `SELECT * FROM ${table} WHERE paused = 0 AND due_at <= ? AND workflow_id IN (${placeholders(workflowIds)})
-           ORDER BY due_at, schedule_id LIMIT ${SCHEDULES_PER_FIRING}${driver.forUpdateSkipLocked}`,
-          [at, ...workflowIds],
-        );
-        let budget = TICKS_PER_FIRING;
-        let more = rows.length === SCHEDULES_PER_FIRING;
-        const corrupt: string[] = [];
-        for (const row of rows) {
-          if (budget === 0) return { started: TICKS_PER_FIRING, more: true, corrupt };
-          let schedule: StoredSchedule;
-          try {
-            schedule = decodeScheduleRow(row);
-          } catch {
-            corrupt.push(row.schedule_id);
-            continue;
-          }
-          const fired = await fireOne(sql, tx, schedule, at, budget);
-          budget -= fired.started;
-          more ||= fired.more;
-        }
-        return { started: TICKS_PER_FIRING - budget, more, corrupt };
-      });
+      return driver.transaction((tx) => fireBatch(sql, tx, workflowIds, at));
     },
 
     async nextScheduleDue(workflowIds) {
@@ -207,6 +184,40 @@ export function runSchedules(
       return numberOr(row?.at ?? null);
     },
   };
+}
+
+/**
+ * One firing: locks a bounded batch of due schedules, and starts their planned ticks
+ * within the budget; unreadable schedules are skipped and named in `corrupt`.
+ */
+async function fireBatch(
+  sql: WorkflowSql,
+  tx: SqlExecutor,
+  workflowIds: readonly string[],
+  at: number,
+): Promise<{ started: number; more: boolean; corrupt: string[] }> {
+  const rows = await tx.query<ScheduleRow>(
+    `SELECT * FROM ${sql.t('workflow_schedules')} WHERE paused = 0 AND due_at <= ? AND workflow_id IN (${placeholders(workflowIds)})
+     ORDER BY due_at, schedule_id LIMIT ${SCHEDULES_PER_FIRING}${sql.driver.forUpdateSkipLocked}`,
+    [at, ...workflowIds],
+  );
+  let budget = TICKS_PER_FIRING;
+  let more = rows.length === SCHEDULES_PER_FIRING;
+  const corrupt: string[] = [];
+  for (const row of rows) {
+    if (budget === 0) return { started: TICKS_PER_FIRING, more: true, corrupt };
+    let schedule: StoredSchedule;
+    try {
+      schedule = decodeScheduleRow(row);
+    } catch {
+      corrupt.push(row.schedule_id);
+      continue;
+    }
+    const fired = await fireOne(sql, tx, schedule, at, budget);
+    budget -= fired.started;
+    more ||= fired.more;
+  }
+  return { started: TICKS_PER_FIRING - budget, more, corrupt };
 }
 
 /** Starts the planned ticks of one locked schedule and advances it; how many runs it started, and whether ticks are still due. */

@@ -10,7 +10,7 @@ import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from '..
 import type { WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
-import { fireDueSchedules, nextDue } from './schedule-firing.ts';
+import { fireAndNextDue, fireDue } from './schedule-firing.ts';
 
 /** Options of {@link worker}. */
 export interface WorkerOptions {
@@ -102,9 +102,6 @@ export function worker(options: WorkerOptions): Worker {
   const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const active = new Map<string, Slot>();
   const reported = new Set<string>();
-  /** Schedules that cannot be read: reported once. */
-  const unreadableSchedules = new Set<string>();
-  const fireSchedules = () => fireDueSchedules(store, ids, unreadableSchedules, onError);
   /** Runs that cannot be read: skipped by every later claim of this worker. */
   const corrupt = new Set<string>();
   let stopping = false;
@@ -180,10 +177,9 @@ export function worker(options: WorkerOptions): Worker {
       loop = (async () => {
         while (!stopping) {
           try {
-            const ticks = await fireSchedules();
             await fill(ends);
             await unknownNow();
-            const next = ticks.more ? Date.now() : await nextDue(store, ids);
+            const next = await fireAndNextDue(store, ids, onError);
             const wait = Math.max(
               5,
               Math.min(pollMs, next === undefined ? pollMs : next - Date.now()),
@@ -201,11 +197,9 @@ export function worker(options: WorkerOptions): Worker {
     async drain() {
       const ends: Record<string, DriveEnd> = {};
       for (;;) {
-        const ticks = await fireSchedules();
         await fill(ends);
-        if (active.size === 0 && ticks.started === 0 && !ticks.more) break;
-        if (active.size === 0) continue;
-        await Promise.race([...active.values()].map((slot) => slot.done));
+        if (active.size === 0 && !(await fireDue(store, ids, onError))) break;
+        if (active.size > 0) await Promise.race([...active.values()].map((slot) => slot.done));
       }
       return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
     },
