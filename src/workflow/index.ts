@@ -51,8 +51,11 @@ export type {
   WorkflowRun,
 } from './lifecycle/index.ts';
 export {
+  schedules,
   type WorkflowRequestToolOptions,
   type WorkflowRuns,
+  type WorkflowSchedule,
+  type WorkflowSchedules,
   type WorkflowToolOptions,
   workflowRequestTool,
   workflowRuns,
@@ -68,6 +71,7 @@ export {
   type WorkflowHistoryExportEntry,
   type WorkflowReplay,
 } from './replay/index.ts';
+export type { CatchUpPolicy, ScheduleSpec } from './schedule-types.ts';
 export {
   DEFAULT_WORKFLOW_DB,
   memoryWorkflowStore,

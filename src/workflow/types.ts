@@ -5,6 +5,7 @@
 
 import type { Decision, PendingCall } from '../ai/agent/index.ts';
 import type { WorkflowError } from './errors.ts';
+import type { NewSchedule, StoredSchedule } from './schedule-types.ts';
 
 /** Where a run stands; `continued`: it ended with `ctx.continueAsNew`, and its successor runs on. */
 export type WorkflowStatus = 'running' | 'waiting' | 'done' | 'error' | 'cancelled' | 'continued';
@@ -169,7 +170,17 @@ export type DecisionRef = string | { runId: string; decisionId: string };
 export interface WorkflowAuditEntry {
   /** ISO 8601 time. */
   at: string;
-  action: 'approve' | 'reject' | 'resume' | 'cancel' | 'retry' | 'fork';
+  action:
+    | 'approve'
+    | 'reject'
+    | 'resume'
+    | 'cancel'
+    | 'retry'
+    | 'fork'
+    | 'schedule-create'
+    | 'schedule-pause'
+    | 'schedule-resume'
+    | 'schedule-delete';
   decisionId?: string;
   toolName?: string;
   by?: string;
@@ -393,6 +404,41 @@ export interface WorkflowStore {
   getRequest(runId: string, requestId: string): Promise<RunRequest | undefined>;
   /** Deletes a query's row once its caller read the answer (or gave up). */
   dropRequest(runId: string, requestId: string): Promise<void>;
+  // 31a schedules
+  /**
+   * Creates a schedule; an id already used returns that schedule (`created: false`). Its
+   * audit trail is `audit('schedule:<id>')`.
+   */
+  createSchedule(
+    schedule: NewSchedule,
+    actor?: WorkflowActor,
+  ): Promise<{ schedule: StoredSchedule; created: boolean }>;
+  getSchedule(scheduleId: string): Promise<StoredSchedule | undefined>;
+  /** Schedules by id (of one workflow with `workflowId`), at most `limit` (default 1 000) after the id `after`. */
+  listSchedules(filter?: {
+    workflowId?: string;
+    limit?: number;
+    after?: string;
+  }): Promise<StoredSchedule[]>;
+  /** Pauses or resumes a schedule (a resumed one ticks next after now); `NOT_FOUND`. */
+  pauseSchedule(
+    scheduleId: string,
+    paused: boolean,
+    actor?: WorkflowActor,
+  ): Promise<StoredSchedule>;
+  /** Deletes a schedule (the runs it started stay); `NOT_FOUND`. */
+  deleteSchedule(scheduleId: string, actor?: WorkflowActor): Promise<void>;
+  /**
+   * Starts the due ticks of due schedules of `workflowIds` at `now`, a bounded batch per
+   * call, each tick's run keyed `schedule:<id>:<tick ISO>` in the same transaction that
+   * advances its schedule: exactly one run per tick. `more` when due ticks are left.
+   */
+  fireSchedules(
+    workflowIds: readonly string[],
+    now: number,
+  ): Promise<{ started: number; more: boolean; corrupt: string[] }>;
+  /** When the next unpaused schedule of `workflowIds` falls due (epoch ms), if any. */
+  nextScheduleDue(workflowIds: readonly string[]): Promise<number | undefined>;
 }
 
 /** A chunk of a stream out of a run, as a store keeps it. */

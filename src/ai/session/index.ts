@@ -32,6 +32,7 @@ export {
   type InboxWorkflowEntry,
   type InboxWorkflowPending,
   type InboxWorkflowRun,
+  type InboxWorkflowSchedule,
   type InboxWorkflows,
   inbox,
   MAX_BODY_BYTES,

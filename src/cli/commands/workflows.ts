@@ -29,6 +29,7 @@ import type { CommandTask } from '../task-command.ts';
 import { historyCommand } from './workflows-history.ts';
 import { repairCommands } from './workflows-repair.ts';
 import { queryCommand, updateCommand } from './workflows-requests.ts';
+import { schedulesCommand } from './workflows-schedules.ts';
 
 /** The store named by `--db`, `$FINO_DATABASE_URL`, or the default SQLite file. */
 export function openWorkflowStore(
@@ -344,5 +345,6 @@ export const workflows = parentCommand(
     ...repairCommands(io, withStore),
     queryCommand(io, withStore),
     updateCommand(io, withStore),
+    schedulesCommand(io, openWorkflowStore),
   ],
 );

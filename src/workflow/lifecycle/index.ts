@@ -33,5 +33,11 @@ export {
   type UpdateOptions,
 } from './requests.ts';
 export { type WorkflowRuns, workflowRuns } from './runs.ts';
+export {
+  schedules,
+  scheduleView,
+  type WorkflowSchedule,
+  type WorkflowSchedules,
+} from './schedules.ts';
 export { type RunWaitingOn, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 export { type WorkflowToolOptions, workflowTool } from './workflow-tool.ts';

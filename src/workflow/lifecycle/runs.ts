@@ -18,6 +18,7 @@ import { actorOf, checkSignalName } from './lifecycle.ts';
 import { type ReadStreamOptions, readStream, type StreamChunk } from './read-stream.ts';
 import { type ForkedRun, type ForkOptions, forkRun } from './repair.ts';
 import { type QueryOptions, sendQuery, sendUpdate, type UpdateOptions } from './requests.ts';
+import { schedules, type WorkflowSchedule } from './schedules.ts';
 import { entryView, runView, type WorkflowHistoryEntry, type WorkflowRun } from './view.ts';
 
 /** The runs of every workflow in a store. */
@@ -60,6 +61,8 @@ export interface WorkflowRuns {
     args?: unknown,
     options?: Omit<UpdateOptions, 'store'>,
   ): Promise<unknown>;
+  /** The store's schedules, by id (see `schedules()`). */
+  schedules(filter?: { workflowId?: string; limit?: number }): Promise<WorkflowSchedule[]>;
 }
 
 /**
@@ -146,5 +149,6 @@ export function workflowRuns(store: WorkflowStore): WorkflowRuns {
     },
     query: (runId, name, args, options) => sendQuery(runId, name, args, { ...options, store }),
     update: (runId, name, args, options) => sendUpdate(runId, name, args, { ...options, store }),
+    schedules: (filter) => schedules({ store }).list(filter),
   };
 }

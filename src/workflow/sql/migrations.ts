@@ -14,7 +14,8 @@ export type WorkflowTable =
   | 'workflow_migrations'
   | 'workflow_streams'
   | 'workflow_stream_chunks'
-  | 'workflow_requests';
+  | 'workflow_requests'
+  | 'workflow_schedules';
 
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
 const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
@@ -93,6 +94,27 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
     version: 4,
     name: 'the signal names a run takes, recorded when it starts (decision 181)',
     sql: (t) => `ALTER TABLE ${t('workflow_runs')} ADD COLUMN signals TEXT`,
+  },
+  {
+    version: 5,
+    name: 'schedules: cron and interval ticks that start runs (decision 221)',
+    sql: (t) => `
+      CREATE TABLE ${t('workflow_schedules')} (
+        schedule_id TEXT PRIMARY KEY,
+        workflow_id TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        input TEXT,
+        paused INTEGER NOT NULL DEFAULT 0,
+        next_tick BIGINT,
+        due_at BIGINT,
+        last_tick BIGINT,
+        last_run_id TEXT,
+        fired BIGINT NOT NULL DEFAULT 0,
+        missed BIGINT NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE INDEX fino_workflow_schedules_due ON ${t('workflow_schedules')} (paused, due_at);`,
   },
   {
     version: 6,

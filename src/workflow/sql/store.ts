@@ -20,6 +20,7 @@ import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
 import { runRepairs } from './run-repairs.ts';
 import { runRequests } from './run-requests.ts';
+import { runSchedules } from './run-schedules.ts';
 import { runStreams } from './run-streams.ts';
 import type { WorkflowSql } from './store-context.ts';
 
@@ -43,6 +44,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runStreams(sql),
     ...runContinue(sql),
     ...runRequests(sql),
+    ...runSchedules(sql),
     close: () => driver.close(),
   };
 }

@@ -10,6 +10,7 @@ import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from '..
 import type { WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
+import { fireAndNextDue, fireDue } from './schedule-firing.ts';
 
 /** Options of {@link worker}. */
 export interface WorkerOptions {
@@ -178,7 +179,7 @@ export function worker(options: WorkerOptions): Worker {
           try {
             await fill(ends);
             await unknownNow();
-            const next = await store.nextWake(ids);
+            const next = await fireAndNextDue(store, ids, onError);
             const wait = Math.max(
               5,
               Math.min(pollMs, next === undefined ? pollMs : next - Date.now()),
@@ -197,8 +198,8 @@ export function worker(options: WorkerOptions): Worker {
       const ends: Record<string, DriveEnd> = {};
       for (;;) {
         await fill(ends);
-        if (active.size === 0) break;
-        await Promise.race([...active.values()].map((slot) => slot.done));
+        if (active.size === 0 && !(await fireDue(store, ids, onError))) break;
+        if (active.size > 0) await Promise.race([...active.values()].map((slot) => slot.done));
       }
       return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
     },

@@ -31,9 +31,9 @@ it('sends a query and an update to the live run of the chain the given run id st
     const { runId } = await counter.start(0, { store });
     await counter.signal({ store, runId, name: 'next' });
     await counter.signal({ store, runId, name: 'next' });
-    await expect.poll(async () => (await counter.get(runId, { store })).chain?.latest).not.toBe(
-      undefined,
-    );
+    await expect
+      .poll(async () => (await counter.get(runId, { store })).chain?.latest)
+      .not.toBe(undefined);
     await expect
       .poll(() => counter.query(runId, 'generation', undefined, { store }), { timeout: 10_000 })
       .toBe(2);

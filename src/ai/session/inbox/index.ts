@@ -25,6 +25,7 @@ export { MAX_BODY_BYTES } from './http.ts';
 export { headerIdentity, type IdentifyRequest, type InboxIdentity } from './identity.ts';
 export type { InboxOptions } from './options.ts';
 export { type InboxServer, type ServeInboxOptions, serveInbox } from './serve.ts';
+export type { InboxWorkflowSchedule } from './workflow-schedules.ts';
 export type {
   InboxWorkflowEntry,
   InboxWorkflowPending,

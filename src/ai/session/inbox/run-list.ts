@@ -11,6 +11,7 @@ import {
   STATUS_FILTERS,
   type StatusFilter,
 } from './pages.ts';
+import { withSchedules } from './workflow-schedules.ts';
 import { workflowSection } from './workflows.ts';
 
 /** The whole page, or only the list (`fragmentOnly`, which the page's script reloads). */
@@ -31,7 +32,14 @@ export async function runListView(
   }
   const status = statusParam as StatusFilter;
   const runs = await session.list(status === 'all' ? {} : { status });
-  const extra = workflows && (await workflowSection(ctx, workflows, tool, status));
+  const extra =
+    workflows &&
+    (await withSchedules(
+      ctx,
+      workflows,
+      status,
+      await workflowSection(ctx, workflows, tool, status),
+    ));
   return respond(
     fragmentOnly
       ? listFragment(ctx, runs, tool, status, extra)

@@ -20,6 +20,7 @@ import {
   timeAgo,
 } from './pages.ts';
 import { auditTable, FINAL, noticePart } from './run-page.ts';
+import type { InboxWorkflowSchedule } from './workflow-schedules.ts';
 import { WORKFLOW_WORKER_HINT, workflowRunState } from './workflow-state.ts';
 
 /** A workflow run as the inbox reads it (`WorkflowRun` of `fino:workflow`). */
@@ -92,6 +93,8 @@ export interface InboxWorkflows {
     decision: Decision,
     actor: { by?: string; note?: string },
   ): Promise<unknown>;
+  /** The store's schedules, by id (shown under the runs; `workflowRuns(store)` has it). */
+  schedules?(filter?: { limit?: number }): Promise<InboxWorkflowSchedule[]>;
 }
 
 /** How many workflow runs the inbox lists at most. */
