@@ -29,7 +29,8 @@ import type { StoredError } from './types.ts';
  * - `DRIVER_MISSING`: the store's database package is not installed; the message names the command;
  * - `STORE_UNAVAILABLE`: the database kept failing with normally transient errors after the retries;
  * - `CORRUPT_RUN`: a stored run cannot be read: a run row is left untouched; a run whose
- *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180).
+ *   history or input cannot be read is ended as `error` with it, its rows kept (decision 180);
+ * - `IDENTITY_IN_USE`: a live worker process already holds that worker `identity` (decision 239).
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'
@@ -52,7 +53,8 @@ export type WorkflowErrorCode =
   | 'SCHEMA_TOO_NEW'
   | 'DRIVER_MISSING'
   | 'STORE_UNAVAILABLE'
-  | 'CORRUPT_RUN';
+  | 'CORRUPT_RUN'
+  | 'IDENTITY_IN_USE';
 
 /**
  * The error of every workflow operation that is refused, and of every run that fails.

@@ -276,4 +276,23 @@ export interface WorkflowStore {
   audit(runId: string): Promise<WorkflowAuditEntry[]>;
   /** Releases connections (a pool passed in by the caller stays open). */
   close(): Promise<void>;
+  // 31g wake-ups and worker identities
+  /**
+   * Calls `onWake` when a run of one of `workflowIds` may have fallen due (started,
+   * signalled, decided, cancelled, released, a timer set), until `close()`: PostgreSQL's
+   * `LISTEN/NOTIFY` across processes, SQLite's and memory's within this process. Wake-ups
+   * can be lost (an outage, another process on SQLite): a worker still polls.
+   */
+  wakeups(workflowIds: readonly string[], onWake: () => void): { close(): Promise<void> };
+  /**
+   * Takes worker `identity` for `owner` (`<identity>/<suffix>`) and releases the runs an
+   * earlier process of that identity still leases, so they are claimed again at once.
+   * `IDENTITY_IN_USE` while a live process holds it. `onLost` hears that a hold ended
+   * without `release()` (PostgreSQL: its connection broke): take it again.
+   */
+  claimIdentity(
+    identity: string,
+    owner: string,
+    onLost: () => void,
+  ): Promise<{ release(): Promise<void> }>;
 }

@@ -14,8 +14,10 @@ import type { WorkflowStore } from '../types.ts';
 import { WORKFLOW_SCHEMA, type WorkflowTable } from './migrations.ts';
 import { runClaims } from './run-claims.ts';
 import { runDecisions } from './run-decisions.ts';
+import { runIdentity } from './run-identity.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
+import { withWakeups } from './run-wakeups.ts';
 import type { WorkflowSql } from './store-context.ts';
 
 /** A {@link WorkflowStore} over any SQL database the driver speaks; schema migrated on first use. */
@@ -29,13 +31,14 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     now: driver.nowMs,
     schema: lazySchema(driver, WORKFLOW_SCHEMA),
   };
-  return {
+  return withWakeups(sql, {
     ...runQueries(sql),
     ...runClaims(sql),
     ...runLeases(sql),
     ...runDecisions(sql),
+    ...runIdentity(sql),
     close: () => driver.close(),
-  };
+  });
 }
 
 /** The workflow error for a failure of the shared SQL layer: the same code, `UNAVAILABLE` as `STORE_UNAVAILABLE`. */

@@ -2,14 +2,13 @@
  * `worker()`: claims due runs of the workflows it knows and drives them, with leases, a
  * concurrency limit, timers fired from the store's index, and a graceful shutdown.
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { checkDuration } from '../../internal/duration.ts';
 import type { Execution, PendingDecision } from '../context/index.ts';
 import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from '../telemetry.ts';
 import type { WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
+import { checkIdentity, holdIdentity, workerOwner } from './identity.ts';
 
 /** Options of {@link worker}. */
 export interface WorkerOptions {
@@ -43,6 +42,12 @@ export interface WorkerOptions {
   telemetry?: false | WorkflowTelemetryOptions;
   /** Stop gracefully on SIGTERM and SIGINT, then let the signal end the process (default true for `start`). */
   handleSignals?: boolean;
+  /**
+   * A name this worker keeps across restarts (at most 200 characters, no `/`): started
+   * again, it takes back at once the runs its dead predecessor held, instead of waiting
+   * out their leases. `IDENTITY_IN_USE` while another live process holds it.
+   */
+  identity?: string;
 }
 
 /** What one `drain()` did. */
@@ -96,9 +101,9 @@ export interface Worker {
  * ```
  */
 export function worker(options: WorkerOptions): Worker {
-  const { store, byId, ids, concurrency, leaseMs, pollMs, reportUnknown, onError } =
+  const { store, byId, ids, concurrency, leaseMs, pollMs, reportUnknown, onError, identity } =
     readWorkerOptions(options);
-  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const id = workerOwner(identity);
   const active = new Map<string, Slot>();
   const reported = new Set<string>();
   /** Runs that cannot be read: skipped by every later claim of this worker. */
@@ -106,6 +111,16 @@ export function worker(options: WorkerOptions): Worker {
   let stopping = false;
   let loop: Promise<void> | undefined;
   const { pause, nudge } = wakeablePause();
+  let held: { release(): Promise<void> } | undefined;
+  let wakes: { close(): Promise<void> } | undefined;
+  /** Takes the worker's identity, if it has one (`IDENTITY_IN_USE` when a live process holds it). */
+  const holdOwnIdentity = async () =>
+    identity === undefined
+      ? undefined
+      : holdIdentity(store, identity, id, (error) => {
+          onError(error, '(identity)');
+          void self.stop();
+        });
 
   let startSpan: SpanStarter | undefined;
   let tracing: Promise<void> | undefined;
@@ -172,6 +187,8 @@ export function worker(options: WorkerOptions): Worker {
       stopping = false;
       if (options.handleSignals !== false) signals.listen();
       await store.list({ limit: 1 }); // opens and migrates the store, so a bad store fails here
+      held = await holdOwnIdentity();
+      wakes = store.wakeups(ids, () => active.size < concurrency && nudge());
       const ends: Record<string, DriveEnd> = {};
       loop = (async () => {
         while (!stopping) {
@@ -195,10 +212,15 @@ export function worker(options: WorkerOptions): Worker {
 
     async drain() {
       const ends: Record<string, DriveEnd> = {};
-      for (;;) {
-        await fill(ends);
-        if (active.size === 0) break;
-        await Promise.race([...active.values()].map((slot) => slot.done));
+      const own = held ? undefined : await holdOwnIdentity();
+      try {
+        for (;;) {
+          await fill(ends);
+          if (active.size === 0) break;
+          await Promise.race([...active.values()].map((slot) => slot.done));
+        }
+      } finally {
+        await own?.release();
       }
       return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
     },
@@ -211,6 +233,9 @@ export function worker(options: WorkerOptions): Worker {
       await loop;
       loop = undefined;
       await Promise.all([...active.values()].map((slot) => slot.done));
+      await wakes?.close();
+      await held?.release();
+      wakes = held = undefined;
     },
   };
   return self;
@@ -228,19 +253,28 @@ function reportCorrupt(
 }
 
 /**
- * The loop's wait for the next due run, which `nudge` ends early (a run ended, the
- * worker stops); its timer keeps a started worker's process alive.
+ * The loop's wait for the next due run, which `nudge` ends early (a run ended, a wake-up,
+ * the worker stops) — or, nudged while the loop was busy, the next wait at once, so a
+ * wake-up that arrives between a look and the wait is not lost; its timer keeps a started
+ * worker's process alive.
  */
 function wakeablePause(): { pause(ms: number): Promise<void>; nudge(): void } {
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let nudged = false;
   const nudge = () => {
     clearTimeout(timer);
+    if (!wake) nudged = true;
     wake?.();
     wake = undefined;
   };
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (nudged) {
+        nudged = false;
+        resolve();
+        return;
+      }
       wake = resolve;
       timer = setTimeout(nudge, ms);
     });
@@ -327,5 +361,6 @@ function readWorkerOptions(options: WorkerOptions) {
     pollMs,
     reportUnknown,
     onError,
+    identity: checkIdentity(options.identity),
   };
 }
