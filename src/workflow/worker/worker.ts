@@ -8,7 +8,8 @@ import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from '..
 import type { WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
-import { checkIdentity, holdIdentity, workerOwner } from './identity.ts';
+import { checkIdentity, workerOwner } from './identity.ts';
+import { workerPresence } from './presence.ts';
 
 /** Options of {@link worker}. */
 export interface WorkerOptions {
@@ -105,22 +106,16 @@ export function worker(options: WorkerOptions): Worker {
     readWorkerOptions(options);
   const id = workerOwner(identity);
   const active = new Map<string, Slot>();
-  const reported = new Set<string>();
   /** Runs that cannot be read: skipped by every later claim of this worker. */
   const corrupt = new Set<string>();
   let stopping = false;
   let loop: Promise<void> | undefined;
   const { pause, nudge } = wakeablePause();
-  let held: { release(): Promise<void> } | undefined;
-  let wakes: { close(): Promise<void> } | undefined;
-  /** Takes the worker's identity, if it has one (`IDENTITY_IN_USE` when a live process holds it). */
-  const holdOwnIdentity = async () =>
-    identity === undefined
-      ? undefined
-      : holdIdentity(store, identity, id, (error) => {
-          onError(error, '(identity)');
-          void self.stop();
-        });
+  const presence = workerPresence(store, ids, identity, id, {
+    wake: () => active.size < concurrency && nudge(),
+    onError,
+    stop: () => self.stop(),
+  });
 
   let startSpan: SpanStarter | undefined;
   let tracing: Promise<void> | undefined;
@@ -169,14 +164,7 @@ export function worker(options: WorkerOptions): Worker {
     return started;
   };
 
-  /** Workflow ids of due runs this worker does not know; each reported once. */
-  const unknownNow = async () => {
-    const unknown = await store.dueElsewhere(ids);
-    const fresh = unknown.filter((workflowId) => !reported.has(workflowId));
-    for (const workflowId of fresh) reported.add(workflowId);
-    if (fresh.length > 0) reportUnknown(fresh);
-    return unknown;
-  };
+  const unknownNow = unknownReporter(store, ids, reportUnknown);
 
   const signals = stopOnSignals(() => self.stop());
 
@@ -185,21 +173,16 @@ export function worker(options: WorkerOptions): Worker {
     async start() {
       if (loop) return;
       stopping = false;
-      if (options.handleSignals !== false) signals.listen();
       await store.list({ limit: 1 }); // opens and migrates the store, so a bad store fails here
-      held = await holdOwnIdentity();
-      wakes = store.wakeups(ids, () => active.size < concurrency && nudge());
+      await presence.enter();
+      if (options.handleSignals !== false) signals.listen();
       const ends: Record<string, DriveEnd> = {};
       loop = (async () => {
         while (!stopping) {
           try {
             await fill(ends);
             await unknownNow();
-            const next = await store.nextWake(ids);
-            const wait = Math.max(
-              5,
-              Math.min(pollMs, next === undefined ? pollMs : next - Date.now()),
-            );
+            const wait = untilNext(pollMs, await store.nextWake(ids));
             if (stopping) break;
             await pause(wait);
           } catch (error) {
@@ -210,20 +193,16 @@ export function worker(options: WorkerOptions): Worker {
       })();
     },
 
-    async drain() {
-      const ends: Record<string, DriveEnd> = {};
-      const own = held ? undefined : await holdOwnIdentity();
-      try {
+    drain: () =>
+      presence.during(async () => {
+        const ends: Record<string, DriveEnd> = {};
         for (;;) {
           await fill(ends);
           if (active.size === 0) break;
           await Promise.race([...active.values()].map((slot) => slot.done));
         }
-      } finally {
-        await own?.release();
-      }
-      return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
-    },
+        return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
+      }),
 
     async stop() {
       stopping = true;
@@ -233,13 +212,31 @@ export function worker(options: WorkerOptions): Worker {
       await loop;
       loop = undefined;
       await Promise.all([...active.values()].map((slot) => slot.done));
-      await wakes?.close();
-      await held?.release();
-      wakes = held = undefined;
+      await presence.leave();
     },
   };
   return self;
 }
+
+/** Workflow ids of due runs this worker does not know, each reported once; a function per worker. */
+function unknownReporter(
+  store: WorkflowStore,
+  ids: readonly string[],
+  reportUnknown: (workflowIds: string[]) => void,
+): () => Promise<string[]> {
+  const reported = new Set<string>();
+  return async () => {
+    const unknown = await store.dueElsewhere(ids);
+    const fresh = unknown.filter((workflowId) => !reported.has(workflowId));
+    for (const workflowId of fresh) reported.add(workflowId);
+    if (fresh.length > 0) reportUnknown(fresh);
+    return unknown;
+  };
+}
+
+/** How long the loop waits: until the next due run (`next`, epoch ms), at most `pollMs`, at least 5 ms. */
+const untilNext = (pollMs: number, next: number | undefined): number =>
+  Math.max(5, Math.min(pollMs, next === undefined ? pollMs : next - Date.now()));
 
 /** Remembers a run that cannot be read (later claims skip it) and reports it. */
 function reportCorrupt(
