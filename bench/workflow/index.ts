@@ -17,7 +17,8 @@
  *
  * Every figure is measured `BENCH_WF_REPEATS` (3) times, variants interleaved, each trial
  * in its own schema; medians with min–max and the load average. `BENCH_WF_PHASES` picks
- * measurements (`latency,throughput,recovery`), `BENCH_WF_VARIANTS` the variants.
+ * measurements (`latency,throughput,recovery`), `BENCH_WF_VARIANTS` the variants,
+ * `BENCH_WF_WORKERS` the worker process counts (`1,2,4`).
  *
  *     npx tsx bench/run.ts workflow
  */
@@ -46,7 +47,7 @@ import {
 
 type Peer = Variant;
 const PEERS: Peer[] = (process.env.BENCH_WF_VARIANTS?.split(',') as Peer[] | undefined) ?? VARIANTS;
-const WORKERS = [1, 2, 4];
+const WORKERS = (process.env.BENCH_WF_WORKERS ?? '1,2,4').split(',').map(Number);
 const RUNS = Number(process.env.BENCH_WF_RUNS ?? 300);
 const REPEATS = Number(process.env.BENCH_WF_REPEATS ?? 3);
 const LATENCY_RUNS = Number(process.env.BENCH_WF_LATENCY_RUNS ?? 40);
