@@ -1,22 +1,30 @@
 /**
  * One worker process of the workflow benchmark (forked by `index.ts` with an IPC channel):
- * `worker.ts fino <url> <schema> <concurrency>` or `worker.ts dbos <url> <schema> <concurrency>`.
+ * `worker.ts <variant> <url> <schema>`, the variants of `settings.ts`.
  *
- * Both peers run the same workflow: three trivial steps, each checkpointed, returning the
- * run's input. fino runs it with `postgresWorkflowStore` and `worker()`; DBOS Transact
- * with `DBOS.registerWorkflow`, `DBOS.runStep` and a queue whose `workerConcurrency` is the
- * same concurrency. The process connects (and migrates) before it sends `ready`; on `go`
- * it starts working; on `report` it sends the gaps between consecutive steps of each run
- * it executed (the cost of checkpointing a step, as the workflow sees it).
- * `BENCH_WF_EXECUTOR` sets DBOS's executor id (a restarted DBOS process recovers the
- * pending workflows of its own executor id).
+ * Every variant runs the same workflow: three trivial steps, each checkpointed, returning
+ * the run's input. The process connects (and migrates) before it sends `ready`; on `go`
+ * it starts working; on `{ start: n }` (`dbos-direct` only: DBOS without a queue runs its
+ * workflows where they are started) it starts run `n` and answers once it is recorded; on
+ * `report` it sends the gaps between consecutive steps of each run it executed.
+ * `BENCH_WF_EXECUTOR` is the process's name across restarts: DBOS's `executorID` (a
+ * restarted DBOS process recovers its own pending workflows) and fino's worker `identity`.
  */
 import { DBOS } from '@dbos-inc/dbos-sdk';
 import { postgresWorkflowStore, worker, workflow } from '../../src/workflow/index.ts';
-import { LEASE_MS, POLL_MS, QUEUE, WORKFLOW_NAME } from './settings.ts';
+import {
+  CONCURRENCY,
+  DBOS_CONCURRENCY,
+  DBOS_POLL_MS,
+  DBOS_POOL,
+  QUEUE,
+  SHORT_LEASE_MS,
+  type Variant,
+  WORKFLOW_NAME,
+} from './settings.ts';
 
-const [peer, url, schema, concurrencyText] = process.argv.slice(2);
-const concurrency = Number(concurrencyText);
+const [variant, url, schema] = process.argv.slice(2) as [Variant, string, string];
+const executor = process.env.BENCH_WF_EXECUTOR ?? `executor-${process.pid}`;
 
 /** Milliseconds between step 1 → 2 and step 2 → 3 of every run executed here. */
 const gaps: number[] = [];
@@ -29,10 +37,13 @@ const stepRan = (run: number): void => {
   if (starts.length === 3) stepStarts.delete(run);
 };
 
-let begin: () => Promise<void>;
+let begin: () => Promise<void> = async () => {};
 let end: () => Promise<void>;
+let startRun: (run: number) => Promise<unknown> = async () => {
+  throw new Error(`${variant} starts no runs in its worker`);
+};
 
-if (peer === 'fino') {
+if (variant === 'fino' || variant === 'fino-short-lease') {
   const store = postgresWorkflowStore(url, { schema });
   const threeSteps = workflow({
     id: WORKFLOW_NAME,
@@ -46,9 +57,8 @@ if (peer === 'fino') {
   const w = worker({
     store,
     workflows: [threeSteps],
-    concurrency,
-    pollMs: POLL_MS,
-    leaseMs: LEASE_MS,
+    concurrency: CONCURRENCY,
+    ...(variant === 'fino' ? { identity: executor } : { leaseMs: SHORT_LEASE_MS }),
     telemetry: false,
     handleSignals: false,
   });
@@ -58,7 +68,7 @@ if (peer === 'fino') {
     await w.stop();
     await store.close();
   };
-} else if (peer === 'dbos') {
+} else if (variant === 'dbos-queue' || variant === 'dbos-direct') {
   const threeSteps = DBOS.registerWorkflow(
     async (run: number) => {
       await DBOS.runStep(async () => stepRan(run), { name: 'one' });
@@ -68,28 +78,35 @@ if (peer === 'fino') {
     },
     { name: WORKFLOW_NAME },
   );
-  void threeSteps;
   DBOS.setConfig({
     name: 'fino-bench',
     systemDatabaseUrl: url,
     systemDatabaseSchemaName: schema,
+    systemDatabasePoolSize: DBOS_POOL,
     applicationVersion: '1',
-    executorID: process.env.BENCH_WF_EXECUTOR ?? `executor-${process.pid}`,
+    executorID: executor,
     logLevel: 'error',
-    listenQueues: [QUEUE],
+    ...(variant === 'dbos-queue' ? { listenQueues: [QUEUE] } : {}),
   });
   await DBOS.launch();
-  await DBOS.registerQueue(QUEUE, {
-    workerConcurrency: concurrency,
-    minPollingIntervalMs: POLL_MS,
-  });
-  begin = async () => {};
+  if (variant === 'dbos-queue') {
+    await DBOS.registerQueue(QUEUE, {
+      workerConcurrency: DBOS_CONCURRENCY,
+      minPollingIntervalMs: DBOS_POLL_MS,
+    });
+  } else {
+    startRun = (run) => DBOS.startWorkflow(threeSteps)(run);
+  }
   end = () => DBOS.shutdown();
 } else {
-  throw new Error(`worker.ts: peer: expected fino or dbos, received ${JSON.stringify(peer)}`);
+  throw new Error(`worker.ts: variant: expected one of settings.ts VARIANTS, received ${variant}`);
 }
 
-process.on('message', async (message: string) => {
+process.on('message', async (message: string | { start: number }) => {
+  if (typeof message === 'object') {
+    await startRun(message.start);
+    process.send!({ started: message.start });
+  }
   if (message === 'go') await begin();
   if (message === 'report') process.send!({ gaps });
   if (message === 'stop') {

@@ -40,6 +40,7 @@ import type { StoredError } from './types.ts';
  * - `UPDATE_REJECTED`: an update's validator refused it (nothing was recorded);
  * - `UPDATE_FAILED`: an update handler threw (recorded: the same update id fails again);
  * - `UPDATE_QUEUE_FULL`: the run already holds the most unanswered queries and updates it may.
+ * - `IDENTITY_IN_USE`: a live worker process already holds that worker `identity` (decision 239).
  */
 export type WorkflowErrorCode =
   | 'NONDETERMINISM'
@@ -72,7 +73,8 @@ export type WorkflowErrorCode =
   | 'QUERY_FAILED'
   | 'UPDATE_REJECTED'
   | 'UPDATE_FAILED'
-  | 'UPDATE_QUEUE_FULL';
+  | 'UPDATE_QUEUE_FULL'
+  | 'IDENTITY_IN_USE';
 
 /**
  * The error of every workflow operation that is refused, and of every run that fails.

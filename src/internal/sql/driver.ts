@@ -88,4 +88,17 @@ export interface SqlDriver<Table extends string = string> extends SqlExecutor {
   /** Whether an error is a unique-key violation. */
   isUniqueViolation(error: unknown): boolean;
   close(): Promise<void>;
+  /**
+   * Hears notifications on `channel` until `close()`: PostgreSQL's `LISTEN` on a connection
+   * of its own, listening again after an outage (`postgres-listen.ts`); SQLite's are this
+   * process's only (`local-notify.ts`).
+   */
+  listen?(channel: string, onNotify: (payload?: string) => void): { close(): Promise<void> };
+  /** Notifies this process's listeners of `channel`; only where the database has no notifications of its own (SQLite). */
+  notify?(channel: string, payload?: string): void;
+  /**
+   * Takes a lock named `key` held while this process lives, or `undefined` when another
+   * holds it; where the database has one (PostgreSQL, `postgres-session-lock.ts`).
+   */
+  sessionLock?(key: string, onLost: () => void): Promise<{ release(): Promise<void> } | undefined>;
 }

@@ -23,5 +23,8 @@ export function mapSqlFailures<Table extends string>(
     transaction: (work, options) => mapped(driver.transaction(work, options)),
     isUniqueViolation: (error) => driver.isUniqueViolation(error),
     close: () => mapped(driver.close()),
+    ...(driver.sessionLock
+      ? { sessionLock: (key, onLost) => mapped(driver.sessionLock!(key, onLost)) }
+      : {}),
   };
 }

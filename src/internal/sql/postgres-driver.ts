@@ -9,7 +9,9 @@
 import type { SqlDriver, SqlExecutor, TransactionOptions } from './driver.ts';
 import { type Importer, importDriver } from './driver-import.ts';
 import { SqlFailure } from './errors.ts';
+import { listenChannel } from './postgres-listen.ts';
 import { openPool, type PostgresTimeouts } from './postgres-pool.ts';
+import { sessionLock } from './postgres-session-lock.ts';
 import { decodeRows, encodeText } from './postgres-text.ts';
 import { type RetryPolicy, retryTransient } from './retry.ts';
 
@@ -215,6 +217,8 @@ export function postgresDriver(
     exec: (sql) => retried(() => direct.exec(sql)),
     transaction: (work, options) => retried(() => attemptTransaction(work, options)),
     isUniqueViolation: (error) => (error as { code?: unknown })?.code === '23505',
+    listen: (channel, onNotify) => listenChannel(pool, channel, onNotify),
+    sessionLock: (key, onLost) => retried(() => sessionLock(pool, key, onLost)),
     close: async () => {
       if (owned && opening) {
         const opened = opening;

@@ -3,10 +3,13 @@
  * install or compile), else the optional `better-sqlite3` package (Node.js 20).
  * Decision 101.
  */
+
+import { randomUUID } from 'node:crypto';
 import { chmodSync, closeSync, fchmodSync, mkdirSync, openSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { SqlDriver, SqlExecutor } from './driver.ts';
 import { type Importer, importDriver, importModule } from './driver-import.ts';
+import { localListen, localNotify } from './local-notify.ts';
 import { retryTransient } from './retry.ts';
 
 /** How {@link sqliteDriver} opens its database. */
@@ -215,6 +218,8 @@ export function sqliteDriver(path: string, options: SqliteDriverOptions): SqlDri
     queue = result.catch(() => {});
     return result;
   };
+  // This process's notifications of this database: a file's by its path, a memory database's its own.
+  const place = path === ':memory:' ? `:memory:${randomUUID()}` : resolve(path);
   return {
     dialect: 'sqlite',
     table: (name) => `fino_${name}`,
@@ -243,6 +248,8 @@ export function sqliteDriver(path: string, options: SqliteDriverOptions): SqlDri
         }),
       ),
     isUniqueViolation,
+    listen: (channel, onNotify) => localListen(`${place}\n${channel}`, onNotify),
+    notify: (channel, payload) => localNotify(`${place}\n${channel}`, payload),
     close: () =>
       serially(async () => {
         db?.close();

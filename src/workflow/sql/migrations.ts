@@ -3,6 +3,7 @@
  * shared SQL layer's migrations runner once per store.
  */
 import type { Migration, Schema } from '../../internal/sql/index.ts';
+import { wakeTriggerSql } from './wake-channel.ts';
 
 /** The workflow tables, qualified by the store's schema when it has one. */
 export type WorkflowTable =
@@ -15,7 +16,8 @@ export type WorkflowTable =
   | 'workflow_streams'
   | 'workflow_stream_chunks'
   | 'workflow_requests'
-  | 'workflow_schedules';
+  | 'workflow_schedules'
+  | 'workflow_workers';
 
 /** Every schema change so far, oldest first. Never edit one that shipped: add the next. */
 const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
@@ -170,6 +172,18 @@ const MIGRATIONS: readonly Migration<WorkflowTable>[] = [
       ALTER TABLE ${t('workflow_runs')} ADD COLUMN on_parent_cancel TEXT;
       ALTER TABLE ${t('workflow_runs')} ADD COLUMN forked_from TEXT;
       ALTER TABLE ${t('workflow_runs')} ADD COLUMN forked_at_step TEXT;`,
+  },
+  {
+    version: 10,
+    name: 'worker identities, and a NOTIFY when a run falls due (decisions 238 and 239)',
+    sql: (t, dialect) => `
+      CREATE TABLE ${t('workflow_workers')} (
+        identity TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        started_at BIGINT NOT NULL
+      );${dialect === 'postgres' ? wakeTriggerSql(t('workflow_runs')) : ''}`,
   },
 ];
 

@@ -16,12 +16,14 @@ import { WORKFLOW_SCHEMA, type WorkflowTable } from './migrations.ts';
 import { runClaims } from './run-claims.ts';
 import { runContinue } from './run-continue.ts';
 import { runDecisions } from './run-decisions.ts';
+import { runIdentity } from './run-identity.ts';
 import { runLeases } from './run-leases.ts';
 import { runQueries } from './run-queries.ts';
 import { runRepairs } from './run-repairs.ts';
 import { runRequests } from './run-requests.ts';
 import { runSchedules } from './run-schedules.ts';
 import { runStreams } from './run-streams.ts';
+import { withWakeups } from './run-wakeups.ts';
 import type { WorkflowSql } from './store-context.ts';
 
 /** A {@link WorkflowStore} over any SQL database the driver speaks; schema migrated on first use. */
@@ -35,7 +37,7 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     now: driver.nowMs,
     schema: lazySchema(driver, WORKFLOW_SCHEMA),
   };
-  return {
+  return withWakeups(sql, {
     ...runQueries(sql),
     ...runClaims(sql),
     ...runLeases(sql),
@@ -45,8 +47,9 @@ export function sqlWorkflowStore(sqlDriver: SqlDriver): WorkflowStore {
     ...runContinue(sql),
     ...runRequests(sql),
     ...runSchedules(sql),
+    ...runIdentity(sql),
     close: () => driver.close(),
-  };
+  });
 }
 
 /** The workflow error for a failure of the shared SQL layer: the same code, `UNAVAILABLE` as `STORE_UNAVAILABLE`. */

@@ -2,14 +2,14 @@
  * `worker()`: claims due runs of the workflows it knows and drives them, with leases, a
  * concurrency limit, timers fired from the store's index, and a graceful shutdown.
  */
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { checkDuration } from '../../internal/duration.ts';
 import type { Execution, PendingDecision } from '../context/index.ts';
 import { type SpanStarter, spanStarter, type WorkflowTelemetryOptions } from '../telemetry.ts';
 import type { WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 import { type DriveEnd, driveRun } from './drive.ts';
+import { checkIdentity, workerOwner } from './identity.ts';
+import { workerPresence } from './presence.ts';
 import { fireAndNextDue, fireDue } from './schedule-firing.ts';
 
 /** Options of {@link worker}. */
@@ -44,6 +44,12 @@ export interface WorkerOptions {
   telemetry?: false | WorkflowTelemetryOptions;
   /** Stop gracefully on SIGTERM and SIGINT, then let the signal end the process (default true for `start`). */
   handleSignals?: boolean;
+  /**
+   * A name this worker keeps across restarts (at most 200 characters, no `/`): started
+   * again, it takes back at once the runs its dead predecessor held, instead of waiting
+   * out their leases. `IDENTITY_IN_USE` while another live process holds it.
+   */
+  identity?: string;
 }
 
 /** What one `drain()` did. */
@@ -97,16 +103,20 @@ export interface Worker {
  * ```
  */
 export function worker(options: WorkerOptions): Worker {
-  const { store, byId, ids, concurrency, leaseMs, pollMs, reportUnknown, onError } =
+  const { store, byId, ids, concurrency, leaseMs, pollMs, reportUnknown, onError, identity } =
     readWorkerOptions(options);
-  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const id = workerOwner(identity);
   const active = new Map<string, Slot>();
-  const reported = new Set<string>();
   /** Runs that cannot be read: skipped by every later claim of this worker. */
   const corrupt = new Set<string>();
   let stopping = false;
   let loop: Promise<void> | undefined;
   const { pause, nudge } = wakeablePause();
+  const presence = workerPresence(store, ids, identity, id, {
+    wake: () => active.size < concurrency && nudge(),
+    onError,
+    stop: () => self.stop(),
+  });
 
   let startSpan: SpanStarter | undefined;
   let tracing: Promise<void> | undefined;
@@ -155,14 +165,7 @@ export function worker(options: WorkerOptions): Worker {
     return started;
   };
 
-  /** Workflow ids of due runs this worker does not know; each reported once. */
-  const unknownNow = async () => {
-    const unknown = await store.dueElsewhere(ids);
-    const fresh = unknown.filter((workflowId) => !reported.has(workflowId));
-    for (const workflowId of fresh) reported.add(workflowId);
-    if (fresh.length > 0) reportUnknown(fresh);
-    return unknown;
-  };
+  const unknownNow = unknownReporter(store, ids, reportUnknown);
 
   const signals = stopOnSignals(() => self.stop());
 
@@ -171,19 +174,16 @@ export function worker(options: WorkerOptions): Worker {
     async start() {
       if (loop) return;
       stopping = false;
-      if (options.handleSignals !== false) signals.listen();
       await store.list({ limit: 1 }); // opens and migrates the store, so a bad store fails here
+      await presence.enter();
+      if (options.handleSignals !== false) signals.listen();
       const ends: Record<string, DriveEnd> = {};
       loop = (async () => {
         while (!stopping) {
           try {
             await fill(ends);
             await unknownNow();
-            const next = await fireAndNextDue(store, ids, onError);
-            const wait = Math.max(
-              5,
-              Math.min(pollMs, next === undefined ? pollMs : next - Date.now()),
-            );
+            const wait = untilNext(pollMs, await fireAndNextDue(store, ids, onError));
             if (stopping) break;
             await pause(wait);
           } catch (error) {
@@ -194,15 +194,16 @@ export function worker(options: WorkerOptions): Worker {
       })();
     },
 
-    async drain() {
-      const ends: Record<string, DriveEnd> = {};
-      for (;;) {
-        await fill(ends);
-        if (active.size === 0 && !(await fireDue(store, ids, onError))) break;
-        if (active.size > 0) await Promise.race([...active.values()].map((slot) => slot.done));
-      }
-      return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
-    },
+    drain: () =>
+      presence.during(async () => {
+        const ends: Record<string, DriveEnd> = {};
+        for (;;) {
+          await fill(ends);
+          if (active.size === 0 && !(await fireDue(store, ids, onError))) break;
+          if (active.size > 0) await Promise.race([...active.values()].map((slot) => slot.done));
+        }
+        return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
+      }),
 
     async stop() {
       stopping = true;
@@ -212,10 +213,31 @@ export function worker(options: WorkerOptions): Worker {
       await loop;
       loop = undefined;
       await Promise.all([...active.values()].map((slot) => slot.done));
+      await presence.leave();
     },
   };
   return self;
 }
+
+/** Workflow ids of due runs this worker does not know, each reported once; a function per worker. */
+function unknownReporter(
+  store: WorkflowStore,
+  ids: readonly string[],
+  reportUnknown: (workflowIds: string[]) => void,
+): () => Promise<string[]> {
+  const reported = new Set<string>();
+  return async () => {
+    const unknown = await store.dueElsewhere(ids);
+    const fresh = unknown.filter((workflowId) => !reported.has(workflowId));
+    for (const workflowId of fresh) reported.add(workflowId);
+    if (fresh.length > 0) reportUnknown(fresh);
+    return unknown;
+  };
+}
+
+/** How long the loop waits: until the next due run (`next`, epoch ms), at most `pollMs`, at least 5 ms. */
+const untilNext = (pollMs: number, next: number | undefined): number =>
+  Math.max(5, Math.min(pollMs, next === undefined ? pollMs : next - Date.now()));
 
 /** Remembers a run that cannot be read (later claims skip it) and reports it. */
 function reportCorrupt(
@@ -229,19 +251,28 @@ function reportCorrupt(
 }
 
 /**
- * The loop's wait for the next due run, which `nudge` ends early (a run ended, the
- * worker stops); its timer keeps a started worker's process alive.
+ * The loop's wait for the next due run, which `nudge` ends early (a run ended, a wake-up,
+ * the worker stops) — or, nudged while the loop was busy, the next wait at once, so a
+ * wake-up that arrives between a look and the wait is not lost; its timer keeps a started
+ * worker's process alive.
  */
 function wakeablePause(): { pause(ms: number): Promise<void>; nudge(): void } {
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let nudged = false;
   const nudge = () => {
     clearTimeout(timer);
+    if (!wake) nudged = true;
     wake?.();
     wake = undefined;
   };
   const pause = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (nudged) {
+        nudged = false;
+        resolve();
+        return;
+      }
       wake = resolve;
       timer = setTimeout(nudge, ms);
     });
@@ -328,5 +359,6 @@ function readWorkerOptions(options: WorkerOptions) {
     pollMs,
     reportUnknown,
     onError,
+    identity: checkIdentity(options.identity),
   };
 }
