@@ -70,7 +70,7 @@ export interface McpTaskStore {
     worker: string,
     outcome:
       | { status: 'completed'; result: unknown }
-      | { status: 'input_required'; call: PendingCall }
+      | { status: 'input_required'; call: PendingCall; more?: PendingCall[] }
       | { status: 'failed'; error: string },
   ): Promise<boolean>;
   /** The stored result of a completed task. */
@@ -316,7 +316,10 @@ async function finishRun(
           status: 'suspended',
           state,
           // Deciding goes by task and call id; the token is not handed to anyone.
-          pending: [{ call: outcome.call, token: newToken() }],
+          pending: [outcome.call, ...(outcome.more ?? [])].map((call) => ({
+            call,
+            token: newToken(),
+          })),
         })
       : await store.finish(taskId, worker, { status: 'error', error: outcome.error });
 }
