@@ -2,7 +2,8 @@
  * fino's `mcpClient()` against fino's `mcpServer()` with MCP Tasks (issue 15). Over
  * stdio the two speak the 2025-11-25 protocol and task tools run as tasks; over
  * Streamable HTTP they negotiate the 2026-07-28 revision and the same tools run as tasks
- * of its Tasks extension (decision 213); a call the agent approved is made directly.
+ * of its Tasks extension (decision 213), their questions answered through `tasks/update`
+ * (decision 243).
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -188,7 +189,7 @@ describe('fino client, fino server, over stdio (tasks)', () => {
 });
 
 describe('fino client, fino server, over Streamable HTTP (2026-07-28: the Tasks extension)', () => {
-  const serve = async () => {
+  const serve = async (options: { approveDestructive?: boolean } = {}) => {
     const store = sqliteStore(join(dir, 'tasks.db'));
     const http = await mcpServer({
       name: 'fino-tasks',
@@ -201,12 +202,17 @@ describe('fino client, fino server, over Streamable HTTP (2026-07-28: the Tasks 
       await http.close();
       await store.close();
     });
-    const client = mcpClient({
-      transport: httpTransport({ url: http.url }),
-      tasks: { pollIntervalMs: 20, timeoutMs: 30_000 },
-    });
-    clients.push(client);
-    return client;
+    const connect = () => {
+      const client = mcpClient({
+        transport: httpTransport({ url: http.url }),
+        tasks: { pollIntervalMs: 20, timeoutMs: 30_000 },
+        ...options,
+      });
+      clients.push(client);
+      return client;
+    };
+    const client = connect();
+    return Object.assign(client, { another: connect });
   };
 
   it('runs the execution: task tool as a task and answers its result and progress', async () => {
@@ -247,4 +253,40 @@ describe('fino client, fino server, over Streamable HTTP (2026-07-28: the Tasks 
     expect(JSON.stringify(done.messages)).toContain('Published shop.');
     expect(runsOf(dir, 'publish')).toEqual(['shop']);
   }, 30_000);
+
+  it('an agent suspends on the task question tasks/get shows; another client answers it with tasks/update, and the tool runs once', async () => {
+    const first = await serve({ approveDestructive: false });
+    const bot = agent({
+      model: scriptedModel([
+        { toolCalls: [{ id: 'p1', name: 'publish', args: { site: 'wiki' } }] },
+      ]),
+      tools: await first.tools(),
+    });
+    const suspended = await bot.generate('Publish the wiki');
+    expect(suspended.status).toBe('suspended');
+    if (suspended.status !== 'suspended') return;
+    const [pending] = suspended.pending;
+    const payload = pending.payload as RemoteTaskInput;
+    expect(payload).toMatchObject({ tool: 'publish', request: { mode: 'form' } });
+    expect(runsOf(dir, 'publish')).toEqual([]);
+    const saved = JSON.stringify(suspended.state);
+    await first.close();
+
+    const again = agent({
+      model: scriptedModel(['Published.']),
+      tools: await first.another().tools(),
+    });
+    const done = await again.resume(JSON.parse(saved), {
+      [pending.toolCallId]: {
+        resume: {
+          taskId: payload.taskId,
+          answer: { action: 'accept', content: { approve: true } },
+        },
+      },
+    });
+    expect(done.status).toBe('done');
+    if (done.status !== 'done') return;
+    expect(JSON.stringify(done.messages)).toContain('Published wiki.');
+    expect(runsOf(dir, 'publish')).toEqual(['wiki']);
+  }, 60_000);
 });
