@@ -169,11 +169,10 @@ export class TaskRunner {
     }
     if (task.status === 'failed')
       return { task, error: task.statusMessage ?? 'no reason recorded' };
-    if (task.status !== 'input_required') return { task };
-    return {
-      task,
-      inputRequests: inputRequestsOf(record, this.#setting.tool(record.toolName)?.tool),
-    };
+    const tool = this.#setting.tool(record.toolName)?.tool;
+    return task.status === 'input_required'
+      ? { task, inputRequests: inputRequestsOf(record, tool) }
+      : { task };
   }
 
   /**

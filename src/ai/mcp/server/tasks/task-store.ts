@@ -62,7 +62,8 @@ export interface McpTaskStore {
   setStatusMessage(taskId: string, message: string | undefined): Promise<void>;
   /**
    * Ends `worker`'s lease on the task: `completed` with `result` (any JSON value),
-   * waiting on one pending call, or `failed` with a reason. `false` when the worker no
+   * waiting on its pending call (and `more`, the other forms asked at once), or `failed`
+   * with a reason. `false` when the worker no
    * longer holds the task (it was cancelled, or another worker took it over).
    */
   finish(
