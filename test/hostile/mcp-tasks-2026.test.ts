@@ -1,12 +1,14 @@
 /**
  * Attacks on the Tasks extension of 2026-07-28 (decisions 213, 214), sent as raw
  * requests: `tasks/get` and `tasks/cancel` for an unknown, forged or oversized task id,
- * and without the opt-in — each a clear JSON-RPC error, and the server keeps serving.
+ * and without the opt-in, and a task-only tool called without it (decision 244) — each a
+ * clear JSON-RPC error, and the server keeps serving.
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { finoTaskHttpServer } from '../ai/mcp/fixtures/fino-task-http.ts';
+import { runsOf } from '../ai/mcp/fixtures/fino-task-tools.ts';
 import { modernRequest, RAW_CAPABILITIES } from '../ai/mcp/fixtures/modern-http.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
@@ -54,6 +56,20 @@ describe('tasks/get and tasks/cancel on 2026-07-28, hostile', () => {
     const answer = await modernRequest(url, 'tasks/get', { taskId: 'no-such-task' });
     expect(answer.error?.code).toBe(-32021);
     expect(answer.error?.message).toContain('io.modelcontextprotocol/tasks');
+  });
+
+  it("a 'task' tool called without the opt-in is -32021 naming the extension; it does not run", async () => {
+    const answer = await modernRequest(url, 'tools/call', {
+      name: 'slow_report',
+      arguments: { quarter: 'Q0' },
+    });
+    expect(answer.error?.code).toBe(-32021);
+    expect(answer.error?.message).toContain('slow_report');
+    expect(answer.error?.message).toContain('io.modelcontextprotocol/tasks');
+    expect((answer.error as { data?: unknown }).data).toMatchObject({
+      requiredCapabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    });
+    expect(runsOf(dir, 'slow_report')).not.toContain('Q0');
   });
 
   it('the server still creates and answers tasks afterwards', async () => {

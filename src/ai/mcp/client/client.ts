@@ -22,6 +22,7 @@ import { samplingLimits } from './sampling-requests.ts';
 import { finoJsonSchemaValidator } from './sdk-validator.ts';
 import { answerServerMessages } from './server-messages.ts';
 import { TaskExtensionClient } from './task-extension-client.ts';
+import { taskQuestionAnswerer } from './task-questions.ts';
 import { TaskInputs } from './tasks/index.ts';
 import { ToolListings, type ToolsChangedListener, usableTools } from './tool-listings.ts';
 import { httpTransport, type McpTransportSpec, openTransport } from './transports.ts';
@@ -106,7 +107,6 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     resourceUpdated: (uri) => follows.updated(uri),
     sampling: samplingLimits(options.sampling),
   });
-  const answersQuestions = options.onElicit !== undefined || options.onSample !== undefined;
   const calls = new RemoteCalls({
     sdk,
     timeout,
@@ -114,7 +114,7 @@ export function mcpClient(options: McpClientOptions): McpToolClient {
     approved,
     inputs,
     listenProgress,
-    answersQuestions,
+    answerTaskQuestion: taskQuestionAnswerer(options, { approved, inputs }),
   });
   const approveDestructive = options.approveDestructive ?? true;
 

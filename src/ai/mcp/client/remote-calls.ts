@@ -13,6 +13,7 @@ import type { RemoteCallRequest } from './remote-tool.ts';
 import { refusedOutputMessage } from './sdk-validator.ts';
 import type { ListenProgress } from './server-messages.ts';
 import type { TaskExtensionClient } from './task-extension-client.ts';
+import type { AnswerTaskQuestion } from './task-questions.ts';
 import { coreTaskRequests, extensionTaskRequests } from './task-requests.ts';
 import {
   readServerProgress,
@@ -32,8 +33,8 @@ export interface RemoteCallSetting {
   approved: ApprovedCalls;
   inputs: TaskInputs;
   listenProgress: ListenProgress;
-  /** Whether the client answers the server's questions (`onElicit` or `onSample`). */
-  answersQuestions: boolean;
+  /** How the client answers a remote task's question on 2026-07-28 (decision 243). */
+  answerTaskQuestion: AnswerTaskQuestion;
 }
 
 /** The call context a remote call reports progress to and suspends through. */
@@ -77,7 +78,7 @@ export class RemoteCalls {
     const { approved, timing, inputs } = this.#setting;
     const end = isApproved ? approved.begin(params.name, params.arguments) : undefined;
     try {
-      const requests = this.#taskRequestsFor(taskSupport, isApproved);
+      const requests = this.#taskRequestsFor(taskSupport);
       if (timing !== undefined && requests !== undefined) {
         return await runRemoteTask(params, ctx, requests, inputs, timing);
       }
@@ -94,18 +95,12 @@ export class RemoteCalls {
   /**
    * How a call follows its task, or `undefined` for a direct call. On 2025 revisions a
    * tool declaring `execution.taskSupport` is called as a task. On 2026-07-28 tools carry
-   * no `execution`: every call opts into the Tasks extension and the server decides — but
-   * a task's questions reach no 2026 client yet (decision 214), so a call the caller
-   * approved, or any call of a client that answers questions, is made directly, where
-   * the server's questions are answered (decision 213).
+   * no `execution`: every call opts into the Tasks extension and the server decides; a
+   * task's questions are answered through `tasks/update` (decisions 213, 243).
    */
-  #taskRequestsFor(
-    taskSupport: RemoteCallRequest['taskSupport'],
-    isApproved: boolean,
-  ): TaskRequests | undefined {
+  #taskRequestsFor(taskSupport: RemoteCallRequest['taskSupport']): TaskRequests | undefined {
     if (!this.serverTakesTasks()) return undefined;
-    const { sdk, answersQuestions } = this.#setting;
-    if (sdk.modern) return isApproved || answersQuestions ? undefined : this.#extensionTasks;
+    if (this.#setting.sdk.modern) return this.#extensionTasks;
     return taskSupport === 'required' || taskSupport === 'optional' ? this.#coreTasks : undefined;
   }
 

@@ -6,6 +6,7 @@
  */
 import type { ListenProgress } from './server-messages.ts';
 import { createdTaskOf, type TaskExtensionClient } from './task-extension-client.ts';
+import { type AnswerTaskQuestion, TaskQuestions } from './task-questions.ts';
 import { ownField, type TaskRequests } from './tasks/index.ts';
 
 /** What the task requests need of the client. */
@@ -14,6 +15,8 @@ export interface TaskRequestSetting {
   /** The deadline of one request (`timeoutMs`), when set. */
   timeout: number | undefined;
   listenProgress: ListenProgress;
+  /** How the client answers a remote task's question on 2026-07-28. */
+  answerTaskQuestion: AnswerTaskQuestion;
 }
 
 /** The core `tasks/*` requests of the 2025 revisions. */
@@ -35,12 +38,14 @@ export function coreTaskRequests({
 /**
  * The Tasks extension's requests, each opted in by its client capabilities: `tools/call`
  * answers a created task (no `params.task`: the server decides), `tasks/get` inlines the
- * result, and `tasks/result` is a `tasks/get` read for its `result`.
+ * result, and `tasks/result` is a `tasks/get` read for its `result` that starts answering
+ * the questions of a task waiting for input, each sent with `tasks/update` (decision 243).
  */
 export function extensionTaskRequests({
   sdk,
   timeout,
   listenProgress,
+  answerTaskQuestion,
 }: TaskRequestSetting): TaskRequests {
   const send = sender(sdk, timeout);
   const optedIn = (params: { _meta?: Record<string, unknown> } & Record<string, unknown>) => ({
@@ -49,6 +54,9 @@ export function extensionTaskRequests({
   });
   const get = async (taskId: string, signal: AbortSignal) =>
     coreTask(await send('tasks/get', optedIn({ taskId }), signal));
+  const questions = new TaskQuestions(answerTaskQuestion, (taskId, key, answer) =>
+    send('tasks/update', optedIn({ taskId, inputResponses: { [key]: answer } }), undefined),
+  );
   return {
     // Through `callTool`, so a result answered at once is checked like a direct call's.
     async create({ task: _ttlIsTheServers, ...params }, signal) {
@@ -64,9 +72,14 @@ export function extensionTaskRequests({
       }
     },
     get,
-    // A task waiting for input is answered on 2026 only elsewhere (decision 214): the
-    // follower finds no request here and polls on.
-    result: async (taskId, signal) => ownField(await get(taskId, signal), 'result'),
+    // A question routed to the following call reaches it through `TaskInputs`, as on 2025.
+    async result(taskId, signal) {
+      const task = await get(taskId, signal);
+      if (ownField(task, 'status') === 'input_required') {
+        questions.answer(taskId, ownField(task, 'inputRequests'));
+      }
+      return ownField(task, 'result');
+    },
     listenProgress,
     cancel: (taskId) =>
       send('tasks/cancel', optedIn({ taskId }), undefined, timeout ?? CANCEL_TIMEOUT_MS),

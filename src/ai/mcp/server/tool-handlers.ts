@@ -21,6 +21,7 @@ import type { ServedTool, ServedTools } from './served-tools.ts';
 import { requestCapabilities } from './server-requests.ts';
 import {
   createdTaskResult,
+  extensionRequired,
   optsIntoTasks,
   ownerOf,
   type TaskRunner,
@@ -137,7 +138,8 @@ async function createTaskIfAsked(
 /**
  * The extension's task for a call to a tool that runs as one, when the request opts into
  * the Tasks extension: the server decides, the client sends no `params.task`. Without
- * the opt-in the call is answered directly (decision 098).
+ * the opt-in a `'task-optional'` tool is answered directly (decision 098), and a
+ * `'task'` tool is `-32021` naming the extension (decision 244).
  */
 async function createExtensionTask(
   server: TaskServer,
@@ -148,6 +150,8 @@ async function createExtensionTask(
 ): Promise<CallToolResult | undefined> {
   if (entry.tool.execution === undefined) return undefined;
   if (!optsIntoTasks(requestCapabilities(ctx, () => server.getClientCapabilities()))) {
+    if (entry.tool.execution === 'task')
+      throw extensionRequired(`Tool "${params.name}" runs only as a task: it`);
     return undefined;
   }
   const created = await setting.runner.create(entry, params.arguments ?? {}, {}, ownerOf(ctx), {

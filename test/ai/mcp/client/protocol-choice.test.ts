@@ -70,7 +70,9 @@ describe.each(cases)('protocol $protocol over $transport', ({ protocol, transpor
           asked.push(request.message);
           const content: Record<string, string | boolean> = request.message.startsWith('Allow')
             ? { approve: true }
-            : { name: 'Ana' };
+            : request.message.startsWith('Notes')
+              ? { notes: 'faster' }
+              : { name: 'Ana' };
           return { action: 'accept', content };
         },
         approveDestructive: false,
@@ -125,6 +127,20 @@ describe.each(cases)('protocol $protocol over $transport', ({ protocol, transpor
     expect(text(await named(tools, 'report').invoke({ quarter: 'Q3' }))).toBe(
       'Report for Q3 is ready.',
     );
+
+    // On 2026-07-28, a durable task asks approval, then a form: tasks/get shows each
+    // question, onElicit answers it, tasks/update sends the answer (decision 243).
+    if (speaks !== '2026-07-28') return;
+    asked.length = 0;
+    const statuses: string[] = [];
+    const released = await named(tools, 'release').invoke(
+      { version: '2.0' },
+      { progress: (update) => statuses.push(update.message ?? '') },
+    );
+    expect(text(released)).toBe('Released 2.0: faster.');
+    expect(asked).toEqual(['Allow "release" with {"version":"2.0"}?', 'Notes for 2.0?']);
+    // It ran as a task: its polls carried the task's status messages.
+    expect(statuses.some((message) => message.startsWith('Waiting for approval'))).toBe(true);
   });
 });
 

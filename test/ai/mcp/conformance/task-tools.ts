@@ -33,6 +33,38 @@ export const taskTools: Tool[] = [
     },
   }),
   tool({
+    name: 'confirm_delete',
+    description:
+      'Asks the user to confirm, then "deletes" the file; a task when the client takes tasks.',
+    parameters: v.object({ filename: v.string() }),
+    execution: 'task-optional',
+    execute: async ({ filename }, ctx) => {
+      const answer = await ctx.elicit({
+        message: `Delete ${filename}?`,
+        schema: { type: 'object', properties: { confirm: { type: 'boolean' } } },
+      });
+      return answer.action === 'accept' && answer.content?.confirm === true
+        ? `Deleted ${filename}.`
+        : `Kept ${filename}.`;
+    },
+  }),
+  tool({
+    name: 'multi_input',
+    description: 'Asks two questions at once, then answers with both.',
+    parameters: v.object({}),
+    execution: 'task-optional',
+    execute: async (_args, ctx) => {
+      const form = { type: 'object', properties: { name: { type: 'string' } } } as const;
+      const [first, second] = await Promise.all([
+        ctx.elicit({ message: 'First name?', schema: form }),
+        ctx.elicit({ message: 'Second name?', schema: form }),
+      ]);
+      const name = (answer: typeof first) =>
+        answer.action === 'accept' ? String(answer.content.name) : answer.action;
+      return `Got ${name(first)} and ${name(second)}.`;
+    },
+  }),
+  tool({
     name: 'failing_job',
     description: 'Runs only as a task, and always fails.',
     parameters: v.object({}),

@@ -1,14 +1,16 @@
 /**
- * `ctx.elicit()` inside a durable MCP task: the form parks the task in `input_required`
- * (its pending call carries the form and the answers so far), the client's answer is put
- * to the form's schema once, and the tool runs again from the start, where each
- * `ctx.elicit()` returns the recorded answers in order — a bad `accept` as the error it
- * made, never asked again (decision 126).
+ * `ctx.elicit()` inside a durable MCP task: the forms a run asks park the task in
+ * `input_required` (one pending call per form, each carrying its form and the answers
+ * so far — forms asked at once with `Promise.all` wait together), each client answer is
+ * put to its form's schema once, and once every form is answered the tool runs again
+ * from the start, where each `ctx.elicit()` returns the recorded answers in order — a bad
+ * `accept` as the error it made, never asked again (decisions 126, 242).
  */
 import type { ElicitResult } from '@modelcontextprotocol/server';
 import { errorMessage } from '../../../../internal/thrown-value.ts';
 import { type ElicitAnswer, type ElicitRequest, SuspendSignal } from '../../../../task/index.ts';
 import type { Decision, PendingCall } from '../../../agent/index.ts';
+import type { StoredPending } from '../../../session/index.ts';
 import { checkElicitRequest, checkedAnswer } from '../server-requests.ts';
 
 /** A recorded answer: what `ctx.elicit()` returns, or the error it rejects with. */
@@ -26,11 +28,11 @@ const ANSWERS_KEY = 'fino.elicitAnswers';
 /** The most forms one task may ask (each answer is stored with the task). */
 export const MAX_TASK_ELICITATIONS = 20;
 
-/** `ctx.elicit` of one run of a task's tool, and the form it parked on (if any). */
+/** `ctx.elicit` of one run of a task's tool, and the forms it parked on (if any). */
 export interface TaskElicitation {
   elicit(request: ElicitRequest): Promise<ElicitAnswer>;
-  /** The form this run stopped on, with the answers it was given; `undefined` if none. */
-  parked(): ParkedElicitation | undefined;
+  /** The forms this run stopped on, in the order asked, with the answers it was given; empty if none. */
+  parked(): ParkedElicitation[];
 }
 
 /** The answers a resume value carries, or `undefined` when it is another kind of answer. */
@@ -40,10 +42,10 @@ export function elicitAnswers(resume: unknown): RecordedAnswer[] | undefined {
   return Array.isArray(answers) ? (answers as RecordedAnswer[]) : undefined;
 }
 
-/** `ctx.elicit` answering from `answers`, in order; past them it parks the task. */
+/** `ctx.elicit` answering from `answers`, in order; past them it parks the task on each form asked. */
 export function taskElicitation(answers: readonly RecordedAnswer[]): TaskElicitation {
   let next = 0;
-  let parked: ParkedElicitation | undefined;
+  const parked: ParkedElicitation[] = [];
   return {
     async elicit(request) {
       checkElicitRequest(request);
@@ -53,12 +55,12 @@ export function taskElicitation(answers: readonly RecordedAnswer[]): TaskElicita
         if ('error' in recorded) throw new Error(recorded.error);
         return recorded;
       }
-      if (answers.length >= MAX_TASK_ELICITATIONS) {
+      if (index >= MAX_TASK_ELICITATIONS) {
         throw new Error(
           `ctx.elicit: a task may ask at most ${MAX_TASK_ELICITATIONS} forms; this is form ${index + 1}`,
         );
       }
-      parked ??= { elicit: request, answers: [...answers] };
+      parked.push({ elicit: request, answers: [...answers] });
       // Control flow: `invoke()` rethrows it; the runner parks the task even if the tool caught it.
       throw new SuspendSignal(request.message);
     },
@@ -91,4 +93,20 @@ export function elicitationDecision(
     };
   }
   return { resume: { [ANSWERS_KEY]: [...parked.answers, recorded] } };
+}
+
+/**
+ * The one decision a task parked on several forms resumes with, once each form's pending
+ * call is decided: the answers so far and every form's answer in the order asked, or the
+ * first rejection (`fino sessions reject`). `undefined` for a task parked on one call.
+ */
+export function combinedDecision(pending: readonly StoredPending[]): Decision | undefined {
+  if (pending.length < 2) return undefined;
+  const decisions = pending.map((p) => p.decision);
+  const rejected = decisions.find((d) => d !== undefined && 'reject' in d);
+  if (rejected) return rejected;
+  const each = decisions.map((d) => elicitAnswers(d && 'resume' in d ? d.resume : undefined));
+  if (each.some((answers) => answers === undefined || answers.length === 0)) return undefined;
+  const base = (each[0] as RecordedAnswer[]).slice(0, -1);
+  return { resume: { [ANSWERS_KEY]: [...base, ...each.map((a) => a?.at(-1) as RecordedAnswer)] } };
 }

@@ -21,7 +21,7 @@ export interface TaskTool {
 /** How a task ends a turn of its run. */
 export type TaskOutcome =
   | { status: 'completed'; result: CallToolResult }
-  | { status: 'input_required'; call: PendingCall; message: string }
+  | { status: 'input_required'; call: PendingCall; message: string; more?: PendingCall[] }
   | { status: 'failed'; error: string };
 
 /** The id of the one call of a task's run, as `fino sessions approve <taskId> call` names it. */
@@ -32,8 +32,9 @@ function taskCall(
   tool: AnyTask,
   args: unknown,
   about: { kind: PendingCall['kind']; reason?: string; payload?: unknown },
+  toolCallId = TASK_CALL_ID,
 ): PendingCall {
-  return pendingCall({ ...about, toolCallId: TASK_CALL_ID, toolName: tool.name, args }, tool);
+  return pendingCall({ ...about, toolCallId, toolName: tool.name, args }, tool);
 }
 
 /**
@@ -88,7 +89,7 @@ export async function runTaskTool(
     await how.progress.flush();
     if (how.signal.aborted) return undefined;
     const parked = elicitation.parked(); // even when the tool caught what ctx.elicit threw
-    if (parked) return waitingForForm(tool, args, parked);
+    if (parked.length > 0) return waitingForForms(tool, args, parked);
     return {
       status: 'completed',
       result: checkedResult(tool.name, result, served.outputValidator),
@@ -97,7 +98,7 @@ export async function runTaskTool(
     await how.progress.flush();
     if (how.signal.aborted) return undefined;
     const parked = elicitation.parked();
-    if (parked) return waitingForForm(tool, args, parked);
+    if (parked.length > 0) return waitingForForms(tool, args, parked);
     if (controlFlowName(error) === 'SuspendSignal') {
       const question = (error as Error).message || `"${tool.name}" needs your input to continue.`;
       return {
@@ -115,12 +116,19 @@ export async function runTaskTool(
   }
 }
 
-/** A task parked on a `ctx.elicit()` form: its client is asked through `tasks/result`. */
-function waitingForForm(tool: AnyTask, args: unknown, parked: ParkedElicitation): TaskOutcome {
-  const { message } = parked.elicit;
-  return {
-    status: 'input_required',
-    call: taskCall(tool, args, { kind: 'suspend', reason: message, payload: parked }),
-    message,
-  };
+/**
+ * A task parked on `ctx.elicit()` forms, one pending call each (`call`, `call.1`, …): its
+ * client is asked through `tasks/result` (2025) or `tasks/get` and `tasks/update` (2026).
+ */
+function waitingForForms(tool: AnyTask, args: unknown, parked: ParkedElicitation[]): TaskOutcome {
+  const [call, ...more] = parked.map((form, i) =>
+    taskCall(
+      tool,
+      args,
+      { kind: 'suspend', reason: form.elicit.message, payload: form },
+      i === 0 ? TASK_CALL_ID : `${TASK_CALL_ID}.${i}`,
+    ),
+  );
+  const { message } = parked[0].elicit;
+  return { status: 'input_required', call, message, ...(more.length > 0 ? { more } : {}) };
 }

@@ -44,6 +44,8 @@ export interface TaskDetail {
   task: Task;
   result?: CallToolResult;
   error?: string;
+  /** The questions of a task waiting for input, by key (decision 242). */
+  inputRequests?: Record<string, unknown>;
 }
 
 /** The `tasks/get` answer of the extension: the task, its result or its error inlined. */
@@ -51,6 +53,7 @@ export function detailedTask(detail: TaskDetail): Result {
   const answer: Record<string, unknown> = { ...flatTask(detail.task) };
   if (detail.result !== undefined) answer.result = detail.result;
   if (detail.error !== undefined) answer.error = { code: -32603, message: detail.error };
+  if (detail.inputRequests !== undefined) answer.inputRequests = detail.inputRequests;
   return answer as Result;
 }
 

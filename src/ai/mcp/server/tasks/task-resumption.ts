@@ -6,6 +6,7 @@
  */
 import type { StoredRun } from '../../../session/index.ts';
 import { errorResult } from '../../protocol/index.ts';
+import { combinedDecision } from './task-elicitation.ts';
 import type { TaskOutcome } from './task-execution.ts';
 
 /** How a claimed task goes on: it ends with an outcome, or its tool runs. */
@@ -26,7 +27,7 @@ export function resumption(
   interrupted: boolean,
 ): TaskResumption {
   const current = run.pending[run.pending.length - 1];
-  const decision = current?.decision;
+  const decision = combinedDecision(run.pending) ?? current?.decision;
   const approved =
     current?.call.kind === 'suspend' || (decision !== undefined && 'approve' in decision);
   const resume = decision !== undefined && 'resume' in decision ? decision : undefined;

@@ -17,16 +17,10 @@ import type {
 import { sortableId } from '../../../../internal/sortable-id.ts';
 import type { Decision } from '../../../agent/index.ts';
 import { SessionError, type StoredRun } from '../../../session/index.ts';
-import { errorResult } from '../../protocol/index.ts';
 import type { ApprovalMode } from '../call-tool.ts';
-import {
-  approvalGate,
-  runTaskTool,
-  TASK_CALL_ID,
-  type TaskOutcome,
-  type TaskTool,
-} from './task-execution.ts';
+import { approvalGate, runTaskTool, type TaskOutcome, type TaskTool } from './task-execution.ts';
 import type { TaskDetail } from './task-extension.ts';
+import { decisionsFrom, inputRequestsOf } from './task-input-requests.ts';
 import { TaskLeases } from './task-leases.ts';
 import { TaskPoller } from './task-poller.ts';
 import { type Asker, decisionFrom, rejectionFrom, taskQuestion } from './task-questions.ts';
@@ -38,6 +32,7 @@ import { type TaskChannel, TaskUpdates } from './task-updates.ts';
 import {
   decodeCursor,
   encodeCursor,
+  endedResult,
   relatedTask,
   type TaskOwner,
   TERMINAL,
@@ -174,7 +169,22 @@ export class TaskRunner {
     }
     if (task.status === 'failed')
       return { task, error: task.statusMessage ?? 'no reason recorded' };
-    return { task };
+    const tool = this.#setting.tool(record.toolName)?.tool;
+    return task.status === 'input_required'
+      ? { task, inputRequests: inputRequestsOf(record, tool) }
+      : { task };
+  }
+
+  /**
+   * The extension's `tasks/update` (decision 242): records the answers to the task's
+   * outstanding questions, each once (the first decision wins); answers the keys ignored.
+   */
+  async update(taskId: string, owner: TaskOwner, responses: Record<string, unknown>) {
+    const { decisions, ignored } = decisionsFrom(await this.#find(taskId, owner), responses);
+    for (const { toolCallId, decision } of decisions) {
+      await this.#decide(taskId, decision, 'mcp client', toolCallId);
+    }
+    return ignored;
   }
 
   /** `tasks/list`: the owner's tasks, oldest first, a page at a time. */
@@ -232,13 +242,7 @@ export class TaskRunner {
         const result = this.#setting.records().resultOf(record) as CallToolResult;
         return { ...result, _meta: { ...result._meta, ...relatedTask(taskId) } };
       }
-      if (status === 'failed' || status === 'cancelled') {
-        const why =
-          status === 'failed'
-            ? `Task "${taskId}" failed: ${record.run.error ?? 'no reason recorded'}`
-            : `Task "${taskId}" was cancelled.`;
-        return { ...errorResult(why), _meta: relatedTask(taskId) };
-      }
+      if (status === 'failed' || status === 'cancelled') return endedResult(record, status);
       if (status === 'input_required' && ask && !this.#asking.has(taskId)) {
         await this.#ask(record, ask);
         continue;
@@ -277,16 +281,16 @@ export class TaskRunner {
       await delay(this.#setting.pollIntervalMs); // the client could not answer now: ask again later
       return;
     }
-    await this.#decide(record.taskId, decision, 'mcp client');
+    await this.#decide(record.taskId, decision, 'mcp client', call.toolCallId);
   }
 
-  /** Records a decision on the task's pending call; the first one wins, later ones are dropped. */
-  async #decide(taskId: string, decision: Decision, by: string): Promise<void> {
+  /** Records a decision on a pending call of the task; the first one wins, later ones are dropped. */
+  async #decide(taskId: string, decision: Decision, by: string, toolCallId: string): Promise<void> {
     try {
       const { run, claimed } = await this.#setting
         .records()
         .runs.decide(
-          { runId: taskId, toolCallId: TASK_CALL_ID },
+          { runId: taskId, toolCallId },
           decision,
           { by },
           { owner: this.worker, leaseMs: this.#setting.leaseMs },

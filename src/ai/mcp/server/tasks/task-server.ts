@@ -22,6 +22,7 @@ import {
   isFlatCreatedTask,
   optsIntoTasks,
 } from './task-extension.ts';
+import { inputResponsesParam, updateAck } from './task-input-requests.ts';
 import { isCreatedTask, type TaskRunner } from './task-runner.ts';
 import { ownerOf, type TaskOwner, TERMINAL, taskIdParam } from './task-wire.ts';
 
@@ -126,11 +127,10 @@ export function serveTasks(
       );
     }
     const taskId = taskIdParam(params);
-    await runner.detail(taskId, ownerOf(ctx)); // unknown or another client's: -32602
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      `Task "${taskId.slice(0, 64)}" takes no input through tasks/update: this server asks for a task's input on the 2025-11-25 revision only (decision 214)`,
-    );
+    const responses = inputResponsesParam(ctx.mcpReq.inputResponses ?? params?.inputResponses);
+    const ignored = await runner.update(taskId, ownerOf(ctx), responses);
+    // Entries that are not objects the SDK drops before they reach here: their questions stay open.
+    return updateAck([...(ctx.mcpReq.droppedInputResponseKeys ?? []), ...ignored]);
   });
   onTaskRequest(
     server,

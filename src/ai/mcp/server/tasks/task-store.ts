@@ -62,7 +62,8 @@ export interface McpTaskStore {
   setStatusMessage(taskId: string, message: string | undefined): Promise<void>;
   /**
    * Ends `worker`'s lease on the task: `completed` with `result` (any JSON value),
-   * waiting on one pending call, or `failed` with a reason. `false` when the worker no
+   * waiting on its pending call (and `more`, the other forms asked at once), or `failed`
+   * with a reason. `false` when the worker no
    * longer holds the task (it was cancelled, or another worker took it over).
    */
   finish(
@@ -70,7 +71,7 @@ export interface McpTaskStore {
     worker: string,
     outcome:
       | { status: 'completed'; result: unknown }
-      | { status: 'input_required'; call: PendingCall }
+      | { status: 'input_required'; call: PendingCall; more?: PendingCall[] }
       | { status: 'failed'; error: string },
   ): Promise<boolean>;
   /** The stored result of a completed task. */
@@ -316,7 +317,10 @@ async function finishRun(
           status: 'suspended',
           state,
           // Deciding goes by task and call id; the token is not handed to anyone.
-          pending: [{ call: outcome.call, token: newToken() }],
+          pending: [outcome.call, ...(outcome.more ?? [])].map((call) => ({
+            call,
+            token: newToken(),
+          })),
         })
       : await store.finish(taskId, worker, { status: 'error', error: outcome.error });
 }

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { sha256Hex } from '../../../../internal/sha256.ts';
 import type { RunStatus } from '../../../session/index.ts';
+import { errorResult } from '../../protocol/index.ts';
 import type { McpTaskCursor, McpTaskRecord } from './task-store.ts';
 
 /** Statuses after which a task never changes. */
@@ -53,6 +54,16 @@ export function toTask(record: McpTaskRecord, pollIntervalMs: number): Task {
 
 /** `_meta` tying a message to a task. */
 export const relatedTask = (taskId: string) => ({ [RELATED_TASK_META_KEY]: { taskId } });
+
+/** What `tasks/result` answers for a task that failed or was cancelled: a tool error naming why. */
+export function endedResult(record: McpTaskRecord, status: 'failed' | 'cancelled') {
+  const { taskId } = record;
+  const why =
+    status === 'failed'
+      ? `Task "${taskId}" failed: ${record.run.error ?? 'no reason recorded'}`
+      : `Task "${taskId}" was cancelled.`;
+  return { ...errorResult(why), _meta: relatedTask(taskId) };
+}
 
 /** Who may read a task: the request's auth principal, or the one anonymous client. */
 export interface TaskOwner {

@@ -2,7 +2,8 @@
  * fino's `mcpClient()` against fino's `mcpServer()` with MCP Tasks (issue 15). Over
  * stdio the two speak the 2025-11-25 protocol and task tools run as tasks; over
  * Streamable HTTP they negotiate the 2026-07-28 revision and the same tools run as tasks
- * of its Tasks extension (decision 213); a call the agent approved is made directly.
+ * of its Tasks extension (decision 213), their questions answered through `tasks/update`
+ * (decision 243).
  */
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,43 @@ afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/**
+ * An agent on `first` calls `publish` for `site` and suspends on the remote task's
+ * question; another agent on `second` (another client) resumes it with the approval.
+ * Answers the resumed run's messages.
+ */
+async function approvedInAnotherClient(
+  first: McpToolClient,
+  second: () => McpToolClient,
+  site: string,
+): Promise<string> {
+  const bot = agent({
+    model: scriptedModel([{ toolCalls: [{ id: 'p1', name: 'publish', args: { site } }] }]),
+    tools: await first.tools(),
+  });
+  const suspended = await bot.generate(`Publish ${site}`);
+  expect(suspended.status).toBe('suspended');
+  if (suspended.status !== 'suspended') throw new Error('not suspended');
+  const [pending] = suspended.pending;
+  const payload = pending.payload as RemoteTaskInput;
+  expect(payload).toMatchObject({ tool: 'publish', request: { mode: 'form' } });
+  expect(typeof payload.taskId).toBe('string');
+  expect(runsOf(dir, 'publish')).toEqual([]);
+  const saved = JSON.stringify(suspended.state);
+  await first.close();
+
+  const again = agent({ model: scriptedModel(['Published.']), tools: await second().tools() });
+  const done = await again.resume(JSON.parse(saved), {
+    [pending.toolCallId]: {
+      resume: { taskId: payload.taskId, answer: { action: 'accept', content: { approve: true } } },
+    },
+  });
+  expect(done.status).toBe('done');
+  if (done.status !== 'done') throw new Error('not done');
+  expect(done.text).toBe('Published.');
+  return JSON.stringify(done.messages);
+}
 
 /** A fino client of a new fino server process over stdio, on the test's task database. */
 const stdioClient = (options: { approveDestructive?: boolean } = {}) => {
@@ -123,40 +161,12 @@ describe('fino client, fino server, over stdio (tasks)', () => {
   it('an agent suspends on the remote input_required; another client and agent resume it, and the tool runs once', async () => {
     // approveDestructive: false: no local approval, so the remote task asks.
     const first = stdioClient({ approveDestructive: false });
-    const bot = agent({
-      model: scriptedModel([
-        { toolCalls: [{ id: 'p1', name: 'publish', args: { site: 'docs' } }] },
-      ]),
-      tools: await first.tools(),
-    });
-    const suspended = await bot.generate('Publish the docs');
-    expect(suspended.status).toBe('suspended');
-    if (suspended.status !== 'suspended') return;
-    const [pending] = suspended.pending;
-    const payload = pending.payload as RemoteTaskInput;
-    expect(payload).toMatchObject({ tool: 'publish', request: { mode: 'form' } });
-    expect(typeof payload.taskId).toBe('string');
-    expect(runsOf(dir, 'publish')).toEqual([]);
-    const saved = JSON.stringify(suspended.state);
-    await first.close();
-
-    const second = stdioClient({ approveDestructive: false });
-    const again = agent({
-      model: scriptedModel(['Published.']),
-      tools: await second.tools(),
-    });
-    const done = await again.resume(JSON.parse(saved), {
-      [pending.toolCallId]: {
-        resume: {
-          taskId: payload.taskId,
-          answer: { action: 'accept', content: { approve: true } },
-        },
-      },
-    });
-    expect(done.status).toBe('done');
-    if (done.status !== 'done') return;
-    expect(done.text).toBe('Published.');
-    expect(JSON.stringify(done.messages)).toContain('Published docs.');
+    const messages = await approvedInAnotherClient(
+      first,
+      () => stdioClient({ approveDestructive: false }),
+      'docs',
+    );
+    expect(messages).toContain('Published docs.');
     expect(runsOf(dir, 'publish')).toEqual(['docs']);
   }, 60_000);
 
@@ -188,7 +198,7 @@ describe('fino client, fino server, over stdio (tasks)', () => {
 });
 
 describe('fino client, fino server, over Streamable HTTP (2026-07-28: the Tasks extension)', () => {
-  const serve = async () => {
+  const serve = async (options: { approveDestructive?: boolean } = {}) => {
     const store = sqliteStore(join(dir, 'tasks.db'));
     const http = await mcpServer({
       name: 'fino-tasks',
@@ -201,12 +211,17 @@ describe('fino client, fino server, over Streamable HTTP (2026-07-28: the Tasks 
       await http.close();
       await store.close();
     });
-    const client = mcpClient({
-      transport: httpTransport({ url: http.url }),
-      tasks: { pollIntervalMs: 20, timeoutMs: 30_000 },
-    });
-    clients.push(client);
-    return client;
+    const connect = () => {
+      const client = mcpClient({
+        transport: httpTransport({ url: http.url }),
+        tasks: { pollIntervalMs: 20, timeoutMs: 30_000 },
+        ...options,
+      });
+      clients.push(client);
+      return client;
+    };
+    const client = connect();
+    return Object.assign(client, { another: connect });
   };
 
   it('runs the execution: task tool as a task and answers its result and progress', async () => {
@@ -247,4 +262,11 @@ describe('fino client, fino server, over Streamable HTTP (2026-07-28: the Tasks 
     expect(JSON.stringify(done.messages)).toContain('Published shop.');
     expect(runsOf(dir, 'publish')).toEqual(['shop']);
   }, 30_000);
+
+  it('an agent suspends on the task question tasks/get shows; another client answers it with tasks/update, and the tool runs once', async () => {
+    const first = await serve({ approveDestructive: false });
+    const messages = await approvedInAnotherClient(first, first.another, 'wiki');
+    expect(messages).toContain('Published wiki.');
+    expect(runsOf(dir, 'publish')).toEqual(['wiki']);
+  }, 60_000);
 });
