@@ -10,8 +10,26 @@ import type { WorkflowStore } from '../types.ts';
 import type { WorkflowSql } from './store-context.ts';
 import { wakeChannel } from './wake-channel.ts';
 
-/** The store's writes after which a run may be due: a start, a signal, a decision, a cancellation, a release, a park (a timer), an end (a parent waits). */
-const WAKING = ['create', 'signal', 'cancel', 'decide', 'release', 'park', 'finish'] as const;
+/**
+ * The store's writes after which a run may be due: a start, a signal, a decision, a
+ * cancellation, a release, a park (a timer), an end (a parent waits), a query or an
+ * update, a successor (continue-as-new), a retry or a fork, and a new or resumed schedule.
+ */
+const WAKING = [
+  'create',
+  'signal',
+  'cancel',
+  'decide',
+  'release',
+  'park',
+  'finish',
+  'sendRequest',
+  'continueAsNew',
+  'retry',
+  'fork',
+  'createSchedule',
+  'pauseSchedule',
+] as const;
 
 type Parts = Omit<WorkflowStore, 'wakeups' | 'claimIdentity'>;
 

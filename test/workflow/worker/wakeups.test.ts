@@ -36,6 +36,15 @@ const signalled = workflow({
   id: 'signalled',
   run: async (ctx) => ctx.waitForSignal<string>('go'),
 });
+const asked = workflow({
+  id: 'asked',
+  async run(ctx, generation: number) {
+    let count = 0;
+    ctx.onUpdate('bump', () => ++count);
+    await ctx.waitForSignal('next');
+    return generation === 0 ? ctx.continueAsNew(1) : count;
+  },
+});
 
 /** Starts `n` runs one after another, each done well before the worker's next poll. */
 async function startedRunsAreWoken(store: WorkflowStore, n: number) {
@@ -50,9 +59,9 @@ describe('wake-ups in one process', () => {
     ['memory', () => memoryWorkflowStore()],
     ['SQLite', () => sqliteWorkflowStore(join(dir, 'one-process.db'))],
   ] as const) {
-    it(`${name}: a started run and a signal wake a worker that polls once a minute`, async () => {
+    it(`${name}: a started run, a signal, a successor and an update wake a worker that polls once a minute`, async () => {
       const store = open();
-      const w = worker({ store, workflows: [quick, signalled], pollMs: POLL_MS });
+      const w = worker({ store, workflows: [quick, signalled, asked], pollMs: POLL_MS });
       await w.start();
       try {
         await startedRunsAreWoken(store, 3);
@@ -60,6 +69,16 @@ describe('wake-ups in one process', () => {
         await expect.poll(async () => (await store.get(runId))?.status).toBe('waiting');
         await signalled.signal({ store, runId, name: 'go', payload: 'now' });
         expect(await signalled.result(runId, { store, timeoutMs: WOKEN_WITHIN_MS })).toBe('now');
+        const chain = await asked.start(0, { store });
+        await asked.signal({ store, runId: chain.runId, name: 'next' }); // woken: continues as new
+        const successor = async () => (await asked.get(chain.runId, { store })).chain?.latest;
+        await expect.poll(successor).not.toBe(undefined);
+        await expect
+          .poll(async () => (await store.get((await successor())!))?.status)
+          .toBe('waiting');
+        await sleep(300); // the worker is idle in its minute's pause
+        const bump = { store, timeoutMs: WOKEN_WITHIN_MS }; // only a wake-up answers in time
+        expect(await asked.update(chain.runId, 'bump', undefined, bump)).toBe(1);
       } finally {
         await w.stop();
         await store.close();
