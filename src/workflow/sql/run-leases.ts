@@ -116,9 +116,14 @@ export function runLeases(
         );
         if (!row) return endedSo(sql, tx, runId, outcome.status);
         if (row.parent_run_id !== null) {
-          // A child's end wakes the parent that waits for it.
+          // A child's end wakes the parent that waits for it. The row is locked whatever the
+          // parent's status: a parent still running waits for this commit before its park
+          // reads its children (PostgreSQL's READ COMMITTED would otherwise let it park on
+          // a child that has just ended, and no wake would follow).
           await tx.query(
-            `UPDATE ${runs} SET wake_at = ${now}, updated_at = ${now} WHERE run_id = ? AND status = 'waiting'`,
+            `UPDATE ${runs} SET wake_at = CASE WHEN status = 'waiting' THEN ${now} ELSE wake_at END,
+               updated_at = CASE WHEN status = 'waiting' THEN ${now} ELSE updated_at END
+             WHERE run_id = ? AND status IN ('running', 'waiting')`,
             [row.parent_run_id],
           );
         }
