@@ -107,6 +107,7 @@ export function worker(options: WorkerOptions): Worker {
     readWorkerOptions(options);
   const id = workerOwner(identity);
   const active = new Map<string, Slot>();
+  let ended = 0; // drives ended: one that ends while `fill` claims may wake a run it missed
   /** Runs that cannot be read: skipped by every later claim of this worker. */
   const corrupt = new Set<string>();
   let stopping = false;
@@ -155,6 +156,7 @@ export function worker(options: WorkerOptions): Worker {
         })
         .then((end) => {
           ends[run.runId] = end;
+          ended++;
           active.delete(run.runId);
           nudge();
           return end;
@@ -198,8 +200,10 @@ export function worker(options: WorkerOptions): Worker {
       presence.during(async () => {
         const ends: Record<string, DriveEnd> = {};
         for (;;) {
-          await fill(ends);
-          if (active.size === 0 && !(await fireDue(store, ids, onError))) break;
+          const endedBefore = ended;
+          const started = await fill(ends);
+          const settled = active.size === 0 && started === 0 && ended === endedBefore;
+          if (settled && !(await fireDue(store, ids, onError))) break;
           if (active.size > 0) await Promise.race([...active.values()].map((slot) => slot.done));
         }
         return { runs: ends, unknown: await unknownNow(), corrupt: [...corrupt] };
