@@ -88,10 +88,13 @@ const SAMPLED: CreateMessageResult = {
 const EXPECTED = 'Hello! / {"action":"accept","content":{"name":"Ana"}}';
 
 /** A `fetch` that keeps the body of every `tools/call` response, to see what crossed the wire. */
-function recordingFetch(bodies: Promise<string>[]): typeof fetch {
+/** Records the answers to `tools/call` in `bodies`, and the `tasks/update` requests sent in `updates`. */
+function recordingFetch(bodies: Promise<string>[], updates: string[] = []): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
-    if (String(init?.body).includes('"method":"tools/call"')) bodies.push(response.clone().text());
+    const sent = String(init?.body);
+    if (sent.includes('"method":"tools/call"')) bodies.push(response.clone().text());
+    if (sent.includes('"method":"tasks/update"')) updates.push(sent);
     return response;
   };
 }
@@ -128,10 +131,11 @@ describe('server-to-client input on MCP 2026-07-28', () => {
 
   it("fino's client gets sampling, forms and approval by form from fino's server (default negotiation)", async () => {
     const bodies: Promise<string>[] = [];
+    const updates: string[] = [];
     const asked: string[] = [];
     const client = mcpClient({
       transport: new StreamableHTTPClientTransport(new URL(http.url), {
-        fetch: recordingFetch(bodies),
+        fetch: recordingFetch(bodies, updates),
       }),
       onSample: () => SAMPLED,
       onElicit: (request): ElicitResult => {
@@ -160,12 +164,16 @@ describe('server-to-client input on MCP 2026-07-28', () => {
       { type: 'text', text: '{"action":"accept","content":{"color":"teal"}}' },
     ]);
     expect(asked).toEqual(['Your name?', 'Allow "publish" with {"site":"blog"}?', 'Color?']);
-    // Proof of the era: the answers came back as input-required results.
+    // Proof of the era: the direct calls' answers came back as input-required results (two
+    // for ask_both, one for publish); the durable task's question went out on tasks/get and
+    // its answer came back through tasks/update (decisions 242, 243).
     await client.close();
     const answered = await Promise.all(bodies);
     expect(answered.filter((body) => body.includes('"resultType":"input_required"'))).toHaveLength(
-      4,
+      3,
     );
+    expect(updates).toHaveLength(1);
+    expect(updates[0]).toContain('"color":"teal"');
   });
 
   it('asks what the tool asks at once in one round, under the keys it names', async () => {
