@@ -45,9 +45,11 @@ const steps = (log: string) =>
 async function restartScenario(store: WorkflowStore, place: { db: string; schema?: string }) {
   const log = join(dir, `${place.schema ?? 'sqlite'}.jsonl`);
   const command = { ...place, log, pollMs: 60_000, leaseMs: LEASE_MS, identity: 'billing' };
+  // Started first: a SQLite worker in another process is not woken by this process's
+  // writes, so with a one-minute poll it must find the run at its first look.
+  const { runId } = await blocking.start(undefined, { store });
   const first = nodeChild(WAKE_WORKER, command, { FINO_TEST_BLOCK: '1' });
   await first.ready;
-  const { runId } = await blocking.start(undefined, { store });
   await expect
     .poll(() => steps(log).map((entry) => entry.step), { timeout: 60_000 })
     .toEqual(['first', 'second']);
