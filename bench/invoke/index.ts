@@ -58,9 +58,9 @@ const aiSdk = async (input: unknown) => {
   try {
     let output: unknown;
     for await (const part of executeTool({
-      execute: aiSdkTool.execute!,
+      tool: aiSdkTool,
       input: parsed.value,
-      options: { toolCallId: 'call_1', messages: [] },
+      options: { toolCallId: 'call_1', messages: [], context: undefined as never },
     })) {
       if (part.type === 'final') output = part.output;
     }
