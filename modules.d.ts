@@ -24,6 +24,10 @@ declare module 'fino:ai/mcp' {
 declare module 'fino:ai/session' {
   export * from 'fino/ai/session';
 }
+
+declare module 'fino:ai/ui' {
+  export * from 'fino/ai/ui';
+}
 declare module 'fino:workflow' {
   export * from 'fino/workflow';
 }

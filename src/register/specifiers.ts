@@ -20,6 +20,7 @@ export const FINO_MODULES: Readonly<Record<string, string>> = Object.freeze({
   'fino:ai/agent': 'ai/agent',
   'fino:ai/mcp': 'ai/mcp',
   'fino:ai/session': 'ai/session',
+  'fino:ai/ui': 'ai/ui',
   'fino:workflow': 'workflow',
 });
 

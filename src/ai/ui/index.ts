@@ -1,0 +1,16 @@
+/**
+ * `fino:ai/ui`: fino agents, sessions and workflows behind the chat front ends people
+ * already use. It speaks the AI SDK's UI message stream protocol (server-sent events of
+ * `UIMessageChunk`s, as `ai` 7 defines it), so `useChat` from `@ai-sdk/react`, or `ai`'s
+ * `Chat` and `DefaultChatTransport`, talk to fino unchanged.
+ *
+ * Its files, one concept each: `types.ts` (the protocol's chunks and messages in fino's
+ * types, and fino's data parts); `tool-output.ts` (a tool result as a tool part's
+ * `output`, and back). It imports `ai/session` and `workflow` and below
+ * (floor 7 of docs/architecture.md), never `ai/mcp`.
+ *
+ * @module
+ */
+
+export { toolResultContent, uiToolOutput } from './tool-output.ts';
+export type * from './types.ts';
