@@ -73,8 +73,8 @@ const ofType = <T extends UIMessageChunk['type']>(chunks: UIMessageChunk[], type
   chunks.filter((c): c is Extract<UIMessageChunk, { type: T }> => c.type === type);
 
 /** The message parts of `type`'s data, in order. */
-const dataOf = (parts: Array<{ type: string }>, type: string) =>
-  parts.filter((p) => p.type === type).map((p) => (p as { data: unknown }).data);
+const dataOf = (parts: ReadonlyArray<{ type: string }>, type: string) =>
+  parts.filter((p) => p.type === type).map((p) => (p as unknown as { data: unknown }).data);
 
 /** Drives `order` for run `runId` through its approval and signal while a page reads it. */
 async function driveOrder(store: WorkflowStore, runId: string, seen: UIMessageChunk[]) {
