@@ -298,13 +298,18 @@ describe('workflowUIChunks: stopping', () => {
     },
   });
 
+  /** A waiting run of `waiter` on a store counting its watchers, and the timers before reading it. */
+  async function waitingRun(base: WorkflowStore) {
+    const { store, watching } = watchedStore(base);
+    const { runId } = await waiter.start(undefined, { store });
+    await worker({ store, workflows: [waiter] }).drain();
+    return { store, watching, runId, timers: liveTimers() };
+  }
+
   it('stops at once on abort, throwing an AbortError and leaving no timer or watcher', async () => {
     const base = sqlite();
     try {
-      const { store, watching } = watchedStore(base);
-      const { runId } = await waiter.start(undefined, { store });
-      await worker({ store, workflows: [waiter] }).drain();
-      const timers = liveTimers();
+      const { store, watching, runId, timers } = await waitingRun(base);
       const abort = new AbortController();
       const seen: UIMessageChunk[] = [];
       const reading = allChunks(
@@ -336,10 +341,7 @@ describe('workflowUIChunks: stopping', () => {
   it('stops on the reader’s return() mid-wait, leaving no timer or watcher', async () => {
     const base = sqlite();
     try {
-      const { store, watching } = watchedStore(base);
-      const { runId } = await waiter.start(undefined, { store });
-      await worker({ store, workflows: [waiter] }).drain();
-      const timers = liveTimers();
+      const { store, watching, runId, timers } = await waitingRun(base);
       const iterator = workflowUIChunks(workflowRuns(store), runId, {
         streams: ['quiet'],
         pollMs: 50,
