@@ -87,6 +87,10 @@ describe('workflowUIChunks refuses bad arguments at once', () => {
       'streams[1]: expected a stream name, received number 7',
     );
     refused(
+      () => workflowUIChunks(runs, 'r', { streams: new Array<string>(3) }),
+      'streams[0]: expected a stream name, received undefined',
+    );
+    refused(
       () => workflowUIChunks(runs, 'r', { textStream: '' }),
       'textStream: expected a stream name',
     );

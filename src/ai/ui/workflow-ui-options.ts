@@ -65,9 +65,10 @@ export function readWorkflowUIOptions(options: unknown): WorkflowUISettings {
   if (!Array.isArray(streams) || streams.length > MAX_WORKFLOW_UI_STREAMS) {
     refuse('streams', `an array of at most ${MAX_WORKFLOW_UI_STREAMS} stream names`, streams);
   }
-  streams.forEach((name, i) => {
+  for (let i = 0; i < streams.length; i++) {
+    const name = streams[i];
     if (typeof name !== 'string' || name === '') refuse(`streams[${i}]`, 'a stream name', name);
-  });
+  }
   if (textStream !== undefined && (typeof textStream !== 'string' || textStream === '')) {
     refuse('textStream', 'a stream name', textStream);
   }
