@@ -161,6 +161,47 @@ describe('workflowUIChunks keeps memory bounded', () => {
   });
 });
 
+describe('workflowUIChunks following a run that waits for days', () => {
+  it('reads its history again only when the run changed, and still shows every event', async () => {
+    const store = freshStore();
+    const pausing = workflow({
+      id: 'ui-pausing',
+      async run(ctx) {
+        await ctx.emit('step', 'before');
+        await ctx.waitForSignal('go');
+        await ctx.emit('step', 'after');
+      },
+    });
+    const { runId } = await pausing.start(undefined, { store });
+    const w = worker({ store, workflows: [pausing] });
+    await w.drain();
+    const runs = workflowRuns(store);
+    let gets = 0;
+    let histories = 0;
+    const counted = {
+      ...runs,
+      get: (id: string) => {
+        gets++;
+        return runs.get(id);
+      },
+      history: (id: string) => {
+        histories++;
+        return runs.history(id);
+      },
+    };
+    const reading = allChunks(workflowUIChunks(counted, runId, { pollMs: 10 }));
+    await until(() => gets >= 20, 'twenty polls');
+    expect(histories).toBeLessThanOrEqual(2);
+    await runs.signal(runId, 'go');
+    await w.drain();
+    const chunks = await reading;
+    const events = chunks.flatMap((c) =>
+      c.type === 'data-fino-workflow-event' ? [c.data.value] : [],
+    );
+    expect(events).toEqual(['before', 'after']);
+  });
+});
+
 describe('workflowUIChunks when the store fails', () => {
   it('ends the reading with the store’s error, freeing its stream watchers and timers', async () => {
     const base = freshStore();
@@ -172,9 +213,9 @@ describe('workflowUIChunks when the store fails', () => {
     let reads = 0;
     const failing = {
       ...runs,
-      history: async (id: string) => {
+      get: async (id: string) => {
         if (++reads >= 3) throw new WorkflowError('STORE_UNAVAILABLE', 'the database went away');
-        return runs.history(id);
+        return runs.get(id);
       },
     };
     const timers = liveTimers();

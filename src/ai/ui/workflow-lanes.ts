@@ -20,12 +20,23 @@ export interface RunLaneOptions {
   signal: AbortSignal;
 }
 
-/** The chunks of the run's changes, read every `pollMs` until the run has ended. */
+/**
+ * The chunks of the run's changes, read every `pollMs` until the run has ended. Its
+ * history (for `ctx.emit` events) is read again only when the run's `updatedAt` changed,
+ * and on the round after (a write in the same millisecond as the last one seen), so a run
+ * that waits for days costs one read of its row per poll, not of its whole history.
+ */
 export async function* runLane(options: RunLaneOptions): AsyncGenerator<UIMessageChunk[]> {
   const { source, changes, pollMs, signal } = options;
   let run = options.first;
+  let seen: string | undefined;
+  let changed = false;
   for (;;) {
-    const chunks = changes.update(run, await source.history(run.runId));
+    const stale = run.updatedAt !== seen || changed || hasEnded(run.status);
+    changed = run.updatedAt !== seen;
+    seen = run.updatedAt;
+    const history = stale ? await source.history(run.runId) : undefined;
+    const chunks = changes.update(run, history);
     if (chunks.length > 0) yield chunks;
     if (hasEnded(run.status)) return;
     await pause(pollMs, signal);

@@ -26,8 +26,8 @@ export class WorkflowRunChanges {
   private events = 0;
   private readonly decisions = new Map<string, string>();
 
-  /** The chunks for what changed in `run` (and its `history`) since the last call. */
-  update(run: WorkflowRun, history: readonly WorkflowHistoryEntry[]): UIMessageChunk[] {
+  /** The chunks for what changed in `run` (and its `history`, when read again) since the last call. */
+  update(run: WorkflowRun, history: readonly WorkflowHistoryEntry[] | undefined): UIMessageChunk[] {
     const out: UIMessageChunk[] = [];
     const previous = this.last;
     this.last = run;
@@ -41,6 +41,7 @@ export class WorkflowRunChanges {
       }
     }
     out.push(...this.decisionChanges(run));
+    if (history === undefined) return out;
     const emits = emitsOf(history);
     for (const entry of emits.slice(this.events)) out.push(eventChunk(run.runId, entry));
     this.events = Math.max(this.events, emits.length);
