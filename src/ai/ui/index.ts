@@ -6,7 +6,9 @@
  *
  * Its files, one concept each: `types.ts` (the protocol's chunks and messages in fino's
  * types, and fino's data parts); `tool-output.ts` (a tool result as a tool part's
- * `output`, and back). It imports `ai/session` and `workflow` and below
+ * `output`, and back); `workflow-chunks.ts` (a workflow run live on a page, with
+ * `workflow-source.ts`, `workflow-ui-options.ts`, `workflow-parts.ts`,
+ * `workflow-run-changes.ts`, `workflow-lanes.ts`, `merge-lanes.ts`). It imports `ai/session` and `workflow` and below
  * (floor 7 of docs/architecture.md), never `ai/mcp`.
  *
  * @module
@@ -14,3 +16,12 @@
 
 export { toolResultContent, uiToolOutput } from './tool-output.ts';
 export type * from './types.ts';
+export { workflowUIChunks } from './workflow-chunks.ts';
+export type { WorkflowUISource } from './workflow-source.ts';
+export {
+  DEFAULT_WORKFLOW_POLL_MS,
+  MAX_WORKFLOW_POLL_MS,
+  MAX_WORKFLOW_UI_STREAMS,
+  MIN_WORKFLOW_POLL_MS,
+  type WorkflowUIOptions,
+} from './workflow-ui-options.ts';

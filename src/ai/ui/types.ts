@@ -98,7 +98,7 @@ export type FinoDataTypes = {
   };
   /** A failure with fino's error code, sent just before the protocol's `error` chunk. */
   'fino-error': { code: string; message: string };
-  /** A workflow run's status and what it waits on. */
+  /** A workflow run's status and what it waits on (`id` = the run id: updated in place). */
   'fino-workflow': {
     runId: string;
     workflowId: string;
@@ -106,14 +106,24 @@ export type FinoDataTypes = {
     waitingOn?: UIJsonValue;
     output?: UIJsonValue;
     error?: { code?: string; message: string };
+    /** For a run that ended `continued` (`ctx.continueAsNew`): the run that continues it. */
+    continuedTo?: string;
   };
-  /** A decision a workflow run waits for (updated in place, by `id`, once decided). */
+  /**
+   * A decision a workflow run waits for (`id` = the decision id: updated in place once
+   * decided). Pending: the call's `kind` (`approval`, `suspend`) and `detail` (`toolCallId`,
+   * `args`, `reason`, `payload`, `risk`, `sideEffects`); decided: `decision` (`approve`,
+   * `reject`, `resume`), as the run's audit trail has it; `closed`: the run ended
+   * without it being decided (cancelled, failed).
+   */
   'fino-workflow-decision': {
     runId: string;
     decisionId: string;
-    kind: string;
-    state: 'pending' | 'decided';
+    state: 'pending' | 'decided' | 'closed';
+    toolName?: string;
+    kind?: string;
     detail?: UIJsonValue;
+    decision?: string;
   };
   /** A workflow's `ctx.emit(name, value)`. */
   'fino-workflow-event': { runId: string; name: string; value?: UIJsonValue };
