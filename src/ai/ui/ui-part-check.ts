@@ -116,7 +116,6 @@ function toolShape(state: UIToolState): Shape {
   } else shape.refused!.output = 'a call that ran (state "output-available")';
   if (state === 'output-error') shape.required.errorText = text;
   else shape.refused!.errorText = 'a call that failed (state "output-error")';
-  if (APPROVAL[state] === undefined) shape.refused!.approval = 'a call that needs approval';
   return shape;
 }
 
