@@ -5,6 +5,7 @@
  * The body is read with a byte limit counted as it arrives, so an oversized one is
  * refused without being held in memory.
  */
+import { readBoundedBody } from '../../internal/bounded-body.ts';
 import { describeValue } from '../../internal/describe-value.ts';
 import {
   type ChatRequestLimits,
@@ -97,30 +98,17 @@ function checkContentType(type: string | null): void {
 
 /** The body as UTF-8 text, read up to `limit` bytes: past it, reading stops and 413. */
 async function readBody(request: Request, limit: number): Promise<string> {
-  const tooLarge = () =>
-    new UIRequestError(
-      'TOO_LARGE',
-      `Expected a body of at most ${limit} bytes; this one is larger.`,
-    );
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > limit) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
+  const body = await readBoundedBody(
+    request,
+    limit,
+    () =>
+      new UIRequestError(
+        'TOO_LARGE',
+        `Expected a body of at most ${limit} bytes; this one is larger.`,
+      ),
+  );
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
   } catch {
     throw new UIRequestError(
       'INVALID_JSON',

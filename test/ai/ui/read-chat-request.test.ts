@@ -67,7 +67,7 @@ const ANSWERS: AiChunk[][] = [
 function chatServer() {
   const received: ChatRequest[] = [];
   const posted: unknown[] = [];
-  const fetch = async (url: RequestInfo | URL, init?: RequestInit) => {
+  const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const request = new Request(url, init);
     posted.push(JSON.parse(await request.clone().text()));
     try {
