@@ -2,6 +2,7 @@
  * How much a chat request may hold (decision 248): every limit the reading and checking
  * of posted messages applies, with its default.
  */
+import { unknownKeyMessage } from '../../internal/known-keys.ts';
 
 /**
  * The limits of {@link readChatRequest} and {@link checkUIMessages}; each one left out
@@ -54,11 +55,17 @@ const NUMERIC = [
   'depth',
 ];
 
-/** The limits with their defaults; a limit that is not a positive integer is a `TypeError`. */
+/**
+ * The limits with their defaults; an unknown key, or a limit that is not a positive
+ * integer (a boolean for `systemMessages`), is a `TypeError` (the server's mistake, not
+ * the page's).
+ */
 export function resolveLimits(limits: ChatRequestLimits | undefined): ResolvedLimits {
   const resolved = { ...DEFAULT_CHAT_REQUEST_LIMITS };
+  const unknown = unknownKeyMessage('ChatRequestLimits', limits ?? {}, Object.keys(resolved));
+  if (unknown !== undefined) throw new TypeError(unknown);
   for (const [name, value] of Object.entries(limits ?? {})) {
-    if (value === undefined || !Object.hasOwn(DEFAULT_CHAT_REQUEST_LIMITS, name)) continue;
+    if (value === undefined) continue;
     const numeric = NUMERIC.includes(name);
     const valid = numeric ? Number.isSafeInteger(value) && value > 0 : typeof value === 'boolean';
     if (!valid) {

@@ -160,7 +160,14 @@ function messagesOf(fields: Map<string, unknown>, limits: ResolvedLimits): UIMes
       `Expected either "messages" (the conversation) or "message" (its newest message), received ${list === undefined ? 'neither' : 'both'}.`,
     );
   }
-  return checkUIMessages(list ?? [one], limits);
+  if (list !== undefined) return checkUIMessages(list, limits);
+  try {
+    return checkUIMessages([one], limits);
+  } catch (error) {
+    // Named as the page sent it: `message.parts[2]`, not `messages[0].parts[2]`.
+    if (!(error instanceof UIRequestError)) throw error;
+    throw new UIRequestError(error.code, error.message.replace(/^messages\[0\]/, 'message'));
+  }
 }
 
 /** A field's check, its 400 sent as `INVALID_REQUEST` (the request is wrong, not its messages). */

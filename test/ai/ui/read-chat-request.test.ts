@@ -158,6 +158,9 @@ describe('readChatRequest', () => {
       trigger: 'submit-message',
       body: {},
     });
+    await expect(post({ id: 'thread-1', message: { ...message, role: 'tool' } })).rejects.toThrow(
+      'message.role: expected one of "user", "assistant", received string "tool".',
+    );
     expect(
       await post({
         id: 'c',

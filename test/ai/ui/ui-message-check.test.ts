@@ -344,9 +344,15 @@ describe('checkUIMessages', () => {
     expect(checked[1].parts[3]).not.toBe(messages[1].parts[3]);
   });
 
-  it('refuses limits that are not positive integers', () => {
+  it('refuses limits that are not positive integers, and unknown ones', () => {
     expect(() => checkUIMessages([], { parts: 0 })).toThrow(
       'ChatRequestLimits.parts: expected a positive integer, received 0',
+    );
+    expect(() => checkUIMessages([], { systemMessages: 'yes' } as object)).toThrow(
+      'ChatRequestLimits.systemMessages: expected a boolean, received yes',
+    );
+    expect(() => checkUIMessages([], { maxBytes: 5 } as object)).toThrow(
+      'ChatRequestLimits: unknown option "maxBytes";',
     );
   });
 });
