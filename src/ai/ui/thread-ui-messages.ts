@@ -17,7 +17,8 @@ import type { UIMessage, UIMessagePart, UIToolPart } from './types.ts';
  * `done`) and `tool-<name>` parts in their final state — `output-available` with
  * `uiToolOutput(result)`, `output-error` with the result's text, `output-denied` (with
  * the approval's id and reason) for a rejected call. A call the page has no result for
- * on this page stays `input-available`.
+ * on this page stays `input-available`. A run still going (`page.activeRunId`) adds its
+ * messages to the thread when it finishes: the page shows it by resuming its stream.
  *
  * @example
  * ```ts
