@@ -6,16 +6,31 @@
  *
  * Its files, one concept each: `types.ts` (the protocol's chunks and messages in fino's
  * types, and fino's data parts); `tool-output.ts` (a tool result as a tool part's
- * `output`, and back); `workflow-chunks.ts` (a workflow run live on a page, with
- * `workflow-source.ts`, `workflow-ui-options.ts`, `workflow-parts.ts`,
- * `workflow-run-changes.ts`, `workflow-lanes.ts`, `merge-lanes.ts`). It imports `ai/session` and `workflow` and below
+ * `output`, and back); messages in: `ui-request-error.ts`, `chat-request-limits.ts`,
+ * `read-chat-request.ts`, `ui-message-check.ts` (with `ui-part-check.ts`, `ui-fields.ts`,
+ * `json-value.ts`), `ui-to-model.ts` (with `reasoning-part.ts`, `tool-rejection.ts`),
+ * `pending-tool-responses.ts`, `thread-ui-messages.ts`; workflows on a page:
+ * `workflow-chunks.ts` (with `workflow-source.ts`, `workflow-ui-options.ts`,
+ * `workflow-parts.ts`, `workflow-run-changes.ts`, `workflow-lanes.ts`, `merge-lanes.ts`).
+ * It imports `ai/session` and `workflow` and below
  * (floor 7 of docs/architecture.md), never `ai/mcp`.
  *
  * @module
  */
 
+export { type ChatRequestLimits, DEFAULT_CHAT_REQUEST_LIMITS } from './chat-request-limits.ts';
+export {
+  pendingToolResponses,
+  type UIApprovalResponse,
+  type UIToolResponse,
+} from './pending-tool-responses.ts';
+export { type ChatRequest, readChatRequest } from './read-chat-request.ts';
+export { threadUIMessages } from './thread-ui-messages.ts';
 export { toolResultContent, uiToolOutput } from './tool-output.ts';
 export type * from './types.ts';
+export { checkUIMessages } from './ui-message-check.ts';
+export { UIRequestError, type UIRequestErrorCode } from './ui-request-error.ts';
+export { toModelMessages } from './ui-to-model.ts';
 export { workflowUIChunks } from './workflow-chunks.ts';
 export type { WorkflowUISource } from './workflow-source.ts';
 export {

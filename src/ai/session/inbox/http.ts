@@ -2,6 +2,7 @@
  * The inbox's HTTP plumbing: responses with the security headers, refusals as
  * {@link HttpError}, ids read from the path and forms read from the body, both bounded.
  */
+import { readBoundedBody } from '../../../internal/bounded-body.ts';
 import type { Html } from './html.ts';
 import { securityHeaders } from './security.ts';
 
@@ -70,26 +71,12 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
       `Expected a form (application/x-www-form-urlencoded), received ${type === '' ? 'no content type' : type}.`,
     );
   }
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) {
-    throw new HttpError(413, `The form is larger than ${MAX_BODY_BYTES} bytes.`);
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw new HttpError(413, `The form is larger than ${MAX_BODY_BYTES} bytes.`);
-      }
-      chunks.push(value);
-    }
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+  const body = await readBoundedBody(
+    request,
+    MAX_BODY_BYTES,
+    () => new HttpError(413, `The form is larger than ${MAX_BODY_BYTES} bytes.`),
+  );
+  return new URLSearchParams(body.toString('utf8'));
 }
 
 /** A form field's text, trimmed; `undefined` when absent or blank. */

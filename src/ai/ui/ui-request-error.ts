@@ -1,0 +1,64 @@
+/**
+ * The refusal of a chat request: an HTTP status, a code and a message naming what was
+ * wrong and what was expected, sent back as JSON (decision 248).
+ */
+
+/** The codes of {@link UIRequestError}, by status. */
+export type UIRequestErrorCode =
+  /** 400: the body is not JSON. */
+  | 'INVALID_JSON'
+  /** 400: the body is JSON but not a chat request (`id`, `trigger`, `messageId`). */
+  | 'INVALID_REQUEST'
+  /** 400: a message or part is not one the protocol allows, or passes a limit. */
+  | 'INVALID_MESSAGES'
+  /** 413: the body is larger than `ChatRequestLimits.bytes`. */
+  | 'TOO_LARGE'
+  /** 415: the body is not `application/json`. */
+  | 'UNSUPPORTED_MEDIA_TYPE';
+
+/** The status each code is sent with. */
+const STATUS: Readonly<Record<UIRequestErrorCode, 400 | 413 | 415>> = {
+  INVALID_JSON: 400,
+  INVALID_REQUEST: 400,
+  INVALID_MESSAGES: 400,
+  TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+};
+
+/**
+ * A chat request refused: `status` (400, 413 or 415), `code`, and a message naming the
+ * field (`messages[3].parts[2].state`) and what was expected. `toResponse()` is the
+ * answer to send: `{ error: { code, message } }` as JSON with that status.
+ *
+ * @example
+ * ```ts
+ * import { UIRequestError } from 'fino:ai/ui';
+ *
+ * const error = new UIRequestError('TOO_LARGE', 'Expected a body of at most 1048576 bytes.');
+ * const response = error.toResponse();
+ * console.log(response.status, await response.json()); // 413 { error: { code: 'TOO_LARGE', … } }
+ * ```
+ */
+export class UIRequestError extends Error {
+  override name = 'UIRequestError';
+  readonly code: UIRequestErrorCode;
+  readonly status: 400 | 413 | 415;
+
+  constructor(code: UIRequestErrorCode, message: string) {
+    super(message);
+    this.code = code;
+    this.status = STATUS[code];
+  }
+
+  /** The refusal as a JSON response: `{ error: { code, message } }` with the status. */
+  toResponse(): Response {
+    return new Response(JSON.stringify({ error: { code: this.code, message: this.message } }), {
+      status: this.status,
+      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+    });
+  }
+}
+
+/** A 400 `INVALID_MESSAGES` for the field at `path`: `<path>: expected …, received …`. */
+export const invalidMessages = (path: string, expected: string, received: string) =>
+  new UIRequestError('INVALID_MESSAGES', `${path}: expected ${expected}, received ${received}.`);
