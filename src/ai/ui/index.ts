@@ -6,11 +6,23 @@
  *
  * Its files, one concept each: `types.ts` (the protocol's chunks and messages in fino's
  * types, and fino's data parts); `tool-output.ts` (a tool result as a tool part's
- * `output`, and back). It imports `ai/session` and `workflow` and below
+ * `output`, and back); stream out (28a): `approval-id.ts`, `chunk-mapper.ts` with
+ * `run-outcome.ts`, `ui-chunks.ts`, `sse.ts`, `agent-response.ts`, `node-listener.ts`. It imports `ai/session` and `workflow` and below
  * (floor 7 of docs/architecture.md), never `ai/mcp`.
  *
  * @module
  */
 
+export { type AgentUIOptions, agentUIResponse } from './agent-response.ts';
+export { approvalIdOf, parseApprovalId } from './approval-id.ts';
+export { type UIChunkMapper, type UIStreamOptions, uiChunkMapper } from './chunk-mapper.ts';
+export { type NodeListenerOptions, nodeListener } from './node-listener.ts';
+export {
+  UI_MESSAGE_STREAM_HEADERS,
+  type UIStreamLimits,
+  type UIStreamResponseInit,
+  uiMessageStreamResponse,
+} from './sse.ts';
 export { toolResultContent, uiToolOutput } from './tool-output.ts';
 export type * from './types.ts';
+export { uiMessageChunks } from './ui-chunks.ts';
