@@ -34,3 +34,17 @@ export function endlessModel(delta = 'x'.repeat(256)): EndlessModel {
     },
   };
 }
+
+/** Reads `reader` until the model's text is streaming (so the model was called), returning what was read. */
+export async function readUntilStreaming(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes('"type":"text-delta"')) {
+    const { done, value } = await reader.read();
+    if (done) throw new Error(`the stream ended before any text: ${text}`);
+    text += decoder.decode(value, { stream: true });
+  }
+  return text;
+}

@@ -9,8 +9,10 @@ import {
   tool as aiTool,
   isStepCount,
   jsonSchema,
+  parseJsonEventStream,
   readUIMessageStream,
   streamText,
+  uiMessageChunkSchema,
 } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { agent } from '../../src/ai/agent/index.ts';
@@ -184,4 +186,18 @@ export async function chunkTypes(stream: ReadableStream<AiUIMessageChunk>): Prom
     if (!chunk.type.startsWith('data-fino-')) types.push(chunk.type);
   }
   return types;
+}
+
+/** One SSE event of a response as `ai`'s client parses it: valid per its chunk schema, or not. */
+export type ParsedEvent = { success: boolean; value?: AiUIMessageChunk; error?: unknown };
+
+/** Every event of a response's body, parsed and validated as `ai`'s client does. */
+export async function parsedEvents(response: Response): Promise<ParsedEvent[]> {
+  const stream = parseJsonEventStream({
+    stream: response.body as ReadableStream<Uint8Array>,
+    schema: uiMessageChunkSchema,
+  });
+  const events: ParsedEvent[] = [];
+  for await (const event of stream as unknown as AsyncIterable<ParsedEvent>) events.push(event);
+  return events;
 }

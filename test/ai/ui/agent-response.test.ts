@@ -2,34 +2,26 @@
  * `agentUIResponse`: an agent run as a UI message stream `Response` that `ai`'s own client
  * reads; the request's abort, or the body's cancel, aborts the run.
  */
-import {
-  parseJsonEventStream,
-  readUIMessageStream,
-  type UIMessageChunk,
-  uiMessageChunkSchema,
-} from 'ai';
+import type { UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { agentUIResponse } from '../../../src/ai/ui/index.ts';
-import { endlessModel } from '../../helpers/endless-model.ts';
-import { finoAgent } from '../../helpers/ui-turns.ts';
+import { endlessModel, readUntilStreaming } from '../../helpers/endless-model.ts';
+import { finoAgent, parsedEvents, readMessage } from '../../helpers/ui-turns.ts';
 
-/** The body as ai's client reads it: chunks validated by its schema, then one message. */
+/** The body as ai's client reads it: every event valid per its schema, then one message. */
 async function readResponse(response: Response) {
-  const chunks = parseJsonEventStream({
-    stream: response.body as ReadableStream<Uint8Array>,
-    schema: uiMessageChunkSchema,
-  }).pipeThrough(
-    new TransformStream<{ success: boolean; value?: unknown; error?: unknown }, UIMessageChunk>({
-      transform(result, controller) {
-        if (!result.success) throw result.error;
-        controller.enqueue(result.value as UIMessageChunk);
+  const events = await parsedEvents(response);
+  expect(events.filter((event) => !event.success)).toEqual([]);
+  const { message } = await readMessage(
+    new ReadableStream<UIMessageChunk>({
+      start(controller) {
+        for (const event of events) controller.enqueue(event.value as UIMessageChunk);
+        controller.close();
       },
     }),
   );
-  let last: unknown;
-  for await (const message of readUIMessageStream({ stream: chunks })) last = message;
-  return last as { id: string; parts: { type: string; text?: string }[]; metadata?: unknown };
+  return message as { id: string; parts: { type: string; text?: string }[]; metadata?: unknown };
 }
 
 describe('agentUIResponse', () => {
@@ -68,7 +60,7 @@ describe('agentUIResponse', () => {
     const request = new AbortController();
     const response = agentUIResponse(agent({ model }), 'go', { signal: request.signal });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    await reader.read();
+    await readUntilStreaming(reader);
     request.abort();
     await model.aborted;
     for (;;) if ((await reader.read()).done) break;
@@ -78,7 +70,7 @@ describe('agentUIResponse', () => {
     const model = endlessModel();
     const response = agentUIResponse(agent({ model }), 'go');
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    await reader.read();
+    await readUntilStreaming(reader);
     await reader.cancel();
     await model.aborted;
     const sent = model.sent;

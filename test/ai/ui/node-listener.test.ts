@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { agent } from '../../../src/ai/agent/index.ts';
 import { agentUIResponse, nodeListener } from '../../../src/ai/ui/index.ts';
-import { endlessModel } from '../../helpers/endless-model.ts';
+import { endlessModel, readUntilStreaming } from '../../helpers/endless-model.ts';
 import { finoAgent } from '../../helpers/ui-turns.ts';
 
 let server: Server | undefined;
@@ -48,8 +48,7 @@ describe('nodeListener', () => {
     const client = new AbortController();
     const response = await fetch(url, { method: 'POST', signal: client.signal });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const first = await reader.read();
-    expect(new TextDecoder().decode(first.value)).toContain('"type":"start"');
+    expect(await readUntilStreaming(reader)).toContain('"type":"start"');
     client.abort();
     await model.aborted;
   });

@@ -14,19 +14,7 @@ import {
   uiMessageChunks,
   uiMessageStreamResponse,
 } from '../../../src/ai/ui/index.ts';
-import { finoAgent } from '../../helpers/ui-turns.ts';
-
-async function parsedChunks(response: Response) {
-  const stream = parseJsonEventStream({
-    stream: response.body as ReadableStream<Uint8Array>,
-    schema: uiMessageChunkSchema,
-  });
-  const results: { success: boolean; value?: unknown; error?: unknown }[] = [];
-  for await (const result of stream as unknown as AsyncIterable<(typeof results)[number]>) {
-    results.push(result);
-  }
-  return results;
-}
+import { finoAgent, parsedEvents } from '../../helpers/ui-turns.ts';
 
 describe('uiMessageStreamResponse', () => {
   it('sends ai 7’s headers (the caller’s added, the protocol’s winning)', () => {
@@ -50,7 +38,7 @@ describe('uiMessageStreamResponse', () => {
       { calls: [{ id: 'c3', name: 'pay', input: { city: 'Oslo' } }] },
     ];
     const run = finoAgent(turns).stream('hi', { runId: 'run_1' });
-    const results = await parsedChunks(
+    const results = await parsedEvents(
       uiMessageStreamResponse(uiMessageChunks(run, { runId: 'run_1' })),
     );
     expect(results.filter((r) => !r.success)).toEqual([]);
@@ -58,7 +46,7 @@ describe('uiMessageStreamResponse', () => {
     expect(types).toContain('tool-approval-request');
     expect(types).toContain('tool-output-error');
     const failed = finoAgent([{ error: 'down' }]).stream('hi');
-    const errors = await parsedChunks(uiMessageStreamResponse(uiMessageChunks(failed)));
+    const errors = await parsedEvents(uiMessageStreamResponse(uiMessageChunks(failed)));
     expect(errors.filter((r) => !r.success)).toEqual([]);
     expect(errors.map((r) => (r.value as UIMessageChunk).type)).toContain('data-fino-error');
   });
