@@ -5,7 +5,6 @@
  * to drain so a slow client slows the reading instead of filling memory.
  */
 
-import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
@@ -70,14 +69,20 @@ async function writeWebResponse(
     return;
   }
   const reader = response.body.getReader();
-  const closed = once(res, 'close').then(() => {
-    void reader.cancel().catch(() => {});
+  // A plain listener, not `events.once`: that rejects on an `error` event, which nobody awaits here.
+  const closed = new Promise<void>((resolve) => {
+    res.once('close', () => {
+      void reader.cancel().catch(() => {});
+      resolve();
+    });
   });
   res.flushHeaders();
   for (;;) {
     const { done, value } = await reader.read();
     if (done || res.destroyed) break;
-    if (!res.write(value)) await Promise.race([once(res, 'drain'), closed]);
+    if (!res.write(value)) {
+      await Promise.race([new Promise((resolve) => res.once('drain', resolve)), closed]);
+    }
   }
   res.end();
 }
