@@ -58,7 +58,8 @@ function aiModel() {
         start(controller) {
           controller.enqueue({ type: 'stream-start', warnings: [] });
           controller.enqueue({ type: 'text-start', id: 't' });
-          for (let i = 0; i < DELTAS; i++) controller.enqueue({ type: 'text-delta', id: 't', delta });
+          for (let i = 0; i < DELTAS; i++)
+            controller.enqueue({ type: 'text-delta', id: 't', delta });
           controller.enqueue({ type: 'text-end', id: 't' });
           const finishReason = { unified: 'stop' as const, raw: undefined };
           controller.enqueue({ type: 'finish', finishReason, usage });
