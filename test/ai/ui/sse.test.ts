@@ -2,11 +2,7 @@
  * The SSE response: ai 7's headers, `data: <json>` events every one of which ai's own chunk
  * schema accepts, `[DONE]` at the end, and a bounded buffer for a client that does not read.
  */
-import {
-  UI_MESSAGE_STREAM_HEADERS as AI_HEADERS,
-  parseJsonEventStream,
-  uiMessageChunkSchema,
-} from 'ai';
+import { UI_MESSAGE_STREAM_HEADERS as AI_HEADERS } from 'ai';
 import { describe, expect, it } from 'vitest';
 import {
   UI_MESSAGE_STREAM_HEADERS,
