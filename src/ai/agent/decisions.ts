@@ -30,7 +30,7 @@ export function applyDecisions(state: RunState, decisions: Decisions): boolean {
       turn.results.push({
         type: 'tool_result',
         toolCallId: id,
-        content: `Tool call "${pending.toolName}" was rejected: ${decision.reject}`,
+        content: `${rejectionPrefix(pending.toolName)}${decision.reject}`,
         isError: true,
       });
     } else {
@@ -102,4 +102,19 @@ function notPendingMessage(state: RunState, id: string): string {
   return running
     ? `decision for "${id}": the call is not waiting for a decision; it runs when the run resumes (${waiting})`
     : `decision for "${id}": the call is already settled (${waiting})`;
+}
+
+/**
+ * How the result of a rejected call begins: the model reads it, and `fino:ai/ui` knows a
+ * rejection from a failure by it.
+ *
+ * @example
+ * ```ts
+ * import { rejectionPrefix } from 'fino:ai/agent';
+ *
+ * rejectionPrefix('refund'); // → 'Tool call "refund" was rejected: '
+ * ```
+ */
+export function rejectionPrefix(toolName: string): string {
+  return `Tool call "${toolName}" was rejected: `;
 }

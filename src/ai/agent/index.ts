@@ -48,6 +48,7 @@ export {
   type TrimOldestOptions,
   trimOldest,
 } from './context/index.ts';
+export { rejectionPrefix } from './decisions.ts';
 export {
   DEFAULT_GUARDRAIL_TIMEOUT_MS,
   type Guardrail,

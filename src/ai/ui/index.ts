@@ -11,23 +11,35 @@
  * `json-value.ts`), `ui-to-model.ts` (with `reasoning-part.ts`, `tool-rejection.ts`),
  * `pending-tool-responses.ts`, `thread-ui-messages.ts`; workflows on a page:
  * `workflow-chunks.ts` (with `workflow-source.ts`, `workflow-ui-options.ts`,
- * `workflow-parts.ts`, `workflow-run-changes.ts`, `workflow-lanes.ts`, `merge-lanes.ts`).
- * It imports `ai/session` and `workflow` and below
- * (floor 7 of docs/architecture.md), never `ai/mcp`.
+ * `workflow-parts.ts`, `workflow-run-changes.ts`, `workflow-lanes.ts`, `merge-lanes.ts`);
+ * stream out: `approval-id.ts`, `chunk-mapper.ts` with `run-outcome.ts`, `ui-chunks.ts`,
+ * `sse.ts`, `agent-response.ts`, `node-listener.ts`. It imports `ai/session` and
+ * `workflow` and below (floor 7 of docs/architecture.md), never `ai/mcp`.
  *
  * @module
  */
 
+export { type AgentUIOptions, agentUIResponse } from './agent-response.ts';
+export { approvalIdOf, parseApprovalId } from './approval-id.ts';
 export { type ChatRequestLimits, DEFAULT_CHAT_REQUEST_LIMITS } from './chat-request-limits.ts';
+export { type UIChunkMapper, type UIStreamOptions, uiChunkMapper } from './chunk-mapper.ts';
+export { type NodeListenerOptions, nodeListener } from './node-listener.ts';
 export {
   pendingToolResponses,
   type UIApprovalResponse,
   type UIToolResponse,
 } from './pending-tool-responses.ts';
 export { type ChatRequest, readChatRequest } from './read-chat-request.ts';
+export {
+  UI_MESSAGE_STREAM_HEADERS,
+  type UIStreamLimits,
+  type UIStreamResponseInit,
+  uiMessageStreamResponse,
+} from './sse.ts';
 export { threadUIMessages } from './thread-ui-messages.ts';
-export { toolResultContent, uiToolOutput } from './tool-output.ts';
+export { toolResultContent, uiToolErrorText, uiToolOutput } from './tool-output.ts';
 export type * from './types.ts';
+export { uiMessageChunks } from './ui-chunks.ts';
 export { checkUIMessages } from './ui-message-check.ts';
 export { UIRequestError, type UIRequestErrorCode } from './ui-request-error.ts';
 export { toModelMessages } from './ui-to-model.ts';

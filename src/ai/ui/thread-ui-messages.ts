@@ -6,7 +6,8 @@
  */
 import type { ContentPart, ModelMessage, ToolResultPart } from '../../task/index.ts';
 import type { ThreadPage } from '../session/index.ts';
-import { uiToolOutput } from './tool-output.ts';
+import { approvalIdOf } from './approval-id.ts';
+import { uiToolErrorText, uiToolOutput } from './tool-output.ts';
 import { rejectionReason } from './tool-rejection.ts';
 import type { UIMessage, UIMessagePart, UIToolPart } from './types.ts';
 
@@ -122,16 +123,9 @@ function settle(assistant: UIMessage, parts: ContentPart[]): void {
 /** The fields a tool part takes for its result. */
 function finalState(runId: string, part: UIToolPart, result: ToolResultPart): Partial<UIToolPart> {
   if (!result.isError) return { state: 'output-available', output: uiToolOutput(result) };
-  const text = errorTextOf(result);
+  const text = uiToolErrorText(result);
   const reason = rejectionReason(part.type.slice('tool-'.length), text);
   if (reason === undefined) return { state: 'output-error', errorText: text };
-  // The approval id of the contract (approvalIdOf, src/ai/ui/approval-id.ts of item 28a).
-  const id = `${encodeURIComponent(runId)}/${encodeURIComponent(part.toolCallId)}`;
+  const id = approvalIdOf(runId, part.toolCallId);
   return { state: 'output-denied', approval: { id, approved: false, reason } };
-}
-
-/** A result's text: its text parts, joined by a blank line. */
-function errorTextOf(result: ToolResultPart): string {
-  if (typeof result.content === 'string') return result.content;
-  return result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n\n');
 }

@@ -27,6 +27,23 @@ export function uiToolOutput(result: Pick<ToolResultPart, 'content'>): string | 
 }
 
 /**
+ * The `errorText` of a tool part for a fino tool result with `isError`: its text parts,
+ * joined by a blank line (an error's other parts have no place in the protocol's text).
+ *
+ * @example
+ * ```ts
+ * import { uiToolErrorText } from 'fino:ai/ui';
+ *
+ * uiToolErrorText({ content: [{ type: 'text', text: 'order not found' }] }); // → 'order not found'
+ * ```
+ */
+export function uiToolErrorText(result: Pick<ToolResultPart, 'content'>): string {
+  const { content } = result;
+  if (typeof content === 'string') return content;
+  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n\n');
+}
+
+/**
  * The content of a fino tool result for a tool part's `output`: a string as it is, an
  * array of fino content parts as it is, anything else as its JSON text.
  *

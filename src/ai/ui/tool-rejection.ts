@@ -5,11 +5,10 @@
  * <reason>`, src/ai/agent/decisions.ts), so a thread reloaded and posted back reads the
  * same to the model (decision 249).
  */
+import { rejectionPrefix as prefix } from '../agent/index.ts';
 
 /** What a rejection says when it gives no reason. */
 const NO_REASON = 'no reason given';
-
-const prefix = (toolName: string) => `Tool call "${toolName}" was rejected: `;
 
 /** The text of the `isError` result that answers a rejected call of `toolName`. */
 export const rejectionText = (toolName: string, reason: string | undefined) =>

@@ -3,7 +3,7 @@
  * web-standard handler of {@link inbox}.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { bridgeNodeRequest } from '../../../internal/node-http.ts';
 import { inbox } from './handler.ts';
 import type { InboxOptions } from './options.ts';
 
@@ -33,8 +33,8 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const hostPart = (host: string) => (host.includes(':') ? `[${host}]` : host);
 
 /**
- * Converts one Node request into a `Request`, runs `handle`, and writes its `Response`
- * back, streaming the body (server-sent events stay open until the client leaves).
+ * Checks the request's `Host` (against DNS rebinding), then runs `handle` on it through
+ * the shared Node bridge.
  */
 async function bridge(
   handle: (request: Request) => Promise<Response>,
@@ -52,48 +52,7 @@ async function bridge(
       );
     return;
   }
-  let url: URL;
-  try {
-    url = new URL(req.url ?? '/', `http://${host}`);
-  } catch {
-    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request\n');
-    return;
-  }
-  const aborted = new AbortController();
-  res.once('close', () => aborted.abort());
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
-  }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const request = new Request(url, {
-    method: req.method,
-    headers,
-    signal: aborted.signal,
-    ...(hasBody && { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' }),
-  } as RequestInit);
-  const response = await handle(request);
-  const out: Record<string, string | string[]> = {};
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') out[name] = value;
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) out['set-cookie'] = cookies;
-  res.writeHead(response.status, out);
-  if (!response.body || req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  res.once('close', () => void reader.cancel().catch(() => {}));
-  res.flushHeaders();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    res.write(value);
-  }
-  res.end();
+  await bridgeNodeRequest(handle, req, res, host);
 }
 
 /**
