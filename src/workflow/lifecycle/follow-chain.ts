@@ -5,7 +5,7 @@
  * and an update's caller follow it too (decision 254).
  */
 import { WorkflowError } from '../errors.ts';
-import type { StoredWorkflowRun, WorkflowStore } from '../types.ts';
+import type { RunRequest, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 
 /** How often an operation is sent on when the run it went to continued as new meanwhile. */
 const MAX_HOPS = 20;
@@ -56,4 +56,21 @@ export async function streamSuccessor(
   if (run?.status !== 'continued' || run.continuedTo === undefined) return undefined;
   const { length, closed } = await store.streamLength(runId, name);
   return closed ? undefined : { runId: run.continuedTo, after: length };
+}
+
+/**
+ * Request `requestId`, no longer held by run `runId`: the run continued as new with it
+ * queued, and it moved on (decision 254) — found in the first successor that holds it.
+ */
+export async function requestAlongChain(
+  store: WorkflowStore,
+  runId: string,
+  requestId: string,
+): Promise<RunRequest | undefined> {
+  for (let run = await store.get(runId); run?.continuedTo !== undefined; ) {
+    const found = await store.getRequest(run.continuedTo, requestId);
+    if (found) return found;
+    run = await store.get(run.continuedTo);
+  }
+  return undefined;
 }
