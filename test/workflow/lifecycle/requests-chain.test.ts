@@ -7,7 +7,12 @@
  * answered there.
  */
 import { describe, expect, it } from 'vitest';
-import { type AnyWorkflow, type WorkflowStore, worker, workflow } from '../../../src/workflow/index.ts';
+import {
+  type AnyWorkflow,
+  type WorkflowStore,
+  worker,
+  workflow,
+} from '../../../src/workflow/index.ts';
 import { eachWorkflowStore } from '../../helpers/workflow-store.ts';
 
 const counter = workflow({
@@ -123,9 +128,7 @@ describe.each(eachWorkflowStore('requests-chain'))('requests to a chain (%s)', (
       const { runId } = await slowFirst.start(0, { store });
       await started;
       const answer = slowFirst.update(runId, 'add', 7, { store, updateId: 'queued' });
-      await expect
-        .poll(async () => (await store.getRequest(runId, 'queued'))?.state)
-        .toBe('open');
+      await expect.poll(async () => (await store.getRequest(runId, 'queued'))?.state).toBe('open');
       release(); // the first run continues as new with the update queued
       expect(await answer).toEqual({ generation: 1, added: 7 });
       await slowFirst.signal({ store, runId, name: 'done' });
