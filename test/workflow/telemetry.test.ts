@@ -59,4 +59,43 @@ describe('workflow spans', () => {
     });
     expect(runSpans[0].attributes['fino.workflow.execution.end']).toBe('park');
   });
+
+  it('ends the span of an execution that continued as new OK, saying so', async () => {
+    const store = fresh();
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+    });
+    const looping = workflow({
+      id: 'looping',
+      async run(ctx, generation: number) {
+        await ctx.step('work', () => generation);
+        if (generation === 0) return ctx.continueAsNew(1);
+        return generation;
+      },
+    });
+    const w = worker({
+      store,
+      workflows: [looping],
+      pollMs: 10,
+      telemetry: { tracer: provider.getTracer('test') },
+    });
+    await w.start();
+    try {
+      const { runId } = await looping.start(0, { store });
+      expect(await looping.result(runId, { store })).toBe(1);
+      const [first, last] = exporter
+        .getFinishedSpans()
+        .filter((s: ReadableSpan) => s.name === 'workflow.run looping');
+      expect(first.status).toEqual({ code: 0 }); // not marked failed by the unwinding throw
+      expect(first.attributes).toMatchObject({
+        'fino.workflow.run_id': runId,
+        'fino.workflow.execution.end': 'continued',
+        'fino.workflow.continued_to': (await looping.get(runId, { store })).continuedTo,
+      });
+      expect(last.attributes['fino.workflow.execution.end']).toBe('returned');
+    } finally {
+      await w.stop();
+    }
+  });
 });
