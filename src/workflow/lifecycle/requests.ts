@@ -144,7 +144,10 @@ async function answerOf(
     let now = round === 0 ? request : await store.getRequest(request.runId, request.requestId);
     if (!now) {
       now = await requestAlongChain(store, request.runId, request.requestId);
-      if (now) onMoved((request = now).runId);
+      if (now) {
+        request = now;
+        onMoved(now.runId);
+      }
     }
     if (!now) throw new WorkflowError('NOT_FOUND', `${what} is gone`, { runId: request.runId });
     if (now.state === 'done') return fromCheckpoint(now.result);

@@ -12,7 +12,7 @@ import { nodeChild, PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
 import { eachWorkflowStore } from '../../helpers/workflow-store.ts';
 import { chainDesk } from '../fixtures/chain-desk.ts';
 
-const WORKER = join(import.meta.dirname, '../fixtures/chain-worker.ts');
+const WORKER = join(import.meta.dirname, '../fixtures/continue-worker.ts');
 
 async function readAll(chunks: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {
   const out: StreamChunk[] = [];
@@ -32,11 +32,8 @@ describe.each(eachWorkflowStore('chain-crash'))(
         await chainDesk.start({ generation: 0, total: 0 }, { store, runId });
         const reading = readAll(chainDesk.readStream(runId, 'log', { store }));
 
-        const killed = nodeChild(
-          WORKER,
-          { ...place, runId },
-          { FINO_TEST_KILL_AFTER_CONTINUE: '1' },
-        );
+        const desk = { ...place, runId, workflow: 'chain-desk' };
+        const killed = nodeChild(WORKER, desk, { FINO_TEST_KILL_CONTINUE: 'after:1' }); // after its commit
         expect(await chainDesk.update(runId, 'add', 5, { store, updateId: 'add-5' })).toBe(5);
         await chainDesk.signal({ store, runId, name: 'go', payload: 'next' });
         expect(await killed.done).toEqual({ killed: 'SIGKILL' });
@@ -47,7 +44,7 @@ describe.each(eachWorkflowStore('chain-crash'))(
         expect(
           await chainDesk.update(runId, 'add', 5, { store, updateId: 'add-5', timeoutMs: 10_000 }),
         ).toBe(5);
-        const survivor = nodeChild(WORKER, { ...place, runId });
+        const survivor = nodeChild(WORKER, desk);
         expect(await chainDesk.update(runId, 'add', 2, { store, updateId: 'add-2' })).toBe(7);
         await chainDesk.signal({ store, runId, name: 'go', payload: 'end' });
         expect(await survivor.done).toEqual({ ok: true });
