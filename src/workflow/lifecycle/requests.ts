@@ -184,10 +184,16 @@ async function checkStillRunning(
     if (again?.state !== 'open') return;
     throw new WorkflowError(
       'RUN_FINISHED',
-      `${what} was not answered: the run ended (${run.status})`,
+      `${what} was not answered: the run ended (${run.status})${retryHint(request, run)}`,
       {
         runId: request.runId,
       },
     );
   }
 }
+
+/** For an update of a failed run: it stays queued, and a retry of the run answers it. */
+const retryHint = (request: RunRequest, run: StoredWorkflowRun): string =>
+  request.kind === 'update' && run.status === 'error'
+    ? '; the update stays queued: once the run is retried, send it again with the same updateId for its result'
+    : '';

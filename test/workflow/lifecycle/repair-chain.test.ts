@@ -96,7 +96,10 @@ describe.each(eachWorkflowStore('repair-chain'))('repairs and chains (%s)', (_en
     const w = worker({ store, workflows: [tally], pollMs: 10 });
     await w.start();
     try {
-      await expect(first).rejects.toMatchObject({ code: 'RUN_FINISHED' });
+      await expect(first).rejects.toMatchObject({
+        code: 'RUN_FINISHED',
+        message: expect.stringContaining('once the run is retried, send it again'),
+      });
       expect((await tally.get(runId, { store })).status).toBe('error');
       broken = false;
       await tally.retry(runId, { store, by: 'ops' });
