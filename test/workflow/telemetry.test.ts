@@ -14,13 +14,17 @@ import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
 const fresh = memoryStorePerTest();
 
+/** A tracer provider whose finished spans the test reads from `exporter`. */
+function inMemoryTracing() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { exporter, provider };
+}
+
 describe('workflow spans', () => {
   it('spans each execution and each live step; replayed steps get none', async () => {
     const store = fresh();
-    const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({
-      spanProcessors: [new SimpleSpanProcessor(exporter)],
-    });
+    const { exporter, provider } = inMemoryTracing();
     const flow = workflow({
       id: 'traced',
       async run(ctx) {
@@ -62,10 +66,7 @@ describe('workflow spans', () => {
 
   it('ends the span of an execution that continued as new OK, saying so', async () => {
     const store = fresh();
-    const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({
-      spanProcessors: [new SimpleSpanProcessor(exporter)],
-    });
+    const { exporter, provider } = inMemoryTracing();
     const looping = workflow({
       id: 'looping',
       async run(ctx, generation: number) {
