@@ -14,13 +14,17 @@ import { memoryStorePerTest } from '../helpers/workflow-store.ts';
 
 const fresh = memoryStorePerTest();
 
+/** A tracer provider whose finished spans the test reads from `exporter`. */
+function inMemoryTracing() {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  return { exporter, provider };
+}
+
 describe('workflow spans', () => {
   it('spans each execution and each live step; replayed steps get none', async () => {
     const store = fresh();
-    const exporter = new InMemorySpanExporter();
-    const provider = new BasicTracerProvider({
-      spanProcessors: [new SimpleSpanProcessor(exporter)],
-    });
+    const { exporter, provider } = inMemoryTracing();
     const flow = workflow({
       id: 'traced',
       async run(ctx) {
@@ -58,5 +62,41 @@ describe('workflow spans', () => {
       'fino.workflow.step.kind': 'step',
     });
     expect(runSpans[0].attributes['fino.workflow.execution.end']).toBe('park');
+  });
+
+  it('ends the span of an execution that continued as new OK, saying so', async () => {
+    const store = fresh();
+    const { exporter, provider } = inMemoryTracing();
+    const looping = workflow({
+      id: 'looping',
+      async run(ctx, generation: number) {
+        await ctx.step('work', () => generation);
+        if (generation === 0) return ctx.continueAsNew(1);
+        return generation;
+      },
+    });
+    const w = worker({
+      store,
+      workflows: [looping],
+      pollMs: 10,
+      telemetry: { tracer: provider.getTracer('test') },
+    });
+    await w.start();
+    try {
+      const { runId } = await looping.start(0, { store });
+      expect(await looping.result(runId, { store })).toBe(1);
+      const [first, last] = exporter
+        .getFinishedSpans()
+        .filter((s: ReadableSpan) => s.name === 'workflow.run looping');
+      expect(first.status).toEqual({ code: 0 }); // not marked failed by the unwinding throw
+      expect(first.attributes).toMatchObject({
+        'fino.workflow.run_id': runId,
+        'fino.workflow.execution.end': 'continued',
+        'fino.workflow.continued_to': (await looping.get(runId, { store })).continuedTo,
+      });
+      expect(last.attributes['fino.workflow.execution.end']).toBe('returned');
+    } finally {
+      await w.stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Reading a stream out of a run (decision 227): from any offset, following it live until
- * it is closed or the run ends. Chunks are read from the store in pages; while there is
+ * it is closed or the run ends — a run that continued as new goes on into its successor's
+ * stream of the same name, offsets counted over the chain (decision 254). Chunks are read from the store in pages; while there is
  * nothing new the reader waits — woken at once by a write of the same store object (a
  * worker in this process), else polling with a backoff from {@link FIRST_POLL_MS} to
  * {@link MAX_POLL_MS}. A reader that stops iterating (`break`, `return`) or whose `signal`
@@ -10,6 +11,7 @@ import { WorkflowError } from '../errors.ts';
 import { fromCheckpoint } from '../json-value.ts';
 import { checkStreamName } from '../stream-limits.ts';
 import type { StoredStreamChunk, WorkflowStore } from '../types.ts';
+import { streamSuccessor } from './follow-chain.ts';
 
 /** A chunk of a stream out of a run: its offset (from 0) and its value. */
 export interface StreamChunk {
@@ -80,19 +82,31 @@ async function* follow(
 ): AsyncGenerator<StreamChunk> {
   signal?.throwIfAborted();
   await lookUp();
-  let offset = from;
+  let offset = from; // over the chain, from the named run's first chunk (decision 254)
+  let run = { runId, base: 0 };
   let pause = FIRST_POLL_MS;
   for (;;) {
     signal?.throwIfAborted();
     // Watched before the read, so a write between the read and the wait still wakes it.
-    const woken = wakeUp(store, runId, name);
+    const woken = wakeUp(store, run.runId, name);
     try {
-      const { chunks, ended } = await store.streamChunks(runId, name, offset, STREAM_PAGE);
+      const { chunks, ended } = await store.streamChunks(
+        run.runId,
+        name,
+        offset - run.base,
+        STREAM_PAGE,
+      );
       for (const chunk of chunks) {
-        yield { offset: chunk.offset, value: chunkValue(runId, name, chunk) };
-        offset = chunk.offset + 1;
+        const value = chunkValue(run.runId, name, chunk);
+        offset = run.base + chunk.offset + 1;
+        yield { offset: offset - 1, value };
       }
-      if (ended) return;
+      if (ended) {
+        const next = await streamSuccessor(store, run.runId, name);
+        if (!next) return;
+        run = { runId: next.runId, base: run.base + next.after };
+        continue;
+      }
       if (chunks.length > 0) {
         pause = FIRST_POLL_MS;
         continue;

@@ -11,7 +11,7 @@ import { WorkflowError, type WorkflowErrorCode } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
 import type { RunRequest, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import type { StoreOption } from '../workflow.ts';
-import { sendToChain } from './follow-chain.ts';
+import { requestAlongChain, sendToChain } from './follow-chain.ts';
 import { storeOf } from './lifecycle.ts';
 
 /** The most queries and updates a run may hold unanswered: more are refused with `UPDATE_QUEUE_FULL`. */
@@ -61,11 +61,14 @@ export async function sendQuery(
   workflowId?: string,
 ): Promise<unknown> {
   const request = await queue('query', runId, name, args, options, sortableId('qry_'), workflowId);
+  let heldBy = request.runId;
   try {
-    return await answerOf(storeOf(options), request, options.timeoutMs);
+    return await answerOf(storeOf(options), request, options.timeoutMs, (moved) => {
+      heldBy = moved;
+    });
   } finally {
     await storeOf(options)
-      .dropRequest(request.runId, request.requestId)
+      .dropRequest(heldBy, request.requestId)
       .catch(() => {});
   }
 }
@@ -123,16 +126,29 @@ async function queue(
   );
 }
 
-/** Waits for the request's answer: its result, or its failure thrown with its code. */
+/**
+ * Waits for the request's answer: its result, or its failure thrown with its code. A
+ * request whose run continued as new before answering it is followed to the run it moved
+ * to (decision 254); `onMoved` learns that run.
+ */
 async function answerOf(
   store: WorkflowStore,
-  request: RunRequest,
+  sent: RunRequest,
   timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS,
+  onMoved: (runId: string) => void = () => {},
 ): Promise<unknown> {
   const deadline = Date.now() + timeoutMs;
+  let request = sent;
   const what = `${request.kind} "${request.name}" of workflow run "${request.runId}"`;
   for (let wait = 2, round = 0; ; wait = Math.min(wait * 2, 100), round++) {
-    const now = round === 0 ? request : await store.getRequest(request.runId, request.requestId);
+    let now = round === 0 ? request : await store.getRequest(request.runId, request.requestId);
+    if (!now) {
+      now = await requestAlongChain(store, request.runId, request.requestId);
+      if (now) {
+        request = now;
+        onMoved(now.runId);
+      }
+    }
     if (!now) throw new WorkflowError('NOT_FOUND', `${what} is gone`, { runId: request.runId });
     if (now.state === 'done') return fromCheckpoint(now.result);
     if (now.state === 'failed') {
@@ -168,10 +184,16 @@ async function checkStillRunning(
     if (again?.state !== 'open') return;
     throw new WorkflowError(
       'RUN_FINISHED',
-      `${what} was not answered: the run ended (${run.status})`,
+      `${what} was not answered: the run ended (${run.status})${retryHint(request, run)}`,
       {
         runId: request.runId,
       },
     );
   }
 }
+
+/** For an update of a failed run: it stays queued, and a retry of the run answers it. */
+const retryHint = (request: RunRequest, run: StoredWorkflowRun): string =>
+  request.kind === 'update' && run.status === 'error'
+    ? '; the update stays queued: once the run is retried, send it again with the same updateId for its result'
+    : '';

@@ -13,6 +13,7 @@
 import { writeIfHeld } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import type { WorkflowStore } from '../types.ts';
+import { handOver } from './chain-handover.ts';
 import { decodeRunRow, RECORD_FORMAT, type RunRow } from './rows.ts';
 import type { WorkflowSql } from './store-context.ts';
 
@@ -63,6 +64,7 @@ export function runContinue(
             `UPDATE ${sql.t('workflow_signals')} SET run_id = ? WHERE run_id = ? AND consumed_by IS NULL`,
             [successor.runId, runId],
           );
+          await handOver(sql, tx, runId, successor.runId);
           await pruneOldHistory(sql, tx, runId, keepHistories);
           return true;
         },

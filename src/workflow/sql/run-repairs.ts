@@ -89,7 +89,7 @@ async function forkRun(
   const source = await lockRun(sql, tx, runId);
   const [taken] = await tx.query<RunRow>(`SELECT * FROM ${runs} WHERE run_id = ?`, [fork.runId]);
   if (taken) return { run: sameFork(decodeRunRow(taken), runId, fork), created: false };
-  const from = forkPoint(runId, await readHistory(sql, tx, runId), fork.fromStep);
+  const from = forkPoint(source, await readHistory(sql, tx, runId), fork.fromStep);
   const [row] = await tx.query<RunRow>(
     `INSERT INTO ${runs} (run_id, workflow_id, signals, status, format, input, wake_at, forked_from, forked_at_step, created_at, updated_at)
      VALUES (?, ?, ?, 'running', ?, ?, ${now}, ?, ?, ${now}, ${now}) RETURNING *`,
@@ -125,14 +125,23 @@ async function forkRun(
  * when it holds no `fromStep`, or naming the first entry before it that still waits (its
  * wait cannot be copied: fork from it or earlier).
  */
-function forkPoint(runId: string, history: HistoryEntry[], fromStep: string): HistoryEntry {
+function forkPoint(
+  source: StoredWorkflowRun,
+  history: HistoryEntry[],
+  fromStep: string,
+): HistoryEntry {
+  const { runId } = source;
   const from = history.find((entry) => entry.id === fromStep);
   if (!from) {
     const ids = history.slice(0, NAMED_ENTRIES).map((entry) => `"${entry.id}"`);
     const more = history.length > NAMED_ENTRIES ? `, … (${history.length} in all)` : '';
+    const pruned =
+      history.length === 0 && source.status === 'continued'
+        ? ` (it continued as new: a chain keeps the histories of its last keepContinuedHistories ended runs only)`
+        : '';
     throw new WorkflowError(
       'INVALID_ARGUMENT',
-      `fork: fromStep: workflow run "${runId}" has no history entry "${fromStep}"; it holds ${ids.join(', ') || 'none'}${more}`,
+      `fork: fromStep: workflow run "${runId}" has no history entry "${fromStep}"; it holds ${ids.join(', ') || 'none'}${more}${pruned}`,
       { runId },
     );
   }

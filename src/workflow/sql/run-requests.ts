@@ -7,6 +7,7 @@
 import { canonicalJson } from '../../internal/canonical-json.ts';
 import { WorkflowError } from '../errors.ts';
 import type { NewRunRequest, RunRequest, StoredWorkflowRun, WorkflowStore } from '../types.ts';
+import { updateInChain } from './chain-requests.ts';
 import { extendLease } from './run-leases.ts';
 import { checkUnfinished, lockRun, upsertEntry, type WorkflowSql } from './store-context.ts';
 
@@ -41,7 +42,12 @@ export function runRequests(
       return driver.transaction(async (tx) => {
         const run = await lockRun(sql, tx, request.runId);
         const [existing] = await tx.query<RequestRow>(byId, [request.runId, request.requestId]);
-        if (existing) return sameRequest(decodeRequest(existing), request);
+        const earlier =
+          existing ??
+          (request.kind === 'update'
+            ? await updateInChain<RequestRow>(sql, tx, run, request.requestId)
+            : undefined);
+        if (earlier) return sameRequest(decodeRequest(earlier), request);
         checkUnfinished(run, `${request.kind === 'query' ? 'queries' : 'updates'}`);
         checkHandlers(run, request);
         const [count] = await tx.query<{ n: number | string }>(

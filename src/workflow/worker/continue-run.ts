@@ -3,9 +3,11 @@
  * the successor's input is checked against the workflow's input schema, and the run is
  * ended and its successor created in one store transaction.
  */
+import type { OtelSpan } from '../../ai/agent/index.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
 import type { Continuation, Execution, ExecutionEnd } from '../context/index.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { endSpan } from '../telemetry.ts';
 import type { RunOutcome, WorkflowStore } from '../types.ts';
 import type { AnyWorkflow } from '../workflow.ts';
 import type { DriveEnd } from './drive.ts';
@@ -23,17 +25,22 @@ export function continuationAfter(
 /**
  * Continues the run `owner` holds as new with the continuation's input: `'continued'`,
  * or `'lost'` when the lease was lost. A cancelled run ends `cancelled` instead, and an
- * input its schema refuses ends the run `error` (`INVALID_INPUT`).
+ * input its schema refuses ends the run `error` (`INVALID_INPUT`). The execution's span
+ * is ended here: OK when the run continued — the throw that unwound the code is no
+ * failure — with `fino.workflow.execution.end: 'continued'` and the successor's id
+ * (decision 254); failed with the error when the input was refused.
  */
 export async function continueRun(
   definition: AnyWorkflow,
   runId: string,
   continuation: Continuation,
-  options: { store: WorkflowStore; owner: string; cancelling: boolean },
+  options: { store: WorkflowStore; owner: string; cancelling: boolean; span?: OtelSpan },
 ): Promise<DriveEnd> {
-  const { store, owner } = options;
-  const end = async (outcome: RunOutcome) =>
-    (await store.finish(runId, owner, outcome)) ? outcome.status : 'lost';
+  const { store, owner, span } = options;
+  const end = async (outcome: RunOutcome) => {
+    endSpan(span, outcome.status === 'error' ? outcome.error : undefined);
+    return (await store.finish(runId, owner, outcome)) ? outcome.status : 'lost';
+  };
   if (options.cancelling) return end({ status: 'cancelled' });
   let input: string | undefined;
   try {
@@ -45,5 +52,11 @@ export async function continueRun(
   }
   const successor = { runId: sortableId('wf_'), ...(input === undefined ? {} : { input }) };
   const keep = definition.keepContinuedHistories;
-  return (await store.continueAsNew(runId, owner, successor, keep)) ? 'continued' : 'lost';
+  const continued = await store.continueAsNew(runId, owner, successor, keep);
+  if (continued) {
+    span?.setAttribute('fino.workflow.execution.end', 'continued');
+    span?.setAttribute('fino.workflow.continued_to', successor.runId);
+  }
+  endSpan(span);
+  return continued ? 'continued' : 'lost';
 }

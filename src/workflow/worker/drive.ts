@@ -93,15 +93,16 @@ async function driveExecutions(
     options.onExecution(execution);
     const end = await execution.execute(() => definition.options.run(execution, input as never));
     runSpan?.setAttribute('fino.workflow.execution.end', end.kind);
+    const continuation = continuationAfter(execution, end);
+    if (continuation) {
+      const cancelling = execution.cancelling;
+      const span = runSpan;
+      return continueRun(definition, run.runId, continuation, { store, owner, cancelling, span });
+    }
     endSpan(
       runSpan,
       end.kind === 'threw' ? end.error : end.kind === 'fatal' ? end.error : undefined,
     );
-    const continuation = continuationAfter(execution, end);
-    if (continuation) {
-      const cancelling = execution.cancelling;
-      return continueRun(definition, run.runId, continuation, { store, owner, cancelling });
-    }
     let outcome: RunOutcome;
     switch (end.kind) {
       case 'lost':
