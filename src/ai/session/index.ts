@@ -23,6 +23,7 @@
  */
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_EVENTS, type EventsOption } from './events-option.ts';
 export {
   headerIdentity,
   type IdentifyRequest,
@@ -45,6 +46,7 @@ export {
   type ContinueOptions,
   type DecideOptions,
   type DrainReport,
+  type EventsOptions,
   type Session,
   type SessionOptions,
   type StartOptions,
