@@ -191,8 +191,8 @@ export interface Session {
     options?: { before?: number; limit?: number },
   ): Promise<ThreadPage | undefined>;
   /**
-   * Deletes a thread: its messages, its summary, and its runs with their pending calls
-   * and audit trail. `NOT_FOUND` for an unknown thread; `THREAD_BUSY` while one of its
+   * Deletes a thread: its messages, its summary, and its runs with their pending calls,
+   * audit trail and recorded events. `NOT_FOUND` for an unknown thread; `THREAD_BUSY` while one of its
    * runs is running (cancel it first).
    */
   forget(threadId: string): Promise<{ messages: number; runs: number }>;
