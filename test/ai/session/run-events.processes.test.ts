@@ -87,107 +87,103 @@ const label = ({ event }: RunEvent) =>
 const expectContiguous = (events: RunEvent[]) =>
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
 
+/** A test on a new shared database of `engine` and this process's store on it (closed after). */
+const onShared =
+  (engine: 'sqlite' | 'postgres', body: (db: Shared, store: Store) => Promise<void>) =>
+  async (ctx: { skip(): void }) => {
+    const db = await shared(engine);
+    if (!db) return ctx.skip();
+    const store = db.open();
+    try {
+      await body(db, store);
+    } finally {
+      await store.close();
+    }
+  };
+
+/** Resolves once A has created the run. */
+const created = (store: Store, runId: string) =>
+  until(async () => (await store.get(runId).catch(() => undefined)) !== undefined);
+
+/** B: a session of this process that can continue the slow agent's runs (lease 500 ms). */
+const sessionB = (store: Store) =>
+  session({
+    store,
+    agent: slowAgent({ steps: 7, stepMs: 20, tag: 'B' }),
+    events: true,
+    leaseMs: 500,
+  });
+
 describe.each(['sqlite', 'postgres'] as const)('two processes on %s', (engine) => {
   it(
     'B follows the run A drives, from the start and from the middle, each event once, to its end',
-    async (ctx) => {
-      const db = await shared(engine);
-      if (!db) return ctx.skip();
-      const store = db.open();
-      try {
-        const runs = session({ store, events: true }); // B: no agent, it only reads
-        const a = processA(db, 'r-follow', 30_000);
-        await until(async () => (await store.get('r-follow').catch(() => undefined)) !== undefined);
-        const fromStart = collect(runs.events('r-follow', { pollMs: 20 }));
-        await logHas(store, 'r-follow', 5);
-        const fromMiddle = collect(runs.events('r-follow', { after: 3, pollMs: 20 }));
-        expect(await a.done).toEqual({ ok: true, status: 'done' });
-        const all = await collect(runs.events('r-follow', { follow: false }));
-        expectContiguous(all);
-        expect(await fromStart).toEqual(all);
-        expect(await fromMiddle).toEqual(all.slice(3));
-        expect(all.at(-1)?.event).toMatchObject({
-          type: 'finish',
-          result: { status: 'done', text: 'done by A' },
-        });
-        expect(all.filter((e) => e.event.type === 'step-start')).toHaveLength(7);
-      } finally {
-        await store.close();
-      }
-    },
+    onShared(engine, async (db, store) => {
+      const runs = session({ store, events: true }); // B: no agent, it only reads
+      const a = processA(db, 'r-follow', 30_000);
+      await created(store, 'r-follow');
+      const fromStart = collect(runs.events('r-follow', { pollMs: 20 }));
+      await logHas(store, 'r-follow', 5);
+      const fromMiddle = collect(runs.events('r-follow', { after: 3, pollMs: 20 }));
+      expect(await a.done).toEqual({ ok: true, status: 'done' });
+      const all = await collect(runs.events('r-follow', { follow: false }));
+      expectContiguous(all);
+      expect(await fromStart).toEqual(all);
+      expect(await fromMiddle).toEqual(all.slice(3));
+      expect(all.at(-1)?.event).toMatchObject({
+        type: 'finish',
+        result: { status: 'done', text: 'done by A' },
+      });
+      expect(all.filter((e) => e.event.type === 'step-start')).toHaveLength(7);
+    }),
     PROCESS_TIMEOUT_MS,
   );
 
   it(
     'A SIGKILLed mid-run: B takes it over after the lease expires, the log says so, a follower ends',
-    async (ctx) => {
-      const db = await shared(engine);
-      if (!db) return ctx.skip();
-      const store = db.open();
-      try {
-        const runs = session({
-          store,
-          agent: slowAgent({ steps: 7, stepMs: 20, tag: 'B' }),
-          events: true,
-          leaseMs: 500,
-        });
-        const a = processA(db, 'r-kill', 500);
-        await until(async () => (await store.get('r-kill').catch(() => undefined)) !== undefined);
-        const follower = collect(runs.events('r-kill', { pollMs: 20 }));
-        await logHas(store, 'r-kill', 4);
-        a.process.kill('SIGKILL');
-        expect(await a.done).toEqual({ killed: 'SIGKILL' });
-        const run = await takeOver(runs, 'r-kill');
-        expect(run.status).toBe('done');
-        const all = await collect(runs.events('r-kill', { follow: false }));
-        expect(await follower).toEqual(all);
-        expectContiguous(all);
-        expect(all.map(label).filter((l) => l.startsWith('run-resumed'))).toEqual([
-          'run-resumed:takeover',
-        ]);
-        expect(all.at(-1)?.event).toMatchObject({ type: 'finish', result: { status: 'done' } });
-      } finally {
-        await store.close();
-      }
-    },
+    onShared(engine, async (db, store) => {
+      const runs = sessionB(store);
+      const a = processA(db, 'r-kill', 500);
+      await created(store, 'r-kill');
+      const follower = collect(runs.events('r-kill', { pollMs: 20 }));
+      await logHas(store, 'r-kill', 4);
+      a.process.kill('SIGKILL');
+      expect(await a.done).toEqual({ killed: 'SIGKILL' });
+      const run = await takeOver(runs, 'r-kill');
+      expect(run.status).toBe('done');
+      const all = await collect(runs.events('r-kill', { follow: false }));
+      expect(await follower).toEqual(all);
+      expectContiguous(all);
+      expect(all.map(label).filter((l) => l.startsWith('run-resumed'))).toEqual([
+        'run-resumed:takeover',
+      ]);
+      expect(all.at(-1)?.event).toMatchObject({ type: 'finish', result: { status: 'done' } });
+    }),
     PROCESS_TIMEOUT_MS,
   );
 
   it(
     'A SIGSTOPped past its lease and woken after B took over: A, a late writer, adds nothing',
-    async (ctx) => {
-      const db = await shared(engine);
-      if (!db) return ctx.skip();
-      const store = db.open();
-      try {
-        const runs = session({
-          store,
-          agent: slowAgent({ steps: 7, stepMs: 20, tag: 'B' }),
-          events: true,
-          leaseMs: 500,
-        });
-        const a = processA(db, 'r-late', 500);
-        await until(async () => (await store.get('r-late').catch(() => undefined)) !== undefined);
-        await logHas(store, 'r-late', 4);
-        a.process.kill('SIGSTOP');
-        expect((await takeOver(runs, 'r-late')).status).toBe('done');
-        const afterB = await collect(runs.events('r-late', { follow: false }));
-        a.process.kill('SIGCONT');
-        expect(await a.done).toMatchObject({ ok: true, status: 'done' }); // the run as B left it
-        const all = await collect(runs.events('r-late', { follow: false }));
-        expect(all).toEqual(afterB);
-        const marker = all.findIndex((e) => label(e) === 'run-resumed:takeover');
-        expect(marker).toBeGreaterThan(0);
-        // What B made after the marker is B's (its step-finish events also list A's earlier work).
-        const made = all
-          .slice(marker)
-          .filter((e) => ['text-delta', 'tool-result'].includes(e.event.type));
-        expect(made.length).toBeGreaterThan(0);
-        expect(JSON.stringify(made)).not.toContain('by A');
-      } finally {
-        await store.close();
-      }
-    },
+    onShared(engine, async (db, store) => {
+      const runs = sessionB(store);
+      const a = processA(db, 'r-late', 500);
+      await created(store, 'r-late');
+      await logHas(store, 'r-late', 4);
+      a.process.kill('SIGSTOP');
+      expect((await takeOver(runs, 'r-late')).status).toBe('done');
+      const afterB = await collect(runs.events('r-late', { follow: false }));
+      a.process.kill('SIGCONT');
+      expect(await a.done).toMatchObject({ ok: true, status: 'done' }); // the run as B left it
+      const all = await collect(runs.events('r-late', { follow: false }));
+      expect(all).toEqual(afterB);
+      const marker = all.findIndex((e) => label(e) === 'run-resumed:takeover');
+      expect(marker).toBeGreaterThan(0);
+      // What B made after the marker is B's (its step-finish events also list A's earlier work).
+      const made = all
+        .slice(marker)
+        .filter((e) => ['text-delta', 'tool-result'].includes(e.event.type));
+      expect(made.length).toBeGreaterThan(0);
+      expect(JSON.stringify(made)).not.toContain('by A');
+    }),
     PROCESS_TIMEOUT_MS,
   );
 });
