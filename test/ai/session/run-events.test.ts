@@ -229,6 +229,34 @@ describe.each([
   );
 });
 
+describe('batching', () => {
+  it(
+    'writes a turn of 200 text deltas in a few transactions, not one per delta',
+    withStore(open.memory, async (store) => {
+      const base = scriptedModel(['x'.repeat(200)]);
+      const model = {
+        ...base,
+        async *stream(request: Parameters<typeof base.generate>[0]) {
+          const result = await base.generate(request);
+          for (let i = 0; i < 200; i++) yield { type: 'text-delta' as const, text: 'x' };
+          yield { type: 'stop' as const, result };
+        },
+      };
+      let appends = 0;
+      const append = store.appendEvents.bind(store);
+      store.appendEvents = (...args) => {
+        appends++;
+        return append(...args);
+      };
+      const runs = session({ store, agent: agent({ model }), events: true });
+      const run = await runs.start('Hi');
+      const all = await collect(runs.events(run.runId));
+      expect(all.filter((e) => e.event.type === 'text-delta')).toHaveLength(200);
+      expect(appends).toBeLessThanOrEqual(3);
+    }),
+  );
+});
+
 describe('events() options and ends', () => {
   it(
     'refuses bad options and unknown runs, and records nothing without the option',
