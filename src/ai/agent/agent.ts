@@ -134,10 +134,7 @@ export class Agent<Output = unknown> {
       ) as Promise<RunResult<Output>>;
     })();
     result.then(
-      (r) => {
-        events.push({ type: 'finish', result: r });
-        events.close();
-      },
+      () => events.close(), // after the run's `finish` event
       (error: unknown) => events.fail(error),
     );
     return {

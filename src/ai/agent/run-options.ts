@@ -16,6 +16,7 @@ const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
   onToolCall: true,
   onToolResult: true,
   onProgress: true,
+  onEvent: true,
   history: true,
   summary: true,
   budget: true,
@@ -25,6 +26,7 @@ const RUN_OPTIONS: Record<keyof AgentRunOptions, true> = {
 /** The run options checked by their `typeof` alone, with what the error says was expected. */
 const TYPED_OPTIONS = [
   ['onCheckpoint', 'function', 'a function'],
+  ['onEvent', 'function', 'a function'],
   ['checkpointCopy', 'boolean', 'a boolean'],
   ['summary', 'string', 'a string'],
   ['agent', 'string', 'the name of an agent'],

@@ -15,6 +15,7 @@ import { collectWarnings, emitProviderCalls } from './model-turn.ts';
 import type { AgentConfig } from './options.ts';
 import { AgentOutputError, checkOutput, repairMessage } from './output.ts';
 import { checkOutputGuardrails } from './output-guardrails.ts';
+import { type EventSink, finishEvent, withOnEvent } from './run-events.ts';
 import { checkRunOptions } from './run-options.ts';
 import { settleCall } from './settle-call.ts';
 import { addUsage } from './state.ts';
@@ -63,13 +64,14 @@ export type RunMode = 'until-paused' | 'one-step';
  * it stops listening to the caller's signal, and when it fails it aborts the run's
  * signal so that tools still running are cancelled.
  */
-export async function withRun<T>(
+export async function withRun<T extends StepOutcome>(
   config: AgentConfig,
   options: AgentRunOptions,
-  events: { streaming: boolean; emit(event: AgentEvent): void },
+  sink: EventSink,
   work: (run: Run) => Promise<T>,
 ): Promise<T> {
   const { signal } = checkRunOptions(options);
+  const events = withOnEvent(sink, options);
   const budget = runBudget(config, options.budget);
   const controller = new AbortController();
   const forward = () => controller.abort(signal!.reason);
@@ -106,6 +108,8 @@ export async function withRun<T>(
     const result = await work(run);
     signResult(result, config);
     await hooked.settled();
+    const finish = finishEvent(result);
+    if (finish) events.emit(finish);
     telemetry.end(result as { status: string });
     return result;
   } catch (caught) {

@@ -236,6 +236,25 @@ export interface AgentRunOptions extends RunHooks {
    */
   budget?: Budget;
   /**
+   * Called with every event of the run, in order — the same events `stream()` yields,
+   * text and reasoning deltas included (the model is asked in streaming mode), ending
+   * with `finish` when the run is done or suspended — whether the run was started with
+   * `generate`, `resume`, `step` or `stream`. Called synchronously; a throw fails the run.
+   * `fino:ai/session` records a run's events through it (`session({ events: true })`).
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   *
+   * const bot = agent({ model: scriptedModel(['Hello!']) });
+   * const types: string[] = [];
+   * await bot.generate('Hi', { onEvent: (event) => types.push(event.type) });
+   * console.log(types.includes('text-delta'), types.at(-1)); // true finish
+   * ```
+   */
+  onEvent?(event: AgentEvent): void;
+  /**
    * Called and awaited with a fresh copy of the state (the state itself with
    * `checkpointCopy: false`) after each model turn is appended
    * and after each tool result (before the next tool call starts or the next model

@@ -19,6 +19,9 @@ import {
 } from '../agent/index.ts';
 import type { Model } from '../model/index.ts';
 import { SessionError } from './errors.ts';
+import { notifyRunEvents } from './event-notifier.ts';
+import type { EventLimits, ResumeReason } from './run-event-types.ts';
+import { runRecorder } from './run-recorder.ts';
 import { currentView, toView } from './run-view.ts';
 import type {
   Outcome,
@@ -55,20 +58,25 @@ export interface RunWorker {
   leaseMs: number;
   /** The agent's model: a thread's token estimates are made for it. */
   model?: Model;
+  /** With the session option `events`: how much each run's log of events holds. */
+  events?: EventLimits;
 }
 
 /**
  * Drives the run `runId` that `worker` holds: `invoke` starts or resumes the agent with
  * the run options given; returns the run as it ended (or as another worker left it).
- * Aborting `signal` releases the run as `ready` and rethrows.
+ * Aborting `signal` releases the run as `ready` and rethrows. With the session option
+ * `events`, the run's events are recorded (`resumed`: why this drive is not its first).
  */
 export async function driveHeldRun(
   worker: RunWorker,
   runId: string,
   invoke: (runOptions: AgentRunOptions) => Promise<RunResult>,
   signal?: AbortSignal,
+  resumed?: ResumeReason,
 ): Promise<SessionRun> {
   const { store, owner, leaseMs } = worker;
+  const recorder = worker.events && runRecorder(store, runId, owner, worker.events, resumed);
   const controller = new AbortController();
   let lost = false;
   const loseLease = () => {
@@ -96,23 +104,28 @@ export async function driveHeldRun(
   const checkpointCopy = storeSqlOf(store) === undefined;
   let outcome: Outcome;
   try {
-    const result = await invoke({
-      runId,
-      signal: controller.signal,
-      checkpointCopy,
-      onProgress: (event) =>
-        progress.report({
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          ...event.progress,
-          at: Date.now(),
-        }),
-      onCheckpoint: async (state, { reason }) => {
-        if (DERIVABLE.has(reason)) return;
-        if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
-        if (lost) throw controller.signal.reason;
-      },
-    });
+    const result = await settled(
+      recorder?.flush,
+      invoke({
+        runId,
+        ...(recorder && { onEvent: recorder.record }),
+        signal: controller.signal,
+        checkpointCopy,
+        onProgress: (event) =>
+          progress.report({
+            toolCallId: event.toolCallId,
+            toolName: event.toolName,
+            ...event.progress,
+            at: Date.now(),
+          }),
+        onCheckpoint: async (state, { reason }) => {
+          if (DERIVABLE.has(reason)) return;
+          await recorder?.flush(); // the events that led to the checkpoint go in before it
+          if (!(await store.checkpoint(runId, owner, state, leaseMs))) loseLease();
+          if (lost) throw controller.signal.reason;
+        },
+      }),
+    );
     outcome =
       result.status === 'done'
         ? { status: 'done', state: result.state, text: result.text, model: worker.model }
@@ -137,10 +150,21 @@ export async function driveHeldRun(
   } finally {
     clearInterval(heartbeat);
     progress.stop(); // `finish` clears the stored progress; a late write finds the run no longer running
+    recorder?.stop(); // flushed as the agent ended: its events are in before the run's end
     signal?.removeEventListener('abort', forwardAbort);
   }
   const finished = await store.finish(runId, owner, outcome);
+  if (recorder) notifyRunEvents(store, runId); // its followers here see it ended
   return finished ? toView(finished) : currentView(store, runId); // not finished here: another worker took it
+}
+
+/** `run`, once `after` (the last write of its events) has settled, whichever way `run` ends. */
+async function settled<T>(after: (() => Promise<void>) | undefined, run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } finally {
+    await after?.();
+  }
 }
 
 /**
@@ -170,13 +194,15 @@ function failed(runId: string, error: unknown): Outcome {
 
 /**
  * Drives a run `worker` has just claimed: resumes it from its last checkpoint with the
- * decisions recorded since, or starts it from its input when it has none yet. `budget`,
+ * decisions recorded since, or starts it from its input when it has none yet (`resumed`:
+ * why, for its log of events). `budget`,
  * when given, is the run's budget over the agent's (to finish a run that spent its own).
  */
 export function continueClaimedRun(
   worker: RunWorker,
   agent: SessionAgent,
   run: StoredRun,
+  resumed: ResumeReason,
   signal?: AbortSignal,
   budget?: Budget,
 ): Promise<SessionRun> {
@@ -190,6 +216,7 @@ export function continueClaimedRun(
         : agent.generate(run.input, runOptions);
     },
     signal,
+    resumed,
   );
 }
 

@@ -11,7 +11,9 @@
  *
  * The rooms: at the top, the session API — `session.ts` and its parts (`session-*.ts`),
  * the driver of a run (`drive-run.ts`), what callers are shown (`run-view.ts`,
- * `run-thread.ts`, `message-text.ts`), the checks on threads (`thread-options.ts`), and
+ * `run-thread.ts`, `message-text.ts`), the checks on threads (`thread-options.ts`), a run's
+ * recorded events (`run-recorder.ts` writes them, `run-events.ts` follows them, woken by
+ * `event-notifier.ts`; `events-option.ts`, `run-event-types.ts`), and
  * the `Store` interface with the stored records (`types.ts`) and errors; the stores in
  * `store/` (SQLite, PostgreSQL, the SQL store in its parts, threads, migrations); the
  * inbox in `inbox/`. The rules it shares with the workflow store
@@ -23,6 +25,7 @@
  */
 
 export { SessionError, type SessionErrorCode } from './errors.ts';
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_EVENTS, type EventsOption } from './events-option.ts';
 export {
   headerIdentity,
   type IdentifyRequest,
@@ -45,6 +48,7 @@ export {
   type ContinueOptions,
   type DecideOptions,
   type DrainReport,
+  type EventsOptions,
   type Session,
   type SessionOptions,
   type StartOptions,

@@ -3,6 +3,8 @@
  * its methods. Built by `session.ts`.
  */
 import type { AgentInput, Budget } from '../agent/index.ts';
+import type { EventsOption } from './events-option.ts';
+import type { RunEvent } from './run-event-types.ts';
 import type { ThreadOptions } from './thread-options.ts';
 import type {
   Actor,
@@ -42,6 +44,32 @@ export interface SessionOptions {
    * start loads (`maxTokens`). See docs/session.md "Threads".
    */
   threads?: ThreadOptions;
+  /**
+   * Record the events of every run this session drives (default off): `true`, or the
+   * limits of one run's log — `maxEvents` (default 10 000) and `maxBytes` of event JSON
+   * (default 4 MiB); past them the log gets one `events-truncated` marker and then only
+   * `finish` events. Read them with {@link Session.events}. See docs/session.md "Run events".
+   */
+  events?: EventsOption;
+}
+
+/** Options of `events`. */
+export interface EventsOptions {
+  /** Start after this `seq` (default 0: from the first event). */
+  after?: number;
+  /**
+   * Go on with new events until the run is no longer `running` or `ready` and every
+   * event is read (default `true`); `false` reads the stored ones and ends.
+   */
+  follow?: boolean;
+  /** Aborting it ends the iteration (without an error). */
+  signal?: AbortSignal;
+  /**
+   * How often the store is asked for new events while following, in milliseconds
+   * (default 250, from 10 to 60 000); a run this process drives wakes its followers at
+   * once instead.
+   */
+  pollMs?: number;
 }
 
 /** Options of `start`. */
@@ -109,6 +137,30 @@ export interface Session {
    * `continue(runId, { retryErrors: true, budget: { maxCost: 5 } })`.
    */
   continue(runId: string, options?: ContinueOptions): Promise<SessionRun>;
+  /**
+   * The run's recorded events (`session({ events: true })`) after `after`, in order, then,
+   * with `follow` (the default), the new ones as they are written — by a worker in this
+   * process or in another — until the run is no longer `running` or `ready` and every
+   * event is read. `NOT_FOUND` for an unknown run; `CORRUPT_RUN` for an unreadable event
+   * (its message names the `after` that reads on past it).
+   *
+   * @example
+   * ```ts
+   * import { agent } from 'fino:ai/agent';
+   * import { scriptedModel } from 'fino:ai/model';
+   * import { memoryStore, session } from 'fino:ai/session';
+   *
+   * const runs = session({
+   *   store: memoryStore(),
+   *   agent: agent({ model: scriptedModel(['Hello!']) }),
+   *   events: true,
+   * });
+   * const run = await runs.start('Hi');
+   * for await (const { seq, event } of runs.events(run.runId)) console.log(seq, event.type);
+   * // 1 step-start, 2 text-delta, 3 step-finish, 4 finish
+   * ```
+   */
+  events(runId: string, options?: EventsOptions): AsyncIterable<RunEvent>;
   /** Claims and continues runnable runs one after another until none is left (or `limit`). */
   drain(options?: { signal?: AbortSignal; limit?: number }): Promise<DrainReport>;
   /**
@@ -139,8 +191,8 @@ export interface Session {
     options?: { before?: number; limit?: number },
   ): Promise<ThreadPage | undefined>;
   /**
-   * Deletes a thread: its messages, its summary, and its runs with their pending calls
-   * and audit trail. `NOT_FOUND` for an unknown thread; `THREAD_BUSY` while one of its
+   * Deletes a thread: its messages, its summary, and its runs with their pending calls,
+   * audit trail and recorded events. `NOT_FOUND` for an unknown thread; `THREAD_BUSY` while one of its
    * runs is running (cancel it first).
    */
   forget(threadId: string): Promise<{ messages: number; runs: number }>;

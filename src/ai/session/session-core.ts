@@ -8,6 +8,8 @@ import { describeValue } from '../../internal/describe-value.ts';
 import { checkDuration } from '../../internal/duration.ts';
 import { continueClaimedRun, type RunWorker } from './drive-run.ts';
 import { SessionError } from './errors.ts';
+import { eventLimits } from './events-option.ts';
+import type { ResumeReason } from './run-event-types.ts';
 import type { SessionOptions } from './session-api.ts';
 import { type ThreadSettings, threadSettings } from './thread-options.ts';
 import type { SessionAgent, SessionRun, Store, StoredRun } from './types.ts';
@@ -27,8 +29,8 @@ export interface SessionCore {
   worker: RunWorker;
   /** The session's agent; `INVALID_ARGUMENT` naming `action` when it has none. */
   requireAgent(action: string): SessionAgent;
-  /** Continues a run this worker has claimed. */
-  continueClaimed(run: StoredRun, signal?: AbortSignal): Promise<SessionRun>;
+  /** Continues a run this worker has claimed (`resumed`: why, for its log of events). */
+  continueClaimed(run: StoredRun, resumed: ResumeReason, signal?: AbortSignal): Promise<SessionRun>;
 }
 
 /** Checks `session()`'s options and makes what its methods share. */
@@ -66,7 +68,8 @@ export function sessionCore(options: SessionOptions): SessionCore {
   const owner =
     options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const threads = threadSettings(options.threads, agent);
-  const worker: RunWorker = { store, owner, leaseMs, model: threads.model };
+  const events = eventLimits(options.events);
+  const worker: RunWorker = { store, owner, leaseMs, model: threads.model, events };
   return {
     store,
     agent,
@@ -75,8 +78,8 @@ export function sessionCore(options: SessionOptions): SessionCore {
     threads,
     worker,
     requireAgent,
-    continueClaimed: (run, signal) =>
-      continueClaimedRun(worker, requireAgent('continue'), run, signal),
+    continueClaimed: (run, resumed, signal) =>
+      continueClaimedRun(worker, requireAgent('continue'), run, resumed, signal),
   };
 }
 

@@ -28,7 +28,7 @@ export function sessionDecisions(
       { by: options.by, note: options.note },
       claim,
     );
-    return claimed ? core.continueClaimed(run, options.signal) : toView(run);
+    return claimed ? core.continueClaimed(run, 'decision', options.signal) : toView(run);
   }
 
   return {

@@ -9,6 +9,7 @@ import { sortableId } from '../../internal/sortable-id.ts';
 import { type AgentRunOptions, checkBudget } from '../agent/index.ts';
 import { continueClaimedRun, driveHeldRun, type RunWorker } from './drive-run.ts';
 import { SessionError } from './errors.ts';
+import { resumeReason } from './run-recorder.ts';
 import { corruptView, currentView, toView } from './run-view.ts';
 import type { DrainReport, Session } from './session-api.ts';
 import { checkRunId, type SessionCore } from './session-core.ts';
@@ -110,6 +111,7 @@ export function sessionRuns(
         worker,
         requireAgent('continue'),
         claimed,
+        resumeReason(claimed),
         continueOptions.signal,
         continueOptions.budget,
       );
@@ -127,7 +129,7 @@ export function sessionRuns(
           report.corrupt.push(corruptView(error));
         }
         if (!run) break;
-        report.runs.push(await core.continueClaimed(run, drainOptions.signal));
+        report.runs.push(await core.continueClaimed(run, resumeReason(run), drainOptions.signal));
       }
       return report;
     },

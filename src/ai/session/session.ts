@@ -4,6 +4,8 @@
  * (`session-decisions.ts`) and threads (`session-threads.ts`). Its interface and
  * options are in `session-api.ts`.
  */
+
+import { sessionEvents } from './run-events.ts';
 import type { Session, SessionOptions } from './session-api.ts';
 import { sessionCore } from './session-core.ts';
 import { sessionDecisions } from './session-decisions.ts';
@@ -14,6 +16,7 @@ export type {
   ContinueOptions,
   DecideOptions,
   DrainReport,
+  EventsOptions,
   Session,
   SessionOptions,
   StartOptions,
@@ -57,5 +60,10 @@ export type {
  */
 export function session(options: SessionOptions): Session {
   const core = sessionCore(options);
-  return { ...sessionRuns(core), ...sessionDecisions(core), ...sessionThreads(core) };
+  return {
+    ...sessionRuns(core),
+    ...sessionDecisions(core),
+    ...sessionThreads(core),
+    ...sessionEvents(core),
+  };
 }

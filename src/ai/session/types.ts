@@ -10,6 +10,9 @@ import type {
 } from '../agent/index.ts';
 import type { Model, ModelMessage, Usage } from '../model/index.ts';
 import type { SessionError } from './errors.ts';
+import type { EventLimits, NewRunEvent, RunEvent } from './run-event-types.ts';
+
+export type * from './run-event-types.ts';
 
 /**
  * Where a stored run stands:
@@ -58,6 +61,11 @@ export interface StoredRun {
   updatedAt: number;
   /** See `SessionRun`'s `revision`; fino's stores set it, a store of your own may leave it out. */
   revision?: number;
+  /**
+   * In the run `claim` and `claimNext` return: the status they took it from (`running`
+   * for a takeover from a worker whose lease expired). Absent elsewhere.
+   */
+  claimedFrom?: RunStatus;
 }
 
 /** A tool's progress update as a store keeps it: which call reported it, and when (epoch milliseconds). */
@@ -235,6 +243,30 @@ export interface Store {
     at: number | undefined,
     into: string,
   ): Promise<{ threadId: string; length: number }>;
+  /**
+   * Appends `events` to the run's log while `owner` holds the run, in one transaction,
+   * numbering them on from the log's last `seq`; `false` (nothing written) when it lost the
+   * run. Past `limits` it writes one `events-truncated` marker and then only `finish`
+   * events. A `json` that is not an event object is refused with `INVALID_ARGUMENT`.
+   */
+  appendEvents(
+    runId: string,
+    owner: string,
+    events: readonly NewRunEvent[],
+    limits: EventLimits,
+  ): Promise<boolean>;
+  /**
+   * The run's status and up to `limit` (1 to 1000) events of its log after `seq` `after`,
+   * in order; `undefined` for an unknown run. The status is read before the events, so
+   * a run that is no longer running has all its events among them or after them.
+   * `CORRUPT_RUN` when the first event it would return cannot be read (the events before
+   * an unreadable one come back first).
+   */
+  readEvents(
+    runId: string,
+    after: number,
+    limit: number,
+  ): Promise<{ status: RunStatus; events: RunEvent[] } | undefined>;
   /** Releases connections (a pool passed in by the caller stays open). */
   close(): Promise<void>;
 }

@@ -93,7 +93,7 @@ describe('lifecycle hooks', () => {
     const bot = agent({ model: model(), tools: [echoTool()] });
     const misspelt = { onStepStrat: () => undefined } as unknown as AgentRunOptions;
     const message =
-      'run options: unknown option "onStepStrat"; did you mean "onStepStart"? expected one of signal, runId, onCheckpoint, checkpointCopy, onStepStart, onStepFinish, onToolCall, onToolResult, onProgress, history, summary, budget, agent';
+      'run options: unknown option "onStepStrat"; did you mean "onStepStart"? expected one of signal, runId, onCheckpoint, checkpointCopy, onStepStart, onStepFinish, onToolCall, onToolResult, onProgress, onEvent, history, summary, budget, agent';
     await expect(bot.generate('go', misspelt)).rejects.toMatchObject({
       name: 'AgentError',
       code: 'INVALID_ARGUMENT',

@@ -54,6 +54,8 @@ export interface RunRow {
   /** Where the run's thread window began, and how many thread messages it loaded (migration 6). */
   thread_start?: number | string | null;
   thread_loaded?: number | string | null;
+  /** The status the last claim took the run from (migration 9). */
+  claimed_from?: string | null;
 }
 
 /** A `fino_pending` row. */

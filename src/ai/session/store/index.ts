@@ -4,7 +4,7 @@
  * their driver, in its parts — runs read and changed outside a lease (`sql-runs.ts`),
  * rounds and positions of pending calls (`sql-rows.ts`), leases and the lock order
  * (`sql-lease.ts`), a worker's end of turn (`sql-finish.ts`), which copy of a pending
- * call is authoritative (`sql-decide.ts`), threads (`sql-threads/`), the schema and its
+ * call is authoritative (`sql-decide.ts`), run events (`sql-events.ts`), threads (`sql-threads/`), the schema and its
  * migrations (`migrations.ts`) and the layout of a run's row (`codec.ts`).
  *
  * It imports `src/internal/` (the SQL layer and the durable kernel), `fino:ai/agent`,

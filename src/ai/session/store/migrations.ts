@@ -18,7 +18,9 @@ export type SessionTable =
   /** A thread's length, active run and latest summary (migration 6). */
   | 'threads'
   /** A thread's messages, one row each, with a token estimate (migration 6). */
-  | 'thread_messages';
+  | 'thread_messages'
+  /** The events of runs a session records (`events` option), one row each (migration 9). */
+  | 'run_events';
 
 /** Names a table, qualified by the store's schema when it has one. */
 export type TableName = (table: SessionTable) => string;
@@ -168,6 +170,25 @@ export const MIGRATIONS: readonly Migration<SessionTable>[] = [
     version: 8,
     name: "a thread's active agent after a handoff",
     sql: (t) => `ALTER TABLE ${t('threads')} ADD COLUMN agent TEXT`,
+  },
+  {
+    version: 9,
+    name: "run events: a run's AgentEvents in order, with its log's size and the status a claim took it from",
+    // `event_seq`, `event_bytes` and `events_truncated` are the run's log as its lease
+    // holder appends to it under the run's row lock (decision 251); `claimed_from` is the
+    // status the last claim took the run from, which names a takeover (decision 250).
+    sql: (t) => `
+      CREATE TABLE ${t('run_events')} (
+        run_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        at BIGINT NOT NULL,
+        event TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      );
+      ALTER TABLE ${t('runs')} ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ${t('runs')} ADD COLUMN event_bytes BIGINT NOT NULL DEFAULT 0;
+      ALTER TABLE ${t('runs')} ADD COLUMN events_truncated INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE ${t('runs')} ADD COLUMN claimed_from TEXT;`,
   },
 ];
 

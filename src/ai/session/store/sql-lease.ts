@@ -40,7 +40,7 @@ import {
 } from '../../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../../internal/sql/index.ts';
 import { SessionError } from '../errors.ts';
-import type { Store, StoredRun } from '../types.ts';
+import type { RunStatus, Store, StoredRun } from '../types.ts';
 import type { RunRow } from './codec.ts';
 import type { SessionDriver } from './migrations.ts';
 import { leaseLength, loadRun, nextRevision, toJson } from './sql-rows.ts';
@@ -97,11 +97,11 @@ async function leaseRun(
 ): Promise<StoredRun | undefined> {
   const t = driver.table;
   const [row] = await tx.query<RunRow>(
-    `UPDATE ${t('runs')} SET ${takeLeaseSet(driver)}, revision = ${nextRevision(driver)}
+    `UPDATE ${t('runs')} SET ${takeLeaseSet(driver)}, revision = ${nextRevision(driver)}, claimed_from = status
      WHERE ${which} AND ${claimable(driver, retryErrors)} RETURNING *`,
     [owner, leaseLength(leaseMs), ...params],
   );
-  return row && loadRun(tx, t, row);
+  return row && { ...(await loadRun(tx, t, row)), claimedFrom: row.claimed_from as RunStatus };
 }
 
 /** Leases `runId` to `owner` when it is claimable; `undefined` when it is not. */

@@ -4,7 +4,7 @@
  * where they are kept: runs read and changed outside a lease in `sql-runs.ts`, rounds
  * and positions of pending calls in `sql-rows.ts`, leases and the lock order in
  * `sql-lease.ts`, a worker's end of turn in `sql-finish.ts`, which copy of a pending
- * call is authoritative in `sql-decide.ts`, threads in `sql-threads/`, schema
+ * call is authoritative in `sql-decide.ts`, run events in `sql-events.ts`, threads in `sql-threads/`, schema
  * versions in `migrations.ts`. The rules it shares with the workflow store (leases,
  * tokens, the decision rule, the audit trail, lazy migrations) are the durable kernel's
  * (`src/internal/durable/`).
@@ -16,6 +16,7 @@ import { sessionErrorOf } from '../errors.ts';
 import type { Store } from '../types.ts';
 import { SESSION_SCHEMA, type SessionDriver } from './migrations.ts';
 import { decidePending } from './sql-decide.ts';
+import { eventQueries } from './sql-events.ts';
 import { finishRun } from './sql-finish.ts';
 import { claimNextRun, claimRun, leaseWrites } from './sql-lease.ts';
 import { runQueries } from './sql-runs.ts';
@@ -32,6 +33,7 @@ export function sqlStore(sqlDriver: SessionDriver): Store {
   const store: Store = {
     ...runQueries(driver, schema),
     ...leaseWrites(driver, schema),
+    ...eventQueries(driver, schema),
 
     async finish(runId, owner, outcome) {
       await schema();

@@ -325,7 +325,7 @@ async function finishRun(
       : await store.finish(taskId, worker, { status: 'error', error: outcome.error });
 }
 
-/** Deletes up to 500 tasks kept past their time (records, runs, pending calls, audit). */
+/** Deletes up to 500 tasks kept past their time (records, runs, pending calls, audit, run events). */
 function sweepExpired(sql: StoreSql): Promise<number> {
   const { driver } = sql;
   const t = driver.table;
@@ -339,6 +339,7 @@ function sweepExpired(sql: StoreSql): Promise<number> {
     const ids = expired.map((row) => row.task_id);
     const list = ids.map(() => '?').join(', ');
     await tx.query(`DELETE FROM ${t('audit')} WHERE run_id IN (${list})`, ids);
+    await tx.query(`DELETE FROM ${t('run_events')} WHERE run_id IN (${list})`, ids);
     await tx.query(`DELETE FROM ${t('runs')} WHERE run_id IN (${list})`, ids);
     await tx.query(`DELETE FROM ${t('mcp_tasks')} WHERE task_id IN (${list})`, ids);
     return ids.length;

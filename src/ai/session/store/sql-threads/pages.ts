@@ -7,6 +7,7 @@ import type { Usage } from '../../../model/index.ts';
 import { SessionError } from '../../errors.ts';
 import type { ThreadMessage, ThreadPage } from '../../types.ts';
 import type { SessionDriver } from '../migrations.ts';
+import { deleteRunEvents } from '../sql-events.ts';
 import { asksTools, decodeMessage, type MessageRow, type ThreadRow } from './rows.ts';
 
 /** One page of a thread, newest last, with the usage of its runs; `undefined` for an unknown thread. */
@@ -106,6 +107,7 @@ export async function forgetThread(
     const ofThread = `SELECT run_id FROM ${t('runs')} WHERE thread_id = ?`;
     await tx.query(`DELETE FROM ${t('pending')} WHERE run_id IN (${ofThread})`, [threadId]);
     await tx.query(`DELETE FROM ${t('audit')} WHERE run_id IN (${ofThread})`, [threadId]);
+    await deleteRunEvents(tx, t, ofThread, [threadId]);
     await tx.query(`DELETE FROM ${t('runs')} WHERE thread_id = ?`, [threadId]);
     await tx.query(`DELETE FROM ${t('thread_messages')} WHERE thread_id = ?`, [threadId]);
     await tx.query(`DELETE FROM ${t('threads')} WHERE thread_id = ?`, [threadId]);
