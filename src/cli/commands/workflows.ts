@@ -16,8 +16,8 @@ import {
   type DecisionRef,
   postgresWorkflowStore,
   sqliteWorkflowStore,
+  WORKFLOW_STATUSES,
   type WorkflowRun,
-  type WorkflowStatus,
   type WorkflowStore,
   workflowRuns,
 } from '../../workflow/index.ts';
@@ -113,14 +113,6 @@ const decisionId = v
   .string()
   .optional()
   .describe('the pending decision\'s id, after a run id (as "show" prints it)');
-const statuses = [
-  'running',
-  'waiting',
-  'done',
-  'error',
-  'cancelled',
-  'continued',
-] as const satisfies readonly WorkflowStatus[];
 
 /** Opens the store, runs `act`, and closes the store. */
 async function withStore<T>(
@@ -144,7 +136,7 @@ const listCommand = (io: CommandIo) =>
     description: 'Runs of every workflow, oldest first',
     inputSchema: v.object({
       db,
-      status: v.enum(statuses).optional().describe('only runs with this status'),
+      status: v.enum(WORKFLOW_STATUSES).optional().describe('only runs with this status'),
       workflow: v.string().optional().describe('only runs of this workflow id'),
     }),
     positionals: [],
