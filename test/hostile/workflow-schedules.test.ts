@@ -237,6 +237,16 @@ describe.each(eachWorkflowStore('hostile-schedules'))(
       expect(first.ticksStarted).toBe(3);
       expect(first.ticksMissed).toBeGreaterThan(2_000_000_000);
       expect((await all.list()).map((s) => s.id)).toEqual(['first', 'last']);
+      // Once the last tick has fired, there is no next one: no date, no crash.
+      const settings = {
+        every: 60_000,
+        anchor: 8.64e15,
+        catchUp: 'once',
+        maxCatchUp: 10,
+        jitterMs: 0,
+      } as const;
+      expect(tickAfter(settings, 8.64e15)).toBeUndefined();
+      expect(tickAfter(settings, 8.64e15 - 1)).toBe(8.64e15);
     });
   },
 );
