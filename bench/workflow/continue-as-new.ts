@@ -12,8 +12,7 @@
  *
  *     npx tsx bench/workflow/continue-as-new.ts
  */
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import {
@@ -23,9 +22,9 @@ import {
   worker,
   workflow,
 } from '../../src/workflow/index.ts';
-import { startPostgres } from '../../test/helpers/postgres.ts';
 import { openSqlite } from '../../test/helpers/sqlite.ts';
 import { loadLine, quantile } from '../harness.ts';
+import { benchStores } from './bench-stores.ts';
 
 const STEPS = Number(process.env.BENCH_CAN_STEPS ?? 1_000_000);
 const STEPS_PER_RUN = Number(process.env.BENCH_CAN_STEPS_PER_RUN ?? 1_000);
@@ -65,8 +64,9 @@ const loop = workflow({
 
 let store: WorkflowStore;
 let sizeOf: () => Promise<{ bytes?: number; runs: number; history: number; signals: number }>;
+const stores = await benchStores('fino-can-', { postgres: ON_POSTGRES });
 if (ON_POSTGRES) {
-  const server = await startPostgres({ durable: true });
+  const { server } = stores;
   if (!server)
     throw new Error('BENCH_CAN_DB=postgres needs PostgreSQL (postgresql-15 or FINO_DATABASE_URL)');
   store = postgresWorkflowStore(server.url);
@@ -87,7 +87,7 @@ if (ON_POSTGRES) {
     };
   };
 } else {
-  const file = join(mkdtempSync(join(tmpdir(), 'fino-can-')), 'workflows.db');
+  const file = join(stores.dir, 'workflows.db');
   store = sqliteWorkflowStore(file);
   sizeOf = async () => {
     const db = openSqlite(file);
@@ -140,4 +140,5 @@ console.log(
   `\n| steps | steps/s | CPU µs/step | step gap median µs | p99 µs | switch median ms | runs rows | history rows | signal rows | store KiB | load average |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n${rows.join('\n')}\n\nresult ${result} after ${((performance.now() - started) / 1000).toFixed(0)} s`,
 );
 await store.close();
+await stores.close();
 process.exit(0);

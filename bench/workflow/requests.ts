@@ -9,18 +9,9 @@
  *
  *     npx tsx bench/workflow/requests.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  postgresWorkflowStore,
-  sqliteWorkflowStore,
-  type WorkflowStore,
-  worker,
-  workflow,
-} from '../../src/workflow/index.ts';
-import { freshSchema, startPostgres } from '../../test/helpers/postgres.ts';
+import { type WorkflowStore, worker, workflow } from '../../src/workflow/index.ts';
 import { loadLine, quantile } from '../harness.ts';
+import { benchStores } from './bench-stores.ts';
 
 const COUNT = Number(process.env.BENCH_REQ_COUNT ?? 200);
 const POLL_MS = Number(process.env.BENCH_REQ_POLL_MS ?? 20);
@@ -74,19 +65,14 @@ async function measure(engine: string, store: WorkflowStore): Promise<string[]> 
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'fino-bench-requests-'));
 const lines = ['| request | median ms | p90 ms | min–max ms |', '|---|---|---|---|'];
-const sqlite = sqliteWorkflowStore(join(dir, 'requests.db'));
-lines.push(...(await measure('SQLite', sqlite)));
-await sqlite.close();
-const server = await startPostgres({ durable: true });
-if (server) {
-  const pg = postgresWorkflowStore(server.url, { schema: await freshSchema(server.url) });
-  lines.push(...(await measure('PostgreSQL', pg)));
-  await pg.close();
-  await server.stop();
+const stores = await benchStores('fino-bench-requests-');
+for (const [engine, open] of stores.engines) {
+  const store = await open();
+  lines.push(...(await measure(engine, store)));
+  await store.close();
 }
-rmSync(dir, { recursive: true, force: true });
+await stores.close();
 console.log(lines.join('\n'));
 console.log(
   `\n${COUNT} requests of each kind, pollMs ${POLL_MS}; ${loadLine()}; Node ${process.version}`,

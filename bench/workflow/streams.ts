@@ -9,18 +9,9 @@
  *
  *     npx tsx bench/workflow/streams.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  postgresWorkflowStore,
-  sqliteWorkflowStore,
-  type WorkflowStore,
-  worker,
-  workflow,
-} from '../../src/workflow/index.ts';
-import { freshSchema, startPostgres } from '../../test/helpers/postgres.ts';
+import { type WorkflowStore, worker, workflow } from '../../src/workflow/index.ts';
 import { loadLine, quantile } from '../harness.ts';
+import { benchStores } from './bench-stores.ts';
 
 const CHUNKS = Number(process.env.BENCH_STREAM_CHUNKS ?? 2_000);
 const REPEATS = Number(process.env.BENCH_STREAM_REPEATS ?? 5);
@@ -73,17 +64,11 @@ async function trial(store: WorkflowStore): Promise<Trial> {
 const fmt = (values: number[]) =>
   `${quantile(values, 0.5).toFixed(0)} (${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)})`;
 
-const server = await startPostgres({ durable: true });
-const dir = mkdtempSync(join(tmpdir(), 'bench-streams-'));
-const engines: Array<[string, () => Promise<WorkflowStore>]> = [
-  ['SQLite (file, WAL)', async () => sqliteWorkflowStore(join(dir, `${Math.random()}.db`))],
-];
-if (server) {
-  engines.push([
-    'PostgreSQL 15 (durable)',
-    async () => postgresWorkflowStore(server.url, { schema: await freshSchema(server.url) }),
-  ]);
-} else console.log('_PostgreSQL not available: SQLite only_\n');
+const stores = await benchStores('bench-streams-', {
+  names: ['SQLite (file, WAL)', 'PostgreSQL 15 (durable)'],
+});
+const { engines } = stores;
+if (!stores.server) console.log('_PostgreSQL not available: SQLite only_\n');
 
 const results = new Map<string, Trial[]>(engines.map(([name]) => [name, []]));
 for (let round = 0; round < REPEATS; round++) {
@@ -104,5 +89,4 @@ for (const [name, trials] of results) {
   console.log(`| ${name} | ${column('write')} | ${column('read')} | ${column('live')} |`);
 }
 console.log(`\n_median (min–max); ${loadLine()}_\n`);
-await server?.stop();
-rmSync(dir, { recursive: true, force: true });
+await stores.close();

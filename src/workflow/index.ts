@@ -72,6 +72,7 @@ export {
   type WorkflowReplay,
 } from './replay/index.ts';
 export type { CatchUpPolicy, ScheduleSpec } from './schedule-types.ts';
+export { WORKFLOW_STATUSES } from './statuses.ts';
 export {
   DEFAULT_WORKFLOW_DB,
   memoryWorkflowStore,

@@ -6,7 +6,8 @@
  */
 import { Cron } from 'croner';
 import { WorkflowError } from './errors.ts';
-import { cronOf } from './schedule-ticks.ts';
+import { checkPrintableName, isPrintableText, MAX_NAME_CHARS } from './printable.ts';
+import { cronOf, LAST_DATE_MS } from './schedule-ticks.ts';
 import type { CatchUpPolicy, ScheduleSettings, ScheduleSpec } from './schedule-types.ts';
 
 /** The shortest time between two ticks of a schedule: a run per tick is a durable record, so at most one a minute. */
@@ -17,7 +18,23 @@ export const MAX_CATCH_UP = 1_000;
 /** The largest `jitterMs`: an hour. */
 export const MAX_JITTER_MS = 3_600_000;
 /** The longest schedule id. */
-export const MAX_SCHEDULE_ID_CHARS = 200;
+export const MAX_SCHEDULE_ID_CHARS = MAX_NAME_CHARS;
+/** The longest cron expression: real ones are under 100 characters, and every firing reads it again. */
+export const MAX_CRON_CHARS = 256;
+
+/** The fields of a spec; any other is refused, so a misspelt one (`timeZone`) is not silently ignored. */
+const SPEC_FIELDS = [
+  'id',
+  'workflow',
+  'cron',
+  'every',
+  'timezone',
+  'input',
+  'catchUp',
+  'maxCatchUp',
+  'jitterMs',
+  'startAt',
+] as const satisfies ReadonlyArray<keyof ScheduleSpec>;
 
 const CATCH_UP: readonly CatchUpPolicy[] = ['skip', 'once', 'all'];
 
@@ -29,18 +46,35 @@ const refuse = (field: string, expected: string, received: string): never => {
 };
 
 const shown = (value: unknown): string =>
-  typeof value === 'string' ? JSON.stringify(value.slice(0, 80)) : String(value);
+  typeof value === 'string'
+    ? JSON.stringify(value.slice(0, 80))
+    : typeof value === 'object'
+      ? `${value === null ? 'null' : 'an object'}`
+      : String(value);
 
 /** The checked timing of `spec`, with the first tick at or after `now` (or `startAt`). */
 export function readScheduleSpec(
   spec: ScheduleSpec,
   now: number,
 ): { id: string; settings: ScheduleSettings; firstTick: number } {
-  if (spec === null || typeof spec !== 'object') refuse('spec', 'an object', typeof spec);
-  const { id } = spec;
-  if (typeof id !== 'string' || id === '' || id.length > MAX_SCHEDULE_ID_CHARS) {
-    refuse('id', `a non-empty string of at most ${MAX_SCHEDULE_ID_CHARS} characters`, shown(id));
+  if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
+    refuse(
+      'spec',
+      'an object',
+      spec === null ? 'null' : Array.isArray(spec) ? 'an array' : typeof spec,
+    );
   }
+  const unknown = Object.keys(spec).find(
+    (key) => !(SPEC_FIELDS as readonly string[]).includes(key),
+  );
+  if (unknown !== undefined)
+    refuse(
+      shown(unknown),
+      `one of the fields ${SPEC_FIELDS.join(', ')}`,
+      'a field of no such name',
+    );
+  const { id } = spec;
+  checkPrintableName(id, 'schedules.create: id');
   const startAt = readStartAt(spec.startAt, now);
   const settings: ScheduleSettings = {
     ...readTiming(spec, startAt),
@@ -52,6 +86,13 @@ export function readScheduleSpec(
     settings.every !== undefined
       ? firstIntervalTick(settings, startAt)
       : firstCronTick(settings, startAt);
+  if (firstTick > LAST_DATE_MS) {
+    refuse(
+      'every',
+      `an interval whose first tick is a date (at most ${LAST_DATE_MS} ms after 1970)`,
+      shown(settings.every),
+    );
+  }
   return { id, settings, firstTick };
 }
 
@@ -70,8 +111,13 @@ function readTiming(
     const ms = readWhole('every', every, MIN_TICK_SPACING_MS, Number.MAX_SAFE_INTEGER);
     return { every: ms, anchor: spec.startAt === undefined ? 0 : startAt };
   }
-  if (typeof cron !== 'string' || cron.trim() === '')
-    refuse('cron', 'a cron expression', shown(cron));
+  if (!isPrintableText(cron) || cron.trim() === '' || cron.length > MAX_CRON_CHARS) {
+    refuse(
+      'cron',
+      `a cron expression of at most ${MAX_CRON_CHARS} characters without control characters`,
+      typeof cron === 'string' ? `${shown(cron)} (${cron.length} characters)` : shown(cron),
+    );
+  }
   if (timezone !== undefined) checkTimezone(timezone);
   const settings = { cron: cron!.trim(), ...(timezone === undefined ? {} : { timezone }) };
   checkCron(settings as ScheduleSettings, startAt);

@@ -10,15 +10,22 @@ import type { ScheduleSettings } from './schedule-types.ts';
 /** A late tick within this many ms of its due time is on time (not missed) for `catchUp: 'skip'`. */
 export const ON_TIME_MS = 60_000;
 
+/** The last moment a JavaScript `Date` holds (year 275760): a tick past it has no ISO time for its run key. */
+export const LAST_DATE_MS = 8.64e15;
+
 /** The cron expression of `settings` as croner reads it (never scheduled: only its dates are asked). */
 export const cronOf = (settings: ScheduleSettings): Cron =>
   new Cron(settings.cron!, settings.timezone ? { timezone: settings.timezone } : {});
 
-/** The first tick strictly after `at` (epoch ms); `undefined` when the cron expression fires no more. */
+/**
+ * The first tick strictly after `at` (epoch ms); `undefined` when the cron expression
+ * fires no more, or the interval's next tick is past the last date (year 275760).
+ */
 export function tickAfter(settings: ScheduleSettings, at: number): number | undefined {
   if (settings.every !== undefined) {
     const anchor = settings.anchor ?? 0;
-    return anchor + (Math.floor((at - anchor) / settings.every) + 1) * settings.every;
+    const next = anchor + (Math.floor((at - anchor) / settings.every) + 1) * settings.every;
+    return next <= LAST_DATE_MS ? next : undefined;
   }
   return cronOf(settings).nextRun(new Date(at))?.getTime();
 }

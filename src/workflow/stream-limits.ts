@@ -2,7 +2,7 @@
  * The bounds of a run's streams out (`ctx.writeStream`, decision 227) and the rule for a
  * stream's name, shared by the code that writes streams and the callers that read them.
  */
-import { WorkflowError } from './errors.ts';
+import { checkPrintableName, MAX_NAME_CHARS } from './printable.ts';
 
 /** The most chunks one stream of a run may hold. */
 export const MAX_STREAM_CHUNKS = 10_000;
@@ -14,10 +14,7 @@ export const MAX_STREAM_BYTES = 8 * 1024 * 1024;
 export const MAX_STREAMS_PER_RUN = 100;
 
 /** The longest stream name, in characters. */
-export const MAX_STREAM_NAME_CHARS = 200;
-
-/** A name without control characters or lone surrogates: text every database keeps as it is. */
-const PRINTABLE = /^[^\p{Cc}\p{Cs}]+$/u;
+export const MAX_STREAM_NAME_CHARS = MAX_NAME_CHARS;
 
 /**
  * `INVALID_ARGUMENT` unless `name` is 1 to {@link MAX_STREAM_NAME_CHARS} characters of
@@ -25,17 +22,5 @@ const PRINTABLE = /^[^\p{Cc}\p{Cs}]+$/u;
  * stored in PostgreSQL, and would name different streams in different databases).
  */
 export function checkStreamName(name: unknown, where: string): asserts name is string {
-  const fits =
-    typeof name === 'string' &&
-    name.length > 0 &&
-    name.length <= MAX_STREAM_NAME_CHARS &&
-    PRINTABLE.test(name);
-  if (!fits) {
-    const received =
-      typeof name === 'string' ? `a string of ${name.length} characters` : typeof name;
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      `${where}: name: expected 1 to ${MAX_STREAM_NAME_CHARS} characters of text without control characters or lone surrogates, received ${received}`,
-    );
-  }
+  checkPrintableName(name, `${where}: name`);
 }

@@ -23,7 +23,8 @@ export interface WorkflowSettings {
   signalNames: ReadonlySet<string> | undefined;
 }
 
-const ID_RULE = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
+/** A workflow's id: what `workflow()` accepts, and a schedule's workflow id too. */
+export const WORKFLOW_ID_RULE = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/;
 
 /** Checks `workflow()` options, with a `TypeError` naming the bad option. */
 export function readWorkflowOptions(options: WorkflowOptions<unknown, unknown>): WorkflowSettings {
@@ -33,7 +34,7 @@ export function readWorkflowOptions(options: WorkflowOptions<unknown, unknown>):
     );
   }
   const { id } = options;
-  if (typeof id !== 'string' || !ID_RULE.test(id)) {
+  if (typeof id !== 'string' || !WORKFLOW_ID_RULE.test(id)) {
     throw new TypeError(
       `workflow: id: expected 1 to 128 letters, digits or . _ : / - (starting with a letter or digit), received ${typeof id === 'string' ? JSON.stringify(id.slice(0, 60)) : typeof id}`,
     );

@@ -4,30 +4,15 @@
  * with the reason.
  */
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { CommandIo } from '../../src/cli/command.ts';
 import { workflows } from '../../src/cli/commands/workflows.ts';
 import { sqliteWorkflowStore, worker, workflow } from '../../src/workflow/index.ts';
+import { runCommand } from '../helpers/run-command.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 
 const dir = tempDir('cli-workflow-requests');
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => {
-    out += c;
-  });
-  stderr.on('data', (c) => {
-    err += c;
-  });
-  const io: CommandIo = { stdin: new PassThrough(), stdout, stderr, cwd: dir, env: {} };
-  const code = await workflows.run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[]) => runCommand(workflows, argv, dir);
 
 const tally = workflow({
   id: 'tally',

@@ -4,14 +4,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { tool } from '../../src/ai/tool/index.ts';
-import type { CommandIo } from '../../src/cli/command.ts';
 import { workflows } from '../../src/cli/commands/workflows.ts';
 import { TERMINAL_CONTROLS } from '../../src/internal/terminal-controls.ts';
 import { v } from '../../src/validate/index.ts';
 import { sqliteWorkflowStore, worker, workflow, workflowRuns } from '../../src/workflow/index.ts';
+import { runCommand } from '../helpers/run-command.ts';
 import { openSqlite } from '../helpers/sqlite.ts';
 import { tempDir } from '../helpers/temp-dir.ts';
 import { order } from '../workflow/fixtures/cli-workflows.ts';
@@ -19,21 +18,7 @@ import { order } from '../workflow/fixtures/cli-workflows.ts';
 const dir = tempDir('cli-workflows');
 const MODULE = join(import.meta.dirname, '..', 'workflow', 'fixtures', 'cli-workflows.ts');
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c) => {
-    out += c;
-  });
-  stderr.on('data', (c) => {
-    err += c;
-  });
-  const io: CommandIo = { stdin: new PassThrough(), stdout, stderr, cwd: dir, env: {} };
-  const code = await workflows.run(argv, io);
-  return { code, out, err };
-}
+const cli = (argv: string[]) => runCommand(workflows, argv, dir);
 
 /** A worker pass over the database, as a worker process would do. */
 async function work(db: string) {

@@ -8,12 +8,14 @@
  * `"type": "module"` and installed with `--ignore-scripts`, checks that `fino run`,
  * `fino tools`, `fino mcp` and the examples work there too. The examples also type-check
  * strictly (no `skipLibCheck`) under TypeScript 5.9, and `fino mcp` is driven by the
- * official SDK client over stdio. Packs the current dist/: needs `npm run build` first
+ * official SDK client over stdio. A third project runs the workflow surfaces of issue 31
+ * (schedules, queries and updates, streams, continue-as-new, exported and replayed
+ * histories) on an SQLite store, type-checked the same way. Packs the current dist/: needs `npm run build` first
  * (`npm test` does it; the test builds only when dist/ is missing). Skips with a message
  * when npm cannot run, and fails instead when `CI=true`.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -162,6 +164,8 @@ const fileNames = (): Array<[string, string]> => [
   ...otherPrograms.map((program, i): [string, string] => [`readme-${i}.ts`, program.code]),
 ];
 let packedFiles: string[] = [];
+/** The packed tarball, for the projects a test makes of its own. */
+let packedTarball = '';
 /** What the README's project commands printed, npm's warnings included. */
 let readmeInstallOutput = '';
 
@@ -182,6 +186,53 @@ async function typeCheck(project: Project, version: string): Promise<void> {
     return name;
   });
   expect(readmeTsconfig.compilerOptions.skipLibCheck).toBeUndefined();
+  await typeCheckFiles(dir, files, version, `${project.kind} project`);
+}
+
+/** Installs the tarball and the repository's `@types/node` in `dir`, without install scripts. */
+async function installPackage(dir: string, tarball: string): Promise<void> {
+  const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
+  const typesNode = `@types/node@${manifest.devDependencies['@types/node']}`;
+  await run(dir, 'npm', ['install', ...flags, '--ignore-scripts', tarball, typesNode], 240_000);
+}
+
+/**
+ * A third project, `"type": "module"`, with the package and `@types/node` installed and
+ * `workflow-scenario.ts` (test/consumer/fixtures). On a
+ * Node.js without `node:sqlite` (Node.js 20) the SQLite store needs `better-sqlite3`: the
+ * repository's built copy is linked in, as a user would install it.
+ */
+async function workflowProject(tarball: string): Promise<string> {
+  const dir = join(work, 'workflow-project');
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'consumer-workflow', private: true, type: 'module' }),
+  );
+  await installPackage(dir, tarball);
+  const builtIn = 'node:sqlite'; // a name, not a literal: Node.js 20's types have no such module
+  const hasNodeSqlite = await import(builtIn).then(
+    () => true,
+    () => false,
+  );
+  if (!hasNodeSqlite) {
+    symlinkSync(
+      join(root, 'node_modules', 'better-sqlite3'),
+      join(dir, 'node_modules', 'better-sqlite3'),
+    );
+  }
+  const scenario = readFileSync(join(import.meta.dirname, 'fixtures', 'workflow-scenario.ts'));
+  writeFileSync(join(dir, 'workflow-scenario.ts'), scenario);
+  return dir;
+}
+
+/** Type-checks `files` of `dir` with the README's tsconfig.json and TypeScript `version`. */
+async function typeCheckFiles(
+  dir: string,
+  files: string[],
+  version: string,
+  what: string,
+): Promise<void> {
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...readmeTsconfig, files }));
   await run(
     dir,
@@ -189,7 +240,7 @@ async function typeCheck(project: Project, version: string): Promise<void> {
     [compilers[version], '-p', 'tsconfig.json', '--pretty', 'false'],
     200_000,
   ).catch((error: Error) => {
-    throw new Error(`TypeScript ${version}, ${project.kind} project: ${error.message}`);
+    throw new Error(`TypeScript ${version}, ${what}: ${error.message}`);
   });
 }
 
@@ -213,6 +264,7 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
       const [info] = JSON.parse(packed.stdout);
       packedFiles = info.files.map((file: { path: string }) => file.path);
       const tarball = join(work, info.filename);
+      packedTarball = tarball;
       const [readmeProject, cjsProject] = projects;
       await Promise.all([
         followReadme(readmeProject, tarball),
@@ -222,14 +274,7 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
             join(cjsProject.dir, 'package.json'),
             JSON.stringify({ name: 'consumer-commonjs', private: true }),
           );
-          const flags = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
-          const typesNode = `@types/node@${manifest.devDependencies['@types/node']}`;
-          await run(
-            cjsProject.dir,
-            'npm',
-            ['install', ...flags, '--ignore-scripts', tarball, typesNode],
-            240_000,
-          );
+          await installPackage(cjsProject.dir, tarball);
           for (const [name, code] of fileNames()) writeFileSync(join(cjsProject.dir, name), code);
         })(),
       ]);
@@ -332,6 +377,25 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
         }
       }
     });
+
+    it('runs the workflow surfaces of issue 31 on an SQLite store, type-checked strictly with TypeScript 5.9', async () => {
+      const dir = await workflowProject(packedTarball);
+      await typeCheckFiles(dir, ['workflow-scenario.ts'], '5.9', 'workflow project');
+      const { stdout } = await run(dir, 'node', [
+        '--import',
+        'fino/register',
+        'workflow-scenario.ts',
+      ]);
+      expect(JSON.parse(stdout)).toEqual({
+        schedule: [true, 3_600_000],
+        added: 5,
+        count: 5,
+        log: [{ offset: 0, value: 'started at 0' }],
+        result: 5,
+        first: ['continued', true, true],
+        replay: 'continued',
+      });
+    }, 300_000);
 
     for (const project of projects) {
       describe(`in a project of type ${project.kind}`, () => {

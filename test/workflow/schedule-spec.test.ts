@@ -98,7 +98,7 @@ describe('readScheduleSpec', () => {
     );
     refused(
       { cron: '* * * * *', id: '' },
-      /id: expected a non-empty string of at most 200 characters/,
+      /id: expected 1 to 200 characters of text without control characters or lone surrogates/,
     );
     refused(
       { cron: '* * * * *', startAt: 'yesterday' },

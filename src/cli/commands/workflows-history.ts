@@ -9,6 +9,7 @@ import type { CommandIo } from '../command.ts';
 import { databaseOption } from '../database-option.ts';
 import { print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
+import { runIdArgument } from './workflow-flags.ts';
 
 /** How `fino workflows` opens its store for a subcommand, and closes it after. */
 export type WithWorkflowStore = <T>(
@@ -23,7 +24,7 @@ export const historyCommand = (io: CommandIo, withStore: WithWorkflowStore): Com
     description:
       "Export a run's history for replayHistory in tests (--json: the document to save as a file)",
     inputSchema: v.object({
-      runId: v.string().describe('the run id (as "list" prints it)'),
+      runId: runIdArgument,
       db: databaseOption(DEFAULT_WORKFLOW_DB),
     }),
     positionals: ['runId'],

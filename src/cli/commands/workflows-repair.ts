@@ -11,6 +11,7 @@ import type { CommandIo } from '../command.ts';
 import { databaseOption } from '../database-option.ts';
 import { print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
+import { byFlag, noteFlag, runIdArgument } from './workflow-flags.ts';
 
 /** Opens the store named by `--db`, runs `act`, and closes the store (lent by `workflows.ts`). */
 export type WithStore = <T>(
@@ -20,9 +21,9 @@ export type WithStore = <T>(
 ) => Promise<T>;
 
 const db = databaseOption(DEFAULT_WORKFLOW_DB);
-const runId = v.string().describe('the run id (as "list" prints it)');
-const by = v.string().optional().describe('who acts, for the audit trail');
-const note = v.string().optional().describe('a note for the audit trail');
+const runId = runIdArgument;
+const by = byFlag;
+const note = noteFlag;
 
 /** `fino workflows retry` and `fino workflows fork`. */
 export const repairCommands = (io: CommandIo, withStore: WithStore): CommandTask[] => [

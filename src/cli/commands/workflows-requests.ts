@@ -13,9 +13,10 @@ import {
 import type { CommandIo } from '../command.ts';
 import { databaseOption } from '../database-option.ts';
 import { type Output, print, subcommand } from '../subcommand.ts';
+import { nameArgument, runIdArgument } from './workflow-flags.ts';
 
 const db = databaseOption(DEFAULT_WORKFLOW_DB);
-const runId = v.string().describe('the run id (as "list" prints it)');
+const runId = runIdArgument;
 const args = v.any().optional().describe('the arguments, as JSON (quote strings: \'"M"\')');
 const timeoutMs = v
   .number()
@@ -38,7 +39,7 @@ const requestInput = <Extra extends Parameters<typeof v.object>[0]>(
 ) =>
   v.object({
     runId,
-    name: v.string().describe(`the ${kind} name`),
+    name: nameArgument(`the ${kind} name`),
     args,
     ...extra,
     timeoutMs,
@@ -82,10 +83,9 @@ export const updateCommand = (io: CommandIo, withStore: WithStore) =>
     name: 'update',
     description: 'Send a run an update (ctx.onUpdate) and print its result once applied',
     inputSchema: requestInput('update', {
-      updateId: v
-        .string()
-        .optional()
-        .describe('names the update: sent again, it is applied once and its result returned'),
+      updateId: nameArgument(
+        'names the update: sent again, it is applied once and its result returned',
+      ).optional(),
     }),
     positionals: POSITIONALS,
     run: (given, out) =>

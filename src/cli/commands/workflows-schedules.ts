@@ -16,6 +16,7 @@ import type { CommandIo } from '../command.ts';
 import { databaseOption } from '../database-option.ts';
 import { print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
+import { byFlag, nameArgument, noteFlag } from './workflow-flags.ts';
 
 const ACTIONS = ['list', 'show', 'pause', 'resume', 'delete'] as const;
 
@@ -38,11 +39,11 @@ export const schedulesCommand = (
     description: 'Schedules: list, show <id>, pause <id>, resume <id>, delete <id>',
     inputSchema: v.object({
       action: v.enum(ACTIONS).optional().describe('what to do (default list)'),
-      id: v.string().optional().describe('the schedule id (as "list" prints it)'),
-      workflow: v.string().optional().describe('list only the schedules of this workflow id'),
+      id: nameArgument('the schedule id (as "list" prints it)').optional(),
+      workflow: nameArgument('list only the schedules of this workflow id').optional(),
       db: databaseOption(DEFAULT_WORKFLOW_DB),
-      by: v.string().optional().describe('who acts, for the audit trail'),
-      note: v.string().optional().describe('a note for the audit trail'),
+      by: byFlag,
+      note: noteFlag,
     }),
     positionals: ['action', 'id'],
     run: async (given, out) => {

@@ -16,8 +16,8 @@ import {
   type DecisionRef,
   postgresWorkflowStore,
   sqliteWorkflowStore,
+  WORKFLOW_STATUSES,
   type WorkflowRun,
-  type WorkflowStatus,
   type WorkflowStore,
   workflowRuns,
 } from '../../workflow/index.ts';
@@ -26,6 +26,7 @@ import { databaseOption, databaseTarget } from '../database-option.ts';
 import { importUserModule } from '../load-module.ts';
 import { type Output, parentCommand, print, subcommand } from '../subcommand.ts';
 import type { CommandTask } from '../task-command.ts';
+import { byFlag, noteFlag, runIdArgument } from './workflow-flags.ts';
 import { historyCommand } from './workflows-history.ts';
 import { repairCommands } from './workflows-repair.ts';
 import { queryCommand, updateCommand } from './workflows-requests.ts';
@@ -103,9 +104,9 @@ const describeRun = (run: WorkflowRun): string[] => {
 };
 
 const db = databaseOption(DEFAULT_WORKFLOW_DB);
-const runId = v.string().describe('the run id (as "list" prints it)');
-const by = v.string().optional().describe('who acts, for the audit trail');
-const note = v.string().optional().describe('a note for the audit trail');
+const runId = runIdArgument;
+const by = byFlag;
+const note = noteFlag;
 const ref = v
   .string()
   .describe("the decision's token (handed out once), or the run id followed by [decision-id]");
@@ -113,14 +114,6 @@ const decisionId = v
   .string()
   .optional()
   .describe('the pending decision\'s id, after a run id (as "show" prints it)');
-const statuses = [
-  'running',
-  'waiting',
-  'done',
-  'error',
-  'cancelled',
-  'continued',
-] as const satisfies readonly WorkflowStatus[];
 
 /** Opens the store, runs `act`, and closes the store. */
 async function withStore<T>(
@@ -144,7 +137,7 @@ const listCommand = (io: CommandIo) =>
     description: 'Runs of every workflow, oldest first',
     inputSchema: v.object({
       db,
-      status: v.enum(statuses).optional().describe('only runs with this status'),
+      status: v.enum(WORKFLOW_STATUSES).optional().describe('only runs with this status'),
       workflow: v.string().optional().describe('only runs of this workflow id'),
     }),
     positionals: [],

@@ -14,6 +14,7 @@
  */
 import { WorkflowError } from '../errors.ts';
 import { fromCheckpoint } from '../json-value.ts';
+import { checkPrintableName } from '../printable.ts';
 import type { EntryKind, HistoryEntry } from '../types.ts';
 import type { ReplayEngine } from './replay-engine.ts';
 
@@ -116,12 +117,7 @@ const isThenable = (value: unknown): boolean =>
 
 /** Checks a handler name and function, as `ctx.onQuery`/`ctx.onUpdate` receive them. */
 export function checkHandler(where: string, name: unknown, handler: unknown): string {
-  if (typeof name !== 'string' || name === '' || name.length > 200) {
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      `${where}(name): expected a non-empty string of at most 200 characters, received ${typeof name === 'string' ? `${name.length} characters` : typeof name}`,
-    );
-  }
+  checkPrintableName(name, `${where}(name)`);
   if (typeof handler !== 'function') {
     throw new WorkflowError(
       'INVALID_ARGUMENT',

@@ -9,6 +9,7 @@ import { checkDuration } from '../../internal/duration.ts';
 import { sortableId } from '../../internal/sortable-id.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../errors.ts';
 import { fromCheckpoint, toCheckpoint } from '../json-value.ts';
+import { checkPrintableName } from '../printable.ts';
 import type { RunRequest, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import type { StoreOption } from '../workflow.ts';
 import { requestAlongChain, sendToChain } from './follow-chain.ts';
@@ -82,12 +83,7 @@ export async function sendUpdate(
   workflowId?: string,
 ): Promise<unknown> {
   const updateId = options.updateId ?? sortableId('upd_');
-  if (typeof updateId !== 'string' || updateId === '' || updateId.length > 200) {
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      `update: updateId: expected a non-empty string of at most 200 characters, received ${typeof updateId === 'string' ? `${updateId.length} characters` : typeof updateId}`,
-    );
-  }
+  checkPrintableName(updateId, 'update: updateId');
   const request = await queue('update', runId, name, args, options, updateId, workflowId);
   return answerOf(storeOf(options), request, options.timeoutMs);
 }
@@ -103,12 +99,7 @@ async function queue(
   workflowId: string | undefined,
 ): Promise<RunRequest> {
   const store = storeOf(options);
-  if (typeof name !== 'string' || name === '' || name.length > 200) {
-    throw new WorkflowError(
-      'INVALID_ARGUMENT',
-      `${kind}: name: expected a non-empty string of at most 200 characters, received ${typeof name}`,
-    );
-  }
+  checkPrintableName(name, `${kind}: name`);
   checkDuration(`${kind}: timeoutMs`, options.timeoutMs, 'nonNegative');
   const text = toCheckpoint(args, `the arguments of ${kind} "${name}"`, 2 * 1024 * 1024);
   await requestTarget(store, runId, workflowId);

@@ -10,7 +10,7 @@ import { readScheduleSpec } from '../schedule-spec.ts';
 import type { CatchUpPolicy, ScheduleSpec, StoredSchedule } from '../schedule-types.ts';
 import type { WorkflowActor, WorkflowAuditEntry, WorkflowStore } from '../types.ts';
 import type { StoreOption } from '../workflow.ts';
-import { checkValue, readWorkflowOptions } from '../workflow-settings.ts';
+import { checkValue, readWorkflowOptions, WORKFLOW_ID_RULE } from '../workflow-settings.ts';
 import { actorOf, storeOf } from './lifecycle.ts';
 
 /** A schedule as `schedules()` shows it: times in ISO 8601. */
@@ -185,10 +185,10 @@ async function readScheduleInput(
 ): Promise<{ workflowId: string; input: string | undefined }> {
   const { workflow } = spec;
   if (typeof workflow === 'string') {
-    if (workflow === '')
+    if (!WORKFLOW_ID_RULE.test(workflow))
       throw new WorkflowError(
         'INVALID_ARGUMENT',
-        'schedules.create: workflow: expected a workflow or its id, received ""',
+        `schedules.create: workflow: expected a workflow or its id (1 to 128 letters, digits or . _ : / -), received ${JSON.stringify(workflow.slice(0, 80))}`,
       );
     return {
       workflowId: workflow,

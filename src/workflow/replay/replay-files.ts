@@ -24,7 +24,8 @@ export interface HistoryFilesReport {
  * writes it) against the workflow of `workflows` it belongs to, one after another.
  * Rejects with `INVALID_ARGUMENT` when `dir` holds no history file, so a CI step that
  * replays nothing does not pass; each file that does not replay is in `failed`, with why.
- * A file larger than `maxFileBytes` (default 64 MiB) is not read: it fails `TOO_LARGE`.
+ * A file larger than `maxFileBytes` (default 64 MiB) is not read: it fails `TOO_LARGE`;
+ * nor is a name that is not a regular file (a pipe, a device): `INVALID_ARGUMENT`.
  *
  * @example
  * ```ts
@@ -100,7 +101,15 @@ async function replayFile(
   workflows: readonly AnyWorkflow[],
   maxBytes: number,
 ): Promise<WorkflowReplay> {
-  const { size } = await stat(path);
+  const found = await stat(path);
+  if (!found.isFile()) {
+    // A FIFO would block the read forever, a device such as /dev/zero never ends.
+    throw new WorkflowError(
+      'INVALID_ARGUMENT',
+      `${path} is not a regular file (a folder, a device or a pipe): expected an exported history`,
+    );
+  }
+  const { size } = found;
   if (size > maxBytes) {
     throw new WorkflowError(
       'TOO_LARGE',

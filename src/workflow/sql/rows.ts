@@ -4,6 +4,7 @@
  */
 import type { Decision, PendingCall } from '../../ai/agent/index.ts';
 import { unreadableEntry, WorkflowError } from '../errors.ts';
+import { WORKFLOW_STATUSES } from '../statuses.ts';
 import type {
   ChildCancelPolicy,
   HistoryEntry,
@@ -52,14 +53,7 @@ export interface HistoryRow {
 }
 
 /** Every status a run may have, as stores keep it. */
-export const STATUSES: readonly string[] = [
-  'running',
-  'waiting',
-  'done',
-  'error',
-  'cancelled',
-  'continued',
-] satisfies WorkflowStatus[];
+export const STATUSES: readonly string[] = WORKFLOW_STATUSES;
 
 const optionalNumber = (value: number | string | null) =>
   value === null ? undefined : Number(value);

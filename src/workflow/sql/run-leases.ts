@@ -20,8 +20,8 @@ import { upsertEntry, type WorkflowSql } from './store-context.ts';
 
 const LOST: LeaseState = { held: false, cancelRequested: false };
 
-/** The transactions of this file recognise their own writes (see the header). */
-const IDEMPOTENT = { idempotent: true } as const;
+/** The transactions of this file recognise their own writes (see the header), as must those that use {@link writeUnderLease}. */
+export const IDEMPOTENT = { idempotent: true } as const;
 
 const isSet = (flag: number | string | boolean) => Number(flag) === 1 || flag === true;
 
@@ -47,6 +47,26 @@ export async function extendLease(
   return row ? { held: true, cancelRequested: isSet(row.cancel_requested) } : LOST;
 }
 
+/**
+ * One transaction that extends `owner`'s lease and, while it holds the run, makes
+ * `write` in it: the shape of every write of a worker beside its history (an entry, a
+ * request's answer, a stream's chunk or close). Idempotent, as this file's header says
+ * (`write` must recognise its own rows); what it learns about the lease.
+ */
+export function writeUnderLease(
+  sql: WorkflowSql,
+  runId: string,
+  owner: string,
+  leaseMs: number,
+  write: (tx: SqlExecutor) => Promise<unknown>,
+): Promise<LeaseState> {
+  return sql.driver.transaction(async (tx) => {
+    const lease = await extendLease(sql, tx, runId, owner, leaseMs);
+    if (lease.held) await write(tx);
+    return lease;
+  }, IDEMPOTENT);
+}
+
 /** The writes under a lease of the workflow store over `sql`. */
 export function runLeases(
   sql: WorkflowSql,
@@ -55,11 +75,9 @@ export function runLeases(
   return {
     async record(runId, owner, entry, leaseMs) {
       await schema();
-      return driver.transaction(async (tx) => {
-        const lease = await extendLease(sql, tx, runId, owner, leaseMs);
-        if (lease.held) await upsertEntry(sql, tx, runId, entry);
-        return lease;
-      }, IDEMPOTENT);
+      return writeUnderLease(sql, runId, owner, leaseMs, (tx) =>
+        upsertEntry(sql, tx, runId, entry),
+      );
     },
 
     async consumeSignal(runId, owner, entry, leaseMs) {

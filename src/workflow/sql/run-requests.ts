@@ -8,7 +8,7 @@ import { canonicalJson } from '../../internal/canonical-json.ts';
 import { WorkflowError } from '../errors.ts';
 import type { NewRunRequest, RunRequest, StoredWorkflowRun, WorkflowStore } from '../types.ts';
 import { updateInChain } from './chain-requests.ts';
-import { extendLease } from './run-leases.ts';
+import { IDEMPOTENT, writeUnderLease } from './run-leases.ts';
 import { checkUnfinished, lockRun, upsertEntry, type WorkflowSql } from './store-context.ts';
 
 /** A row of `workflow_requests`. */
@@ -23,8 +23,6 @@ interface RequestRow {
   error: string | null;
   created_at: number | string;
 }
-
-const IDEMPOTENT = { idempotent: true } as const;
 
 /** The query and update operations of the workflow store over `sql`. */
 export function runRequests(
@@ -87,9 +85,7 @@ export function runRequests(
 
     async answerRequest(runId, owner, answer, entry, leaseMs) {
       await schema();
-      return driver.transaction(async (tx) => {
-        const lease = await extendLease(sql, tx, runId, owner, leaseMs);
-        if (!lease.held) return lease;
+      return writeUnderLease(sql, runId, owner, leaseMs, async (tx) => {
         if (entry) await upsertEntry(sql, tx, runId, entry);
         await tx.query(
           `UPDATE ${table} SET state = ?, result = ?, error = ? WHERE run_id = ? AND request_id = ?`,
@@ -101,8 +97,7 @@ export function runRequests(
             answer.requestId,
           ],
         );
-        return lease;
-      }, IDEMPOTENT);
+      });
     },
 
     async getRequest(runId, requestId) {

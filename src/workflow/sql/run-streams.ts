@@ -10,11 +10,8 @@ import { HELD_BY } from '../../internal/durable/index.ts';
 import type { SqlExecutor } from '../../internal/sql/index.ts';
 import { WorkflowError } from '../errors.ts';
 import type { StoredStreamChunk, WorkflowStore } from '../types.ts';
-import { extendLease } from './run-leases.ts';
+import { writeUnderLease } from './run-leases.ts';
 import type { WorkflowSql } from './store-context.ts';
-
-/** The transactions of this file recognise their own writes (see the header). */
-const IDEMPOTENT = { idempotent: true } as const;
 
 /** The stream methods of the workflow store over `sql`. */
 export function runStreams(
@@ -53,14 +50,10 @@ export function runStreams(
       await schema();
       if (chunk.offset === 0) {
         // The stream's first chunk opens it too: one transaction, as every other lease write.
-        const lease = await driver.transaction(async (tx) => {
-          const held = await extendLease(sql, tx, runId, owner, leaseMs);
-          if (held.held) {
-            await openStream(tx, runId, chunk.name);
-            await insertChunk(sql, tx, runId, owner, chunk);
-          }
-          return held;
-        }, IDEMPOTENT);
+        const lease = await writeUnderLease(sql, runId, owner, leaseMs, async (tx) => {
+          await openStream(tx, runId, chunk.name);
+          await insertChunk(sql, tx, runId, owner, chunk);
+        });
         if (lease.held) wake(runId, chunk.name);
         return lease;
       }
@@ -80,16 +73,13 @@ export function runStreams(
 
     async closeStream(runId, owner, name, leaseMs) {
       await schema();
-      const lease = await driver.transaction(async (tx) => {
-        const held = await extendLease(sql, tx, runId, owner, leaseMs);
-        if (!held.held) return held;
+      const lease = await writeUnderLease(sql, runId, owner, leaseMs, async (tx) => {
         await openStream(tx, runId, name);
         await tx.query(
           `UPDATE ${t('workflow_streams')} SET closed_at = ${now} WHERE run_id = ? AND name = ? AND closed_at IS NULL`,
           [runId, name],
         );
-        return held;
-      }, IDEMPOTENT);
+      });
       if (lease.held) wake(runId, name);
       return lease;
     },

@@ -7,7 +7,7 @@
 import type { WorkflowStore } from '../types.ts';
 
 /** The most store calls one look makes (each fires at most a bounded batch); the rest waits for the next look. */
-const FIRINGS_PER_LOOK = 4;
+export const FIRINGS_PER_LOOK = 4;
 
 /** Schedules that cannot be read, per store: reported once, then skipped. */
 const unreadable = new WeakMap<WorkflowStore, Set<string>>();
