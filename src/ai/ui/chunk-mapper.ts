@@ -5,7 +5,8 @@
  */
 import type { ToolResultPart } from '../../task/index.ts';
 import { type AgentEvent, rejectionPrefix } from '../agent/index.ts';
-import type { Usage } from '../model/index.ts';
+import type { StopReason, Usage } from '../model/index.ts';
+import type { RecordedAgentEvent } from '../session/index.ts';
 import { approvalIdOf } from './approval-id.ts';
 import { failureChunks, finishReasonOf, jsonObject, jsonValue } from './run-outcome.ts';
 import { uiToolErrorText, uiToolOutput } from './tool-output.ts';
@@ -27,8 +28,11 @@ export interface UIStreamOptions {
 export interface UIChunkMapper {
   /** The chunks a stream opens with: `start`, with the message id and metadata. */
   start(): UIMessageChunk[];
-  /** The chunks for one event (none, one or several). */
-  map(event: AgentEvent): UIMessageChunk[];
+  /**
+   * The chunks for one event (none, one or several): a live {@link AgentEvent}, or one a
+   * session recorded (`Session.events`), whose `finish` keeps no state.
+   */
+  map(event: AgentEvent | RecordedAgentEvent): UIMessageChunk[];
   /**
    * The chunks for the run's failure, as `streamText` sends one: `data-fino-error` (fino's
    * code), `error`, `finish-step` and a `finish` with reason `error`; an abort is the
@@ -51,6 +55,8 @@ interface MapperState {
   usage: RunUsage | undefined;
   cost: number | undefined;
   agent: string | undefined;
+  /** Why the last finished step stopped: the finish reason of a run that is done. */
+  lastStop: StopReason | undefined;
 }
 
 /**
@@ -81,6 +87,7 @@ export function uiChunkMapper(options: UIStreamOptions = {}): UIChunkMapper {
     usage: undefined,
     cost: undefined,
     agent: options.agent,
+    lastStop: undefined,
   };
   const metadata = (status: string): FinoMessageMetadata => ({
     fino: definedOnly({
@@ -115,7 +122,7 @@ export function uiChunkMapper(options: UIStreamOptions = {}): UIChunkMapper {
 
 function mapEvent(
   state: MapperState,
-  event: AgentEvent,
+  event: AgentEvent | RecordedAgentEvent,
   runId: string,
   metadata: (status: string) => FinoMessageMetadata,
 ): UIMessageChunk[] {
@@ -140,15 +147,21 @@ function mapEvent(
     case 'tool-pending':
       return [...closePart(state), pendingChunk(state, event.pending, runId)];
     case 'step-finish':
+      state.lastStop = event.result.stopReason;
       return stepFinish(state, event.result.usage, metadata);
     case 'finish': {
       const { result } = event;
       state.agent = result.agent;
-      takeUsage(state, result.state.usage, true);
-      const status = result.status;
+      const usage = 'state' in result ? result.state.usage : 'usage' in result && result.usage;
+      if (usage) takeUsage(state, usage, true);
+      const { status } = result;
       return [
         ...closeStep(state),
-        { type: 'finish', finishReason: finishReasonOf(result), messageMetadata: metadata(status) },
+        {
+          type: 'finish',
+          finishReason: finishReasonOf(status, state.lastStop),
+          messageMetadata: metadata(status),
+        },
       ];
     }
     case 'handoff':

@@ -13,7 +13,8 @@
  * `workflow-chunks.ts` (with `workflow-source.ts`, `workflow-ui-options.ts`,
  * `workflow-parts.ts`, `workflow-run-changes.ts`, `workflow-lanes.ts`, `merge-lanes.ts`);
  * stream out: `approval-id.ts`, `chunk-mapper.ts` with `run-outcome.ts`, `ui-chunks.ts`,
- * `sse.ts`, `agent-response.ts`, `node-listener.ts`. It imports `ai/session` and
+ * `sse.ts`, `agent-response.ts`, `node-listener.ts`; a session run from its recorded
+ * events: `session-chunks.ts`. It imports `ai/session` and
  * `workflow` and below (floor 7 of docs/architecture.md), never `ai/mcp`.
  *
  * @module
@@ -30,6 +31,7 @@ export {
   type UIToolResponse,
 } from './pending-tool-responses.ts';
 export { type ChatRequest, readChatRequest } from './read-chat-request.ts';
+export { type SessionUIOptions, type SessionUISource, sessionUIChunks } from './session-chunks.ts';
 export {
   UI_MESSAGE_STREAM_HEADERS,
   type UIStreamLimits,

@@ -4,7 +4,6 @@
  */
 
 import { controlFlowName, errorMessage } from '../../internal/thrown-value.ts';
-import type { RunResult } from '../agent/index.ts';
 import type { StopReason } from '../model/index.ts';
 import type { UIFinishReason, UIJsonObject, UIJsonValue, UIMessageChunk } from './types.ts';
 
@@ -16,11 +15,13 @@ const FINISH_REASONS: Record<StopReason, UIFinishReason> = {
   other: 'other',
 };
 
-/** The protocol's finish reason for a run's result: a suspended run waits on tool calls. */
-export function finishReasonOf(result: RunResult): UIFinishReason {
-  if (result.status === 'suspended') return 'tool-calls';
-  const last = result.steps.at(-1);
-  return last ? (FINISH_REASONS[last.stopReason] ?? 'other') : 'stop';
+/**
+ * The protocol's finish reason for a run that ended with `status` after a step that
+ * stopped for `lastStop`: a suspended run waits on tool calls.
+ */
+export function finishReasonOf(status: string, lastStop: StopReason | undefined): UIFinishReason {
+  if (status === 'suspended') return 'tool-calls';
+  return lastStop ? (FINISH_REASONS[lastStop] ?? 'other') : 'stop';
 }
 
 /** fino's code of a thrown value: its string `code`, else `INTERNAL`. Never throws. */
