@@ -59,6 +59,11 @@ export async function* sessionUIChunks(
   options: SessionUIOptions = {},
 ): AsyncGenerator<UIMessageChunk> {
   const { after = 0, signal, pollMs } = options;
+  if (!Number.isSafeInteger(after) || after < 0) {
+    throw new RangeError(
+      `sessionUIChunks: expected "after" to be a seq (an integer from 0), received ${String(after)}`,
+    );
+  }
   const mapper = uiChunkMapper({
     runId,
     ...(options.messageId !== undefined && { messageId: options.messageId }),

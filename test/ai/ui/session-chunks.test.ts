@@ -82,6 +82,14 @@ describe('sessionUIChunks', () => {
     await store.close();
   });
 
+  it('refuses an after that is not a seq, naming it', async () => {
+    for (const after of [-1, 0.5, Number.NaN, 2 ** 60]) {
+      await expect(
+        collect(sessionUIChunks(source([], { status: 'done' }), 'run_1', { after })),
+      ).rejects.toThrow(/expected "after" to be a seq \(an integer from 0\), received/);
+    }
+  });
+
   it('ends a run that failed with fino’s code, and a cancelled one with abort', async () => {
     const failing = source([{ type: 'step-start', step: 0 }], {
       status: 'error',
