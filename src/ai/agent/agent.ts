@@ -2,7 +2,7 @@ import type { InferSchema, SchemaLike } from '../../validate/index.ts';
 import type { Model } from '../model/index.ts';
 import type { Tool } from '../tool/index.ts';
 import { type AgentToolOptions, agentTool } from './agent-tool.ts';
-import { applyDecisions } from './decisions.ts';
+import { applyDecisions, decidedResultEvents } from './decisions.ts';
 import { EventQueue } from './event-queue.ts';
 import { registerAgent } from './handoff-graph.ts';
 import { type AgentConfig, type AgentOptions, readOptions } from './options.ts';
@@ -216,9 +216,11 @@ export class Agent<Output = unknown> {
     return withRun(this.#config, options, quiet, async (run: Run) => {
       const current = readState(state, this.#config.stateSecret);
       run.active = current;
+      const pendingBefore = [...(current.turn?.pending ?? [])];
       if (applyDecisions(current, decisions)) {
         run.telemetry.decisions(decisions);
         await run.checkpoint(current, 'decisions');
+        for (const event of decidedResultEvents(current, pendingBefore)) run.emit(event);
       }
       return continueRun(current, run, 'until-paused');
     }) as Promise<RunResult<Output>>;

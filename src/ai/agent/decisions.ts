@@ -2,7 +2,14 @@ import { decisionMismatch } from '../../internal/durable/index.ts';
 import { AgentError } from './agent-error.ts';
 import { argsHash } from './args-hash.ts';
 import { describe } from './state.ts';
-import type { ClearedCall, Decision, Decisions, PendingCall, RunState } from './types.ts';
+import type {
+  AgentEvent,
+  ClearedCall,
+  Decision,
+  Decisions,
+  PendingCall,
+  RunState,
+} from './types.ts';
 
 type Checked = { pending: PendingCall; decision: Decision };
 
@@ -102,6 +109,22 @@ function notPendingMessage(state: RunState, id: string): string {
   return running
     ? `decision for "${id}": the call is not waiting for a decision; it runs when the run resumes (${waiting})`
     : `decision for "${id}": the call is already settled (${waiting})`;
+}
+
+/**
+ * The results that decisions gave calls which were pending (`before`): the rejections, as
+ * the `tool-result` events a stream of the resumed run shows (an approved call's result
+ * comes when it runs).
+ */
+export function decidedResultEvents(state: RunState, before: readonly PendingCall[]): AgentEvent[] {
+  const turn = state.turn;
+  if (!turn) return [];
+  return before.flatMap((pending): AgentEvent[] => {
+    const result = turn.results.find((r) => r.toolCallId === pending.toolCallId);
+    return result
+      ? [{ type: 'tool-result', step: turn.step, toolName: pending.toolName, result }]
+      : [];
+  });
 }
 
 /**

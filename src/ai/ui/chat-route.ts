@@ -36,11 +36,14 @@ function method<T extends ChatRoute>(request: Request, allowed: string, route: T
 
 /** The chat id of a path segment, decoded and checked as a posted chat's `id` is. */
 function chatIdOf(segment: string, limits: ResolvedLimits): string {
-  let decoded: unknown;
+  let decoded: string;
   try {
     decoded = decodeURIComponent(segment);
   } catch {
-    decoded = segment;
+    throw new UIRequestError(
+      'INVALID_REQUEST',
+      `Expected the path's chat id to be percent-encoded UTF-8, received ${JSON.stringify(segment.slice(0, 300))}.`,
+    );
   }
   try {
     return id(decoded, "the path's chat id", limits) as string;

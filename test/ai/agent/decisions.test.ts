@@ -57,6 +57,24 @@ describe('resume', () => {
     expect(result.status === 'done' && result.text).toBe('Finished.');
   });
 
+  it('shows a rejection as the tool-result event of the call, before the next step', async () => {
+    const { bot } = setup();
+    const state = await suspendedState(bot);
+    const events: string[] = [];
+    await bot.resume(
+      state,
+      { r1: { approve: true }, r2: { reject: 'b.txt is still in use' } },
+      {
+        onEvent: (event) => {
+          if (event.type === 'tool-result') {
+            events.push(`${event.result.toolCallId}:${event.result.isError ? 'error' : 'ok'}`);
+          } else events.push(event.type);
+        },
+      },
+    );
+    expect(events.slice(0, 3)).toEqual(['r2:error', 'r1:ok', 'step-finish']);
+  });
+
   it('keeps calls without a decision pending, and resumes again later', async () => {
     const { bot, remove, echo } = setup();
     const state = await suspendedState(bot);
