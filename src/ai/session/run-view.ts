@@ -12,6 +12,7 @@ export function toView(run: StoredRun, audit?: AuditEntry[]): SessionRun {
   const base = {
     runId: run.runId,
     ...(run.threadId !== undefined && { threadId: run.threadId }),
+    input: run.input,
     createdAt: iso(run.createdAt),
     updatedAt: iso(run.updatedAt),
     ...(run.revision !== undefined && { revision: run.revision }),

@@ -86,6 +86,13 @@ export interface StartOptions {
   threadId?: string;
   /** Aborting it stops the run; it stays resumable (`ready`) from its last checkpoint. */
   signal?: AbortSignal;
+  /**
+   * Called once the run is stored (its thread claimed), before the agent begins: from
+   * then on `get`, `events` and `cancel` find it, so a caller that does not await
+   * `start` (a chat handler streaming the run's events) knows when to read them. What
+   * it throws is ignored.
+   */
+  onStored?: (runId: string) => void;
 }
 
 /** Options of `approve`, `reject` and `resume`. */

@@ -54,6 +54,7 @@ export function sessionRuns(
           }),
         startOptions.signal,
       );
+      notifyStored(startOptions.onStored, runId);
       const fromThread = thread && threadRunOptions(thread);
       return driveHeldRun(
         starter,
@@ -134,6 +135,15 @@ export function sessionRuns(
       return report;
     },
   };
+}
+
+/** Tells a caller of `start` that its run is stored; what the callback throws is its own. */
+function notifyStored(onStored: ((runId: string) => void) | undefined, runId: string): void {
+  try {
+    onStored?.(runId);
+  } catch {
+    // The run is stored and goes on: a failing callback must not leave it held and undriven.
+  }
 }
 
 /**

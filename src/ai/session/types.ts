@@ -290,6 +290,8 @@ export interface SessionPendingCall extends PendingCall {
 interface RunViewBase {
   runId: string;
   threadId?: string;
+  /** What the run started from (`start`'s input; a thread's earlier messages are not in it). */
+  input: AgentInput;
   /** ISO 8601 times. */
   createdAt: string;
   updatedAt: string;

@@ -14,7 +14,9 @@
  * `workflow-parts.ts`, `workflow-run-changes.ts`, `workflow-lanes.ts`, `merge-lanes.ts`);
  * stream out: `approval-id.ts`, `chunk-mapper.ts` with `run-outcome.ts`, `ui-chunks.ts`,
  * `sse.ts`, `agent-response.ts`, `node-listener.ts`; a session run from its recorded
- * events: `session-chunks.ts`. It imports `ai/session` and
+ * events: `session-chunks.ts`; the chat handler over a session: `chat-handler.ts` (with
+ * `chat-route.ts`, `chat-context.ts`, `chat-turn.ts`, `chat-answers.ts`,
+ * `chat-resume.ts`, `chat-history.ts`). It imports `ai/session` and
  * `workflow` and below (floor 7 of docs/architecture.md), never `ai/mcp`.
  *
  * @module
@@ -22,6 +24,9 @@
 
 export { type AgentUIOptions, agentUIResponse } from './agent-response.ts';
 export { approvalIdOf, parseApprovalId } from './approval-id.ts';
+export type { ChatSession } from './chat-context.ts';
+export { type ChatHandler, type ChatHandlerOptions, chatHandler } from './chat-handler.ts';
+export { MAX_HISTORY_MESSAGES } from './chat-history.ts';
 export { type ChatRequestLimits, DEFAULT_CHAT_REQUEST_LIMITS } from './chat-request-limits.ts';
 export { type UIChunkMapper, type UIStreamOptions, uiChunkMapper } from './chunk-mapper.ts';
 export { type NodeListenerOptions, nodeListener } from './node-listener.ts';
@@ -43,7 +48,11 @@ export { toolResultContent, uiToolErrorText, uiToolOutput } from './tool-output.
 export type * from './types.ts';
 export { uiMessageChunks } from './ui-chunks.ts';
 export { checkUIMessages } from './ui-message-check.ts';
-export { UIRequestError, type UIRequestErrorCode } from './ui-request-error.ts';
+export {
+  UIRequestError,
+  type UIRequestErrorCode,
+  type UIRequestErrorStatus,
+} from './ui-request-error.ts';
 export { toModelMessages } from './ui-to-model.ts';
 export { workflowUIChunks } from './workflow-chunks.ts';
 export type { WorkflowUISource } from './workflow-source.ts';

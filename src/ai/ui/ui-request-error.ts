@@ -11,22 +11,49 @@ export type UIRequestErrorCode =
   | 'INVALID_REQUEST'
   /** 400: a message or part is not one the protocol allows, or passes a limit. */
   | 'INVALID_MESSAGES'
+  /**
+   * 400: an approval response or tool output answers no call the chat's run waits for
+   * (a forged or foreign id, an output on a call awaiting approval, changed arguments).
+   */
+  | 'INVALID_TOOL_RESPONSE'
+  /** 401: the chat handler's `auth` hook recognised no one. */
+  | 'UNAUTHENTICATED'
+  /** 403: the chat handler's `authorize` hook refused this chat to this caller. */
+  | 'FORBIDDEN'
+  /** 404: no route of the chat handler has this path. */
+  | 'NOT_FOUND'
+  /** 405: the route exists, the method does not. */
+  | 'METHOD_NOT_ALLOWED'
+  /** 409: the call was already decided (by another tab, or this response replayed). */
+  | 'ALREADY_DECIDED'
+  /** 409: a run of the chat is unfinished; answer or cancel it before a new message. */
+  | 'THREAD_BUSY'
   /** 413: the body is larger than `ChatRequestLimits.bytes`. */
   | 'TOO_LARGE'
   /** 415: the body is not `application/json`. */
   | 'UNSUPPORTED_MEDIA_TYPE';
 
+/** The HTTP statuses of {@link UIRequestError}. */
+export type UIRequestErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415;
+
 /** The status each code is sent with. */
-const STATUS: Readonly<Record<UIRequestErrorCode, 400 | 413 | 415>> = {
+const STATUS: Readonly<Record<UIRequestErrorCode, UIRequestErrorStatus>> = {
   INVALID_JSON: 400,
   INVALID_REQUEST: 400,
   INVALID_MESSAGES: 400,
+  INVALID_TOOL_RESPONSE: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  ALREADY_DECIDED: 409,
+  THREAD_BUSY: 409,
   TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
 };
 
 /**
- * A chat request refused: `status` (400, 413 or 415), `code`, and a message naming the
+ * A chat request refused: `status` (400 to 415, by code), `code`, and a message naming the
  * field (`messages[3].parts[2].state`) and what was expected. `toResponse()` is the
  * answer to send: `{ error: { code, message } }` as JSON with that status.
  *
@@ -42,7 +69,7 @@ const STATUS: Readonly<Record<UIRequestErrorCode, 400 | 413 | 415>> = {
 export class UIRequestError extends Error {
   override name = 'UIRequestError';
   readonly code: UIRequestErrorCode;
-  readonly status: 400 | 413 | 415;
+  readonly status: UIRequestErrorStatus;
 
   constructor(code: UIRequestErrorCode, message: string) {
     super(message);

@@ -8,6 +8,7 @@ const ctx = { base: '', csrf: 'c', askName: true };
 const at = '2026-12-03T08:00:00.000Z';
 const suspended = (runId: string): SessionRun => ({
   runId,
+  input: 'Refund order o-17',
   createdAt: at,
   updatedAt: at,
   status: 'suspended',
@@ -72,6 +73,7 @@ describe('html', () => {
 it("shows a running run's last progress, its message escaped", () => {
   const run: SessionRun = {
     runId: 'r',
+    input: 'Export the report',
     createdAt: at,
     updatedAt: at,
     status: 'running',

@@ -1,0 +1,79 @@
+/**
+ * A new message of the page: a new session run on the chat's thread, streamed back while
+ * it runs. The run is the server's, not the request's: it goes on when the page leaves.
+ */
+import { sortableId } from '../../internal/sortable-id.ts';
+import { SessionError } from '../session/index.ts';
+import type { ChatContext } from './chat-context.ts';
+import type { UIMessage } from './types.ts';
+import { UIRequestError } from './ui-request-error.ts';
+import { toModelMessages } from './ui-to-model.ts';
+
+/**
+ * Starts a run of the chat's thread with `message` (a user message) as its input and
+ * streams it. A failed run left holding the thread is cancelled first (a chat moves on
+ * from a failed turn, as the AI SDK's does); a running or waiting one is `THREAD_BUSY`.
+ */
+export async function startTurn(context: ChatContext, message: UIMessage): Promise<Response> {
+  const input = toModelMessages([message]);
+  if (input.length === 0 || input.every((turn) => turn.content.length === 0)) {
+    throw new UIRequestError(
+      'INVALID_MESSAGES',
+      'Expected the last message to hold text or a file for the agent, received none.',
+    );
+  }
+  const runId = sortableId('run_');
+  try {
+    await startStored(context, runId, input);
+  } catch (error) {
+    if (!(error instanceof SessionError) || error.code !== 'THREAD_BUSY') throw error;
+    await supersedeFailedRun(context, error);
+    await startStored(context, runId, input);
+  }
+  return context.stream(runId, 0);
+}
+
+/** Starts the run and waits until it is stored: its events can be read from then on. */
+async function startStored(
+  context: ChatContext,
+  runId: string,
+  input: ReturnType<typeof toModelMessages>,
+): Promise<void> {
+  const { promise: stored, resolve } = withResolvers();
+  const run = context.session.start(input, {
+    runId,
+    threadId: context.chatId,
+    onStored: resolve,
+  });
+  // Refused before it was stored (a busy thread): the error is this request's answer.
+  await Promise.race([stored, run]);
+  context.background(runId, run);
+}
+
+/** The failed run holding the thread, cancelled; else the `THREAD_BUSY` as the page's 409. */
+async function supersedeFailedRun(context: ChatContext, busy: SessionError): Promise<void> {
+  const page = await context.session.thread(context.chatId, { limit: 1 });
+  const active = page?.activeRunId && (await context.session.get(page.activeRunId));
+  if (active && active.status === 'error') {
+    await context.session.cancel(active.runId, {
+      ...context.actor,
+      note: 'a new message of the chat superseded this failed run',
+    });
+    return;
+  }
+  const waiting = active && active.status === 'suspended' ? active : undefined;
+  throw new UIRequestError(
+    'THREAD_BUSY',
+    waiting
+      ? `Chat "${context.chatId}" waits for an answer on ${waiting.pending.map((call) => `${call.toolName} (${call.toolCallId})`).join(', ')} in run "${waiting.runId}": approve or deny it (or add its output) before sending a new message.`
+      : `${busy.message}: wait for the chat's current answer to finish before sending a new message.`,
+  );
+}
+
+function withResolvers(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
