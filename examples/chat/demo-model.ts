@@ -146,7 +146,7 @@ async function* paced(
 
 /** A turn's reply as the result of a model call; tool call ids are `call_<n>`. */
 function resultOf(reply: ScriptedReply): GenerateResult {
-  const text = reply.text ?? '';
+  const text = (reply.text ?? '').replace(/\s+/g, ' '); // one line, as it streams
   const toolCalls = (reply.toolCalls ?? []).map((call) => ({
     id: `call_${randomUUID().slice(0, 8)}`,
     name: call.name,

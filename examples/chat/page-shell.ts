@@ -10,6 +10,7 @@ main { max-width: 44rem; margin: 0 auto; padding: 1rem; }
 .tool pre { white-space: pre-wrap; margin: .25rem 0; }
 .notice { color: #7a4b00; }
 .error { color: #a00000; }
+.usage { color: #666; }
 form { display: flex; gap: .5rem; }
 form input { flex: 1; padding: .5rem; font: inherit; }
 button { font: inherit; padding: .4rem .8rem; }

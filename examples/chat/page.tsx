@@ -7,7 +7,7 @@
  * `GET /api/chat/<id>/stream` (`resume: true`).
  */
 
-import type { FinoDataTypes } from 'fino:ai/ui';
+import type { FinoDataTypes, FinoMessageMetadata } from 'fino:ai/ui';
 import { useChat } from '@ai-sdk/react';
 import {
   DefaultChatTransport,
@@ -20,7 +20,7 @@ import {
 import { type FormEvent, StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
-type ChatMessage = UIMessage<unknown, FinoDataTypes>;
+type ChatMessage = UIMessage<FinoMessageMetadata, FinoDataTypes>;
 type Part = ChatMessage['parts'][number];
 type Decide = (approvalId: string, approved: boolean) => void;
 
@@ -142,6 +142,9 @@ function Chat({ id, initialMessages }: { id: string; initialMessages: ChatMessag
               // biome-ignore lint/suspicious/noArrayIndexKey: a message's parts only grow
               <MessagePart key={i} part={part} decide={decide} />
             ))}
+            {message.metadata?.fino.usage && (
+              <small className="usage">{message.metadata.fino.usage.totalTokens} tokens</small>
+            )}
           </li>
         ))}
       </ol>

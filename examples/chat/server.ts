@@ -25,25 +25,52 @@ import { bundlePage } from './page-bundle.ts';
 import { PAGE_CSP, PAGE_SHELL } from './page-shell.ts';
 import { chooseModel, shopAgent } from './shop-agent.ts';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: process.env.PORT || '3000' },
-    host: { type: 'string', default: '127.0.0.1' },
-    db: { type: 'string', default: process.env.FINO_DATABASE_URL || join('.fino', 'chat.db') },
-    'lease-ms': { type: 'string', default: process.env.FINO_LEASE_MS || '30000' },
-  },
-});
-const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`fino: --port: expected a port number from 0 to 65535, received "${values.port}"`);
+/** A wrong command line: what was wrong, on stderr, and exit code 2. */
+function usageError(message: string): never {
+  console.error(
+    `fino: ${message}\nUsage: npx tsx examples/chat/server.ts [--port <n>] [--host <h>] [--db <file|url>] [--lease-ms <n>]`,
+  );
   process.exit(2);
+}
+
+/** The command line, checked. */
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string', default: process.env.PORT || '3000' },
+        host: { type: 'string', default: '127.0.0.1' },
+        db: { type: 'string', default: process.env.FINO_DATABASE_URL || join('.fino', 'chat.db') },
+        'lease-ms': { type: 'string', default: process.env.FINO_LEASE_MS || '30000' },
+      },
+    }).values;
+  } catch (error) {
+    return usageError((error as Error).message); // "Unknown option '--x'", a missing value
+  }
+}
+
+const values = options();
+const port = Number(values.port);
+if (values.port === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+  usageError(`--port: expected a port number from 0 to 65535, received "${values.port}"`);
 }
 
 const store = openStore(values.db);
 const model = chooseModel();
-// An invalid --lease-ms is session()'s RangeError, naming the option.
-const leaseMs = Number(values['lease-ms']);
-const runs = session({ store, agent: shopAgent(model), events: true, leaseMs });
+/** The session of the chats; session() checks the lease (a RangeError naming it). */
+function chatSession() {
+  try {
+    return session({
+      store,
+      agent: shopAgent(model),
+      events: true,
+      leaseMs: Number(values['lease-ms']),
+    });
+  } catch (error) {
+    return usageError(`--lease-ms "${values['lease-ms']}": ${(error as Error).message}`);
+  }
+}
+const runs = chatSession();
 const chat = chatHandler({ session: runs, auth: demoAuth });
 const script = await bundlePage();
 

@@ -71,22 +71,30 @@ interface Setup {
   server: ChatServerProcess;
   db: string;
   page: Page;
+  /** A new server on the same file and port (after the last one died). */
+  restart(): Promise<ChatServerProcess>;
   close(): Promise<void>;
 }
 
 /** The example on a fresh database, and a page on it as `user` (a cookie, as a login sets). */
-async function setup(user?: string): Promise<Setup> {
+async function setup(user?: string, args: string[] = []): Promise<Setup> {
   const db = join(dir, `chat-${++files}.db`);
-  const server = await startChatServer(db);
+  let server = await startChatServer(db, { args });
   const context = await browser!.newContext();
   if (user) await context.addCookies([{ name: 'fino_demo_user', value: user, url: server.origin }]);
   const page = await context.newPage();
   await page.goto(`${server.origin}/`);
   await page.waitForURL(/\?chat=/);
   return {
-    server,
+    get server() {
+      return server;
+    },
     db,
     page,
+    async restart() {
+      server = await startChatServer(db, { port: server.port, args });
+      return server;
+    },
     close: async () => {
       await context.close();
       await server.stop();
@@ -97,6 +105,26 @@ async function setup(user?: string): Promise<Setup> {
 async function ask(page: Page, question: string): Promise<void> {
   await page.getByLabel('Message').fill(question);
   await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** Asks for the story, and waits until its first words are on the page (not its last). */
+async function startStory(page: Page): Promise<void> {
+  await ask(page, 'Tell me a long story');
+  const before = await until(
+    () => answerText(page),
+    (text) => text.length > 0,
+  );
+  expect(before.length).toBeLessThan(oneLine(DEMO_STORY).length);
+}
+
+/** The question, and the whole story as the one answer, with the chat ready again. */
+async function expectWholeStory(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.getByRole('listitem', { name: 'You' }).allTextContents(), WAIT)
+    .toEqual(['YouTell me a long story']);
+  await expect.poll(() => answerText(page), WAIT).toBe(oneLine(DEMO_STORY));
+  await expect.poll(() => statusOf(page), WAIT).toBe('Status: ready');
+  expect(await page.getByRole('listitem', { name: 'Assistant' }).count()).toBe(1);
 }
 
 describe('examples/chat in Chromium', () => {
@@ -176,26 +204,41 @@ describe('examples/chat in Chromium', () => {
             resumed.push(response.status());
           }
         });
-        await ask(page, 'Tell me a long story');
-        const full = oneLine(DEMO_STORY);
-        const before = await until(
-          () => answerText(page),
-          (text) => text.length > 0,
-        );
-        expect(before.length).toBeLessThan(full.length);
+        await startStory(page);
         expect(await statusOf(page)).toBe('Status: streaming');
         const address = page.url();
 
         await page.reload();
         expect(page.url()).toBe(address);
-        await expect
-          .poll(() => page.getByRole('listitem', { name: 'You' }).allTextContents(), WAIT)
-          .toEqual(['YouTell me a long story']);
-        await expect.poll(() => answerText(page), WAIT).toBe(full);
-        expect(await page.getByRole('listitem', { name: 'Assistant' }).count()).toBe(1);
-        await expect.poll(() => statusOf(page), WAIT).toBe('Status: ready');
+        await expectWholeStory(page);
         // The page after the reload resumed the run's stream: it was still going.
         expect(resumed).toContain(200);
+      } finally {
+        await s.close();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it.skipIf(!hasChromium)(
+    'SIGKILLed in the middle of an answer, a new server on the same file and port finishes it for the reloaded page',
+    async () => {
+      // A short lease, so the new server takes the dead one's run over within a second.
+      const s = await setup(undefined, ['--lease-ms', '1000']);
+      try {
+        const { page } = s;
+        await startStory(page);
+        const dead = s.server.process;
+        const exited = new Promise((resolve) => dead.once('exit', resolve));
+        dead.kill('SIGKILL');
+        await exited;
+        await s.restart();
+
+        await page.reload();
+        await expectWholeStory(page);
+        // The thread holds the answer once: a second reload shows it from the store.
+        await page.reload();
+        await expectWholeStory(page);
       } finally {
         await s.close();
       }
