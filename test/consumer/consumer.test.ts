@@ -10,7 +10,8 @@
  * strictly (no `skipLibCheck`) under TypeScript 5.9, and `fino mcp` is driven by the
  * official SDK client over stdio. A third project runs the workflow surfaces of issue 31
  * (schedules, queries and updates, streams, continue-as-new, exported and replayed
- * histories) on an SQLite store, type-checked the same way. Packs the current dist/: needs `npm run build` first
+ * histories) on an SQLite store, type-checked the same way, and issue 28's chat handler
+ * over HTTP. Packs the current dist/: needs `npm run build` first
  * (`npm test` does it; the test builds only when dist/ is missing). Skips with a message
  * when npm cannot run, and fails instead when `CI=true`.
  */
@@ -198,7 +199,7 @@ async function installPackage(dir: string, tarball: string): Promise<void> {
 
 /**
  * A third project, `"type": "module"`, with the package and `@types/node` installed and
- * `workflow-scenario.ts` (test/consumer/fixtures). On a
+ * `workflow-scenario.ts` and `chat-scenario.ts` (test/consumer/fixtures). On a
  * Node.js without `node:sqlite` (Node.js 20) the SQLite store needs `better-sqlite3`: the
  * repository's built copy is linked in, as a user would install it.
  */
@@ -221,8 +222,12 @@ async function workflowProject(tarball: string): Promise<string> {
       join(dir, 'node_modules', 'better-sqlite3'),
     );
   }
-  const scenario = readFileSync(join(import.meta.dirname, 'fixtures', 'workflow-scenario.ts'));
-  writeFileSync(join(dir, 'workflow-scenario.ts'), scenario);
+  for (const scenario of ['workflow-scenario.ts', 'chat-scenario.ts']) {
+    writeFileSync(
+      join(dir, scenario),
+      readFileSync(join(import.meta.dirname, 'fixtures', scenario)),
+    );
+  }
   return dir;
 }
 
@@ -394,6 +399,20 @@ describe.skipIf(npmMissing !== undefined && process.env.CI !== 'true')(
         result: 5,
         first: ['continued', true, true],
         replay: 'continued',
+      });
+    }, 300_000);
+
+    it("serves a chat page's requests with chatHandler over HTTP, an approval round trip included, type-checked strictly with TypeScript 5.9", async () => {
+      const shared = join(work, 'workflow-project'); // the workflow test's project, when it ran
+      const dir = existsSync(shared) ? shared : await workflowProject(packedTarball);
+      await typeCheckFiles(dir, ['chat-scenario.ts'], '5.9', 'chat project');
+      const { stdout } = await run(dir, 'node', ['--import', 'fino/register', 'chat-scenario.ts']);
+      expect(JSON.parse(stdout)).toEqual({
+        asked: 'tool-approval-request',
+        output: { type: 'tool-output-available', toolCallId: 'c1', output: 'refunded o-17' },
+        replayed: 409,
+        history: ['user', 'assistant'],
+        audit: [['approve', 'ana']],
       });
     }, 300_000);
 
