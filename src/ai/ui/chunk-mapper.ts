@@ -4,7 +4,7 @@
  * reload all give the same message (the conventions of docs/ui.md).
  */
 import type { ToolResultPart } from '../../task/index.ts';
-import { type AgentEvent, rejectionPrefix } from '../agent/index.ts';
+import { type AgentEvent, rejectionPrefix, type StepResult } from '../agent/index.ts';
 import type { StopReason, Usage } from '../model/index.ts';
 import type { RecordedAgentEvent } from '../session/index.ts';
 import { approvalIdOf } from './approval-id.ts';
@@ -52,6 +52,8 @@ interface MapperState {
   counts: { text: number; reasoning: number };
   /** Tool calls whose approval was requested, by id (a rejection then reads as denied). */
   approvals: Set<string>;
+  /** The tool calls this message shows, by id: whether their output was sent. */
+  answered: Map<string, boolean>;
   usage: RunUsage | undefined;
   cost: number | undefined;
   agent: string | undefined;
@@ -84,6 +86,7 @@ export function uiChunkMapper(options: UIStreamOptions = {}): UIChunkMapper {
     open: undefined,
     counts: { text: 0, reasoning: 0 },
     approvals: new Set(),
+    answered: new Map(),
     usage: undefined,
     cost: undefined,
     agent: options.agent,
@@ -109,10 +112,12 @@ export function uiChunkMapper(options: UIStreamOptions = {}): UIChunkMapper {
     ],
     map: (event) => mapEvent(state, event, options.runId ?? '', metadata),
     fail: (error) => {
-      const chunks = [...closePart(state), ...failureChunks(error)];
-      if (chunks.at(-1)?.type === 'abort') return chunks;
+      const failure = failureChunks(error);
+      if (failure.at(-1)?.type === 'abort') return [...closePart(state), ...failure];
+      // As `streamText` does, a part the failure cut off gets no end: it stays `streaming`.
+      state.open = undefined;
       return [
-        ...chunks,
+        ...failure,
         ...closeStep(state),
         { type: 'finish', finishReason: 'error', messageMetadata: metadata('error') },
       ];
@@ -133,6 +138,7 @@ function mapEvent(
     case 'reasoning-delta':
       return delta(state, event.type === 'text-delta' ? 'text' : 'reasoning', event.text);
     case 'tool-call':
+      state.answered.set(event.call.id, false);
       return [
         ...closePart(state),
         {
@@ -148,7 +154,10 @@ function mapEvent(
       return [...closePart(state), pendingChunk(state, event.pending, runId)];
     case 'step-finish':
       state.lastStop = event.result.stopReason;
-      return stepFinish(state, event.result.usage, metadata);
+      return [
+        ...unsentOutputs(state, event.result),
+        ...stepFinish(state, event.result.usage, metadata),
+      ];
     case 'finish': {
       const { result } = event;
       state.agent = result.agent;
@@ -282,8 +291,26 @@ function closeStep(state: MapperState): UIMessageChunk[] {
   return chunks;
 }
 
+/**
+ * The outputs of the message's calls that no `tool-result` event showed, at their step's
+ * end: a call rejected while the run waited (its decision is the result, no tool runs) —
+ * `tool-output-denied` for a denied approval, as `streamText` sends for one.
+ */
+function unsentOutputs(state: MapperState, step: StepResult): UIMessageChunk[] {
+  const unsent = step.toolResults.filter(
+    (result) => state.answered.get(result.toolCallId) === false,
+  );
+  if (unsent.length === 0) return [];
+  const names = new Map(step.toolCalls.map((call) => [call.id, call.name]));
+  return [
+    ...closePart(state),
+    ...unsent.map((result) => toolOutput(state, names.get(result.toolCallId) ?? '', result)),
+  ];
+}
+
 function toolOutput(state: MapperState, toolName: string, result: ToolResultPart): UIMessageChunk {
   const toolCallId = result.toolCallId;
+  state.answered.set(toolCallId, true);
   if (!result.isError) {
     return { type: 'tool-output-available', toolCallId, output: uiToolOutput(result) };
   }

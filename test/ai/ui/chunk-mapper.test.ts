@@ -182,4 +182,51 @@ describe('uiChunkMapper', () => {
       { type: 'finish', finishReason: 'error', messageMetadata: { fino: { status: 'error' } } },
     ]);
   });
+
+  it('fail(): a text the failure cut off gets no end, as streamText leaves it (decision 259)', () => {
+    const mapper = uiChunkMapper();
+    mapper.map({ type: 'step-start', step: 0 });
+    mapper.map({ type: 'text-delta', step: 0, text: 'Half ' });
+    const types = mapper.fail(new Error('down')).map((chunk) => chunk.type);
+    expect(types).toEqual(['data-fino-error', 'error', 'finish-step', 'finish']);
+  });
+
+  it('a call rejected while the run waited shows as denied at its step’s end, once (decision 259)', () => {
+    const call = { id: 'c1', name: 'pay', args: {} };
+    const paid = { type: 'tool_result' as const, toolCallId: 'c0', content: 'ok' };
+    const denied = {
+      type: 'tool_result' as const,
+      toolCallId: 'c1',
+      content: 'Tool call "pay" was rejected: no',
+      isError: true,
+    };
+    const pending = { kind: 'approval', toolCallId: 'c1', toolName: 'pay', args: {} };
+    const chunks = replay([
+      { type: 'step-start', step: 0 },
+      { type: 'tool-call', step: 0, call: { ...call, id: 'c0' } },
+      { type: 'tool-result', step: 0, toolName: 'pay', result: paid },
+      { type: 'tool-call', step: 0, call },
+      { type: 'tool-pending', step: 0, pending } as AgentEvent,
+      {
+        type: 'step-finish',
+        step: 0,
+        result: {
+          step: 0,
+          text: '',
+          toolCalls: [{ ...call, id: 'c0' }, call, { ...call, id: 'c9' }],
+          toolResults: [paid, denied, { ...denied, toolCallId: 'c9' }],
+          stopReason: 'tool_calls',
+          usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 },
+        },
+      },
+    ]);
+    const outputs = chunks.filter((chunk) => chunk.type.startsWith('tool-output'));
+    // c0's output was sent with its event; c9 is a call this message never showed.
+    expect(outputs).toEqual([
+      { type: 'tool-output-available', toolCallId: 'c0', output: 'ok' },
+      { type: 'tool-output-denied', toolCallId: 'c1' },
+    ]);
+    const types = chunks.map((chunk) => chunk.type);
+    expect(types.indexOf('tool-output-denied')).toBeLessThan(types.indexOf('finish-step'));
+  });
 });

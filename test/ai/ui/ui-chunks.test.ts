@@ -8,10 +8,10 @@ import { uiMessageChunks } from '../../../src/ai/ui/index.ts';
 import {
   chunkStream,
   chunkTypes,
+  comparable,
   finoAgent,
   IMAGE,
   nativeStream,
-  normalisedParts,
   readMessage,
   type Turn,
 } from '../../helpers/ui-turns.ts';
@@ -45,7 +45,7 @@ describe('uiMessageChunks read by ai’s readUIMessageStream', () => {
       const fino = await finoMessage(turns);
       const native = await readMessage(nativeStream(turns));
       expect(fino.message.id).toBe('run_1');
-      expect(normalisedParts(fino.message)).toEqual(normalisedParts(native.message));
+      expect(comparable(fino.message).parts).toEqual(comparable(native.message).parts);
       expect(fino.errors).toEqual(native.errors);
     });
   }
