@@ -141,3 +141,19 @@ export function allSnippets(root: string): Snippet[] {
     ...sources.flatMap((path) => docCommentSnippets(relative(root, path), read(path))),
   ];
 }
+
+/**
+ * `fino/ai/tool` → src/ai/tool/index.ts, for every module the package at `root` exports:
+ * the `paths` that type-check snippets against the sources (modules.d.ts maps `fino:`).
+ */
+export function finoPaths(root: string): Record<string, string[]> {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const paths: Record<string, string[]> = {};
+  for (const [subpath, target] of Object.entries<any>(manifest.exports)) {
+    const types: unknown = target?.types;
+    if (typeof types !== 'string' || !types.startsWith('./dist/')) continue;
+    const source = types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts');
+    paths[`fino/${subpath.slice(2)}`] = [join(root, source)];
+  }
+  return paths;
+}
