@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { session, sqliteStore } from '../../src/ai/session/index.ts';
 import { FINO_MODULES } from '../../src/register/index.ts';
 import { TestChat } from '../helpers/ui-chat-client.ts';
 import { finoPaths, markdownSnippets } from './snippets.ts';
@@ -111,8 +112,11 @@ console.log(renderToString(<Chat chatId="ana:1" initialMessages={${JSON.stringif
 
 const children: Array<ReturnType<typeof spawn>> = [];
 
-/** Runs `file` with the loader in a folder of its own (its SQLite file); resolves with its URL. */
-function startServer(file: string): Promise<string> {
+/**
+ * Runs `file` with the loader in a folder of its own, `cwd`, where its SQLite file is;
+ * resolves with the chat's URL once it listens.
+ */
+function startServer(file: string): Promise<{ api: string; cwd: string }> {
   const cwd = join(dir, `run-${file.replace(/\W/g, '_')}`);
   mkdirSync(cwd, { recursive: true });
   const child = spawn(
@@ -130,7 +134,7 @@ function startServer(file: string): Promise<string> {
     const read = (chunk: Buffer) => {
       output += chunk;
       const url = /Chat on (http:\/\/localhost:\d+\/api\/chat)/.exec(output)?.[1];
-      if (url) resolve(url);
+      if (url) resolve({ api: url, cwd });
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
@@ -152,8 +156,11 @@ const withCookie =
 const textOf = (message: UIMessage | undefined) =>
   (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
 
-/** A page of user "ana" chatting with the server at `api`: a question, a refund approved, a reload. */
-async function chatWith(api: string): Promise<void> {
+/**
+ * A page of user "ana" chatting with the server at `api`: a question, a refund approved,
+ * a reload. The approval's `by` in the audit trail is the one `auth` gave.
+ */
+async function chatWith({ api, cwd }: { api: string; cwd: string }): Promise<void> {
   const as = withCookie('sid=s3cr3t');
   const nobody = await withCookie(undefined)(new Request(`${api}/ana:1/messages`));
   expect(nobody.status).toBe(401);
@@ -194,6 +201,14 @@ async function chatWith(api: string): Promise<void> {
     ['assistant', 'Refunded o-17.'],
   ]);
   expect((await as(new Request(`${api}/ana:1/stream`))).status).toBe(204);
+
+  const store = sqliteStore(join(cwd, '.fino', 'chat.db'));
+  try {
+    const run = await session({ store }).get(chat.messages.at(-1)?.id ?? '');
+    expect(run?.audit).toMatchObject([{ action: 'approve', toolName: 'refund', by: 'ana' }]);
+  } finally {
+    await store.close();
+  }
 }
 
 describe(`${DOC}, run as written`, () => {
