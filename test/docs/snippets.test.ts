@@ -14,10 +14,10 @@ import { FINO_MODULES } from '../../src/register/index.ts';
 import {
   allSnippets,
   docCommentSnippets,
-  finoPaths,
   markdownSnippets,
   type Snippet,
   snippetPath,
+  snippetTsconfig,
 } from './snippets.ts';
 
 const exec = promisify(execFile);
@@ -88,21 +88,7 @@ async function typeCheck(snippets: readonly Snippet[]): Promise<string[]> {
     writeFileSync(join(dir, name), programText(snippet));
     return name;
   });
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      extends: join(root, 'tsconfig.json'),
-      compilerOptions: {
-        types: ['node'],
-        paths: finoPaths(root),
-        noEmit: true,
-        allowImportingTsExtensions: true,
-        rewriteRelativeImportExtensions: false,
-      },
-      files: [join(root, 'modules.d.ts'), ...names],
-      include: [], // not the repository's own src, test, bench and examples
-    }),
-  );
+  writeFileSync(join(dir, 'tsconfig.json'), snippetTsconfig(root, names));
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
   const output = await exec(tsc, ['-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], {
     cwd: dir,

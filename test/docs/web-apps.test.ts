@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { session, sqliteStore } from '../../src/ai/session/index.ts';
 import { FINO_MODULES } from '../../src/register/index.ts';
 import { TestChat } from '../helpers/ui-chat-client.ts';
-import { finoPaths, markdownSnippets } from './snippets.ts';
+import { markdownSnippets, snippetTsconfig } from './snippets.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const DOC = 'docs/web-apps.md';
@@ -227,19 +227,9 @@ describe(`${DOC}, run as written`, () => {
     }
     writeFileSync(
       join(dir, 'tsconfig.json'),
-      JSON.stringify({
-        extends: join(root, 'tsconfig.json'),
-        compilerOptions: {
-          types: ['node'],
-          jsx: 'react-jsx',
-          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-          paths: finoPaths(root),
-          noEmit: true,
-          allowImportingTsExtensions: true,
-          rewriteRelativeImportExtensions: false,
-        },
-        files: [join(root, 'modules.d.ts'), 'next.ts', 'hono.ts', 'server.ts', 'render.tsx'],
-        include: [],
+      snippetTsconfig(root, ['next.ts', 'hono.ts', 'server.ts', 'render.tsx'], {
+        jsx: 'react-jsx',
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
       }),
     );
   });
