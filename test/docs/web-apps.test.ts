@@ -3,59 +3,27 @@
  * the Hono app, the plain Node one — each started in a Node process of its own and
  * chatted with over HTTP by `ai`'s own chat client (a question, then a refund approved in
  * the chat, then a reload); the React page type-checked and rendered. The Next.js route
- * is called as Next calls a route handler: `POST(request, { params })`. The blocks'
- * `fino:` specifiers resolve to this repository's src/ (no build needed).
+ * is called as Next calls a route handler: `POST(request, { params })`. The project the
+ * blocks run in is web-apps-project.ts; the page in Chromium is web-apps.browser.test.ts.
  */
-import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { session, sqliteStore } from '../../src/ai/session/index.ts';
-import { FINO_MODULES } from '../../src/register/index.ts';
 import { TestChat } from '../helpers/ui-chat-client.ts';
-import { markdownSnippets, snippetTsconfig } from './snippets.ts';
+import { snippetTsconfig } from './snippets.ts';
+import {
+  WEB_APPS_DOC,
+  type WebAppsProject,
+  webAppsBlocks,
+  webAppsProject,
+} from './web-apps-project.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const DOC = 'docs/web-apps.md';
-const text = readFileSync(join(root, DOC), 'utf8');
-/** Inside the repository, so that `ai`, `hono`, `react` and `tsx` resolve as a user's installs. */
-const dir = join(root, 'node_modules', '.cache', `fino-web-apps-${process.pid}`);
 const exec = promisify(execFile);
-
-/** The blocks of the page that name a file (`// chat.ts`), ts and tsx, by that name. */
-function namedBlocks(): Map<string, string> {
-  const blocks = new Map<string, string>();
-  for (const snippet of markdownSnippets(DOC, text)) {
-    if (snippet.name) blocks.set(snippet.name, snippet.code);
-  }
-  for (const [, code] of text.matchAll(/^```tsx\n([\s\S]*?)^```$/gm)) {
-    const name = /^\/\/ ([\w.-]+\.tsx)\s/.exec(code)?.[1];
-    if (name) blocks.set(name, code);
-  }
-  return blocks;
-}
-
-/** `fino:ai/ui` → src/ai/ui/index.ts, then tsx for TypeScript: what `fino/register` does with dist/. */
-const HOOKS = `const modules = ${JSON.stringify(
-  Object.fromEntries(
-    Object.entries(FINO_MODULES).map(([specifier, folder]) => [
-      specifier,
-      `file://${join(root, 'src', folder, 'index.ts')}`,
-    ]),
-  ),
-)};
-export async function resolve(specifier, context, next) {
-  return next(Object.hasOwn(modules, specifier) ? modules[specifier] : specifier, context);
-}
-`;
-const LOADER = `import { register } from 'node:module';
-import { register as typeScript } from 'tsx/esm/api';
-// The JSX of a React app (Next.js's setting): the automatic runtime, no React import.
-typeScript({ tsconfig: new URL('./tsx.json', import.meta.url).pathname });
-register('./fino-hooks.mjs', import.meta.url);
-`;
 
 /** Next.js's side of a route file: the exports by method, called with `(request, { params })`. */
 const NEXT = `// next.ts — calls app/api/chat/[[...path]]/route.ts as Next.js does
@@ -109,38 +77,6 @@ import { renderToString } from 'react-dom/server';
 import { Chat } from './page.tsx';
 console.log(renderToString(<Chat chatId="ana:1" initialMessages={${JSON.stringify([QUESTION, ASKING])}} />));
 `;
-
-const children: Array<ReturnType<typeof spawn>> = [];
-
-/**
- * Runs `file` with the loader in a folder of its own, `cwd`, where its SQLite file is;
- * resolves with the chat's URL once it listens.
- */
-function startServer(file: string): Promise<{ api: string; cwd: string }> {
-  const cwd = join(dir, `run-${file.replace(/\W/g, '_')}`);
-  mkdirSync(cwd, { recursive: true });
-  const child = spawn(
-    process.execPath,
-    ['--import', join(dir, 'fino-loader.mjs'), join(dir, file)],
-    {
-      cwd,
-      env: { ...process.env, PORT: '0', DATABASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      const url = /Chat on (http:\/\/localhost:\d+\/api\/chat)/.exec(output)?.[1];
-      if (url) resolve({ api: url, cwd });
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', (code) => reject(new Error(`${file} exited with ${code}:\n${output}`)));
-  });
-}
 
 /** What the browser sends: the request, with the user's session cookie. */
 const withCookie =
@@ -211,36 +147,22 @@ async function chatWith({ api, cwd }: { api: string; cwd: string }): Promise<voi
   }
 }
 
-describe(`${DOC}, run as written`, () => {
-  const blocks = namedBlocks();
-
+describe(`${WEB_APPS_DOC}, run as written`, () => {
+  let project: WebAppsProject;
   beforeAll(() => {
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-    writeFileSync(join(dir, 'fino-hooks.mjs'), HOOKS);
-    writeFileSync(join(dir, 'fino-loader.mjs'), LOADER);
-    writeFileSync(join(dir, 'tsx.json'), '{ "compilerOptions": { "jsx": "react-jsx" } }\n');
-    for (const [name, code] of [...blocks, ['next.ts', NEXT], ['render.tsx', RENDER]]) {
-      mkdirSync(dirname(join(dir, name)), { recursive: true });
-      writeFileSync(join(dir, name), `${code}\n`);
-    }
+    project = webAppsProject('web-apps', { 'next.ts': NEXT, 'render.tsx': RENDER });
     writeFileSync(
-      join(dir, 'tsconfig.json'),
+      join(project.dir, 'tsconfig.json'),
       snippetTsconfig(root, ['next.ts', 'hono.ts', 'server.ts', 'render.tsx'], {
         jsx: 'react-jsx',
         lib: ['ES2023', 'DOM', 'DOM.Iterable'],
       }),
     );
   });
-
-  afterAll(() => {
-    for (const child of children) child.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => project.close());
 
   it('has the blocks this test runs', () => {
-    expect([...blocks.keys()].sort()).toEqual([
+    expect([...webAppsBlocks().keys()].sort()).toEqual([
       'chat.ts',
       'hono.ts',
       'page.tsx',
@@ -251,9 +173,13 @@ describe(`${DOC}, run as written`, () => {
 
   it('type-check, the route as Next.js types a route handler and the React page included', async () => {
     const tsc = join(root, 'node_modules', '.bin', 'tsc');
-    const result = await exec(tsc, ['-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], {
-      cwd: dir,
-    }).then(
+    const result = await exec(
+      tsc,
+      ['-p', join(project.dir, 'tsconfig.json'), '--pretty', 'false'],
+      {
+        cwd: project.dir,
+      },
+    ).then(
       () => '',
       (error: { stdout?: string; stderr?: string }) => `${error.stdout ?? ''}${error.stderr ?? ''}`,
     );
@@ -261,23 +187,21 @@ describe(`${DOC}, run as written`, () => {
   }, 120_000);
 
   it('the Next.js route file answers a chat, an approval and a reload', async () => {
-    await chatWith(await startServer('next.ts'));
+    await chatWith(await project.startServer('next.ts'));
   }, 60_000);
 
   it('the Hono app answers a chat, an approval and a reload over HTTP', async () => {
-    await chatWith(await startServer('hono.ts'));
+    await chatWith(await project.startServer('hono.ts'));
   }, 60_000);
 
   it('the plain Node server answers a chat, an approval and a reload over HTTP', async () => {
-    await chatWith(await startServer('server.ts'));
+    await chatWith(await project.startServer('server.ts'));
   }, 60_000);
 
   it('the React page renders the chat, with Approve and Reject on a waiting refund', async () => {
-    const { stdout } = await exec(
-      process.execPath,
-      ['--import', join(dir, 'fino-loader.mjs'), join(dir, 'render.tsx')],
-      { cwd: dir },
-    );
+    const { stdout } = await exec(process.execPath, project.nodeArgs('render.tsx'), {
+      cwd: project.dir,
+    });
     expect(stdout).toContain('Refund o-17');
     expect(stdout).toContain('{&quot;orderId&quot;:&quot;o-17&quot;}');
     expect(stdout).toMatch(/<button[^>]*>Approve<\/button><button[^>]*>Reject<\/button>/);
