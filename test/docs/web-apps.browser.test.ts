@@ -1,9 +1,10 @@
 /**
  * docs/web-apps.md's React page in Chromium (decision 258): the page's `ChatPage`,
  * bundled as an app bundles it, served with the page's chat server (its `chat.ts`) on
- * one origin, with the user's session cookie. A question, a refund approved with the
- * page's Approve button, a reload that shows the whole conversation again. Skipped
- * visibly when /usr/bin/chromium is missing (an error when CI=true).
+ * one origin, with the user's session cookie. A question, a refund that waits while the
+ * page reloads and is approved with the page's Approve button, a reload that shows the
+ * whole conversation again. Skipped visibly when /usr/bin/chromium is missing (an error
+ * when CI=true).
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,7 +79,7 @@ describe.skipIf(!hasChromium)('docs/web-apps.md: the React page in Chromium', ()
     project?.close();
   });
 
-  it('chats, approves a refund in the page, and shows it all after a reload', async () => {
+  it('chats, approves a refund after a reload, and shows it all after another', async () => {
     const { api } = await project.startServer('site.ts');
     const origin = new URL(api).origin;
     const context = await (browser as Browser).newContext();
@@ -95,7 +96,12 @@ describe.skipIf(!hasChromium)('docs/web-apps.md: the React page in Chromium', ()
     await expect.poll(() => input.isEnabled()).toBe(true);
     await input.fill('Refund o-17');
     await input.press('Enter');
-    await page.getByRole('button', { name: 'Approve' }).click();
+    const approve = page.getByRole('button', { name: 'Approve' });
+    await approve.waitFor();
+    // The page leaves while the refund waits: the run waits in the store, and the
+    // reloaded page shows the question and its Approve button again (resume: true).
+    await page.reload();
+    await approve.click();
     await page.getByText('Refunded o-17.').waitFor();
 
     await page.reload();
