@@ -6,7 +6,7 @@
  * The README's snippets also run, from the packed package, in test/consumer.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -17,25 +17,13 @@ import {
   markdownSnippets,
   type Snippet,
   snippetPath,
+  snippetTsconfig,
 } from './snippets.ts';
 
 const exec = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
 /** Inside the repository so that @types/node and the compiler resolve as for the tests. */
 const dir = join(root, 'node_modules', '.cache', 'fino-doc-snippets');
-
-/** `fino/ai/tool` → src/ai/tool/index.ts, for every module the package exports. */
-function finoPaths(): Record<string, string[]> {
-  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const paths: Record<string, string[]> = {};
-  for (const [subpath, target] of Object.entries<any>(manifest.exports)) {
-    const types: unknown = target?.types;
-    if (typeof types !== 'string' || !types.startsWith('./dist/')) continue;
-    const source = types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts');
-    paths[`fino/${subpath.slice(2)}`] = [join(root, source)];
-  }
-  return paths;
-}
 
 /**
  * The package-subpath imports (`'fino/ai/model'`) of modules that have a `fino:` specifier:
@@ -100,21 +88,7 @@ async function typeCheck(snippets: readonly Snippet[]): Promise<string[]> {
     writeFileSync(join(dir, name), programText(snippet));
     return name;
   });
-  writeFileSync(
-    join(dir, 'tsconfig.json'),
-    JSON.stringify({
-      extends: join(root, 'tsconfig.json'),
-      compilerOptions: {
-        types: ['node'],
-        paths: finoPaths(),
-        noEmit: true,
-        allowImportingTsExtensions: true,
-        rewriteRelativeImportExtensions: false,
-      },
-      files: [join(root, 'modules.d.ts'), ...names],
-      include: [], // not the repository's own src, test, bench and examples
-    }),
-  );
+  writeFileSync(join(dir, 'tsconfig.json'), snippetTsconfig(root, names));
   const tsc = join(root, 'node_modules', '.bin', 'tsc');
   const output = await exec(tsc, ['-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], {
     cwd: dir,

@@ -141,3 +141,44 @@ export function allSnippets(root: string): Snippet[] {
     ...sources.flatMap((path) => docCommentSnippets(relative(root, path), read(path))),
   ];
 }
+
+/**
+ * The tsconfig.json that type-checks `files` (snippets written out) against the sources
+ * of the repository at `root`, as a user's project imports the package; `options` adds
+ * compiler options (a React page's `jsx` and `lib`).
+ */
+export function snippetTsconfig(
+  root: string,
+  files: readonly string[],
+  options: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    extends: join(root, 'tsconfig.json'),
+    compilerOptions: {
+      types: ['node'],
+      paths: finoPaths(root),
+      noEmit: true,
+      allowImportingTsExtensions: true,
+      rewriteRelativeImportExtensions: false,
+      ...options,
+    },
+    files: [join(root, 'modules.d.ts'), ...files],
+    include: [], // not the repository's own src, test, bench and examples
+  });
+}
+
+/**
+ * `fino/ai/tool` → src/ai/tool/index.ts, for every module the package at `root` exports:
+ * the `paths` that type-check snippets against the sources (modules.d.ts maps `fino:`).
+ */
+function finoPaths(root: string): Record<string, string[]> {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const paths: Record<string, string[]> = {};
+  for (const [subpath, target] of Object.entries<any>(manifest.exports)) {
+    const types: unknown = target?.types;
+    if (typeof types !== 'string' || !types.startsWith('./dist/')) continue;
+    const source = types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts');
+    paths[`fino/${subpath.slice(2)}`] = [join(root, source)];
+  }
+  return paths;
+}
