@@ -214,7 +214,10 @@ function page(id: string, api: string, messages?: UIMessage[]): TestChat {
 async function reload(id: string, api: string, ms = 20_000): Promise<TestChat> {
   const response = await fetch(`${api}/${id}/messages`, { headers: AUTHORIZATION });
   expect(response.status).toBe(200);
-  const reloaded = page(id, api, (await response.json()) as UIMessage[]);
+  const history = (await response.json()) as UIMessage[];
+  // Mid-answer: the thread holds the question; the answer comes from the resumed stream.
+  expect(history.map(({ role }) => role)).toEqual(['user']);
+  const reloaded = page(id, api, history);
   let resumed = false;
   void reloaded.resumeStream().then(() => {
     resumed = true;
