@@ -8,45 +8,17 @@
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  postgresStore,
-  type RunEvent,
-  type Session,
-  type Store,
-  session,
-  sqliteStore,
-} from '../../../src/ai/session/index.ts';
+import { type RunEvent, type Session, type Store, session } from '../../../src/ai/session/index.ts';
 import { nodeChild, PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
-import { freshSchema } from '../../helpers/postgres.ts';
-import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
-import { tempDir } from '../../helpers/temp-dir.ts';
+import { type SharedDatabase, sharedDatabases } from '../../helpers/shared-database.ts';
+import { waitFor } from '../../helpers/wait-for.ts';
 import { slowAgent } from './fixtures/slow-agent.ts';
 
 const WORKER = join(import.meta.dirname, 'fixtures', 'events-worker.ts');
-const dir = tempDir('run-events-processes');
-const postgres = postgresForTests();
-let files = 0;
-
-/** One database two processes share: what the child is told, and a store of this process on it. */
-interface Shared {
-  db: string;
-  schema?: string;
-  open(): Store;
-}
-
-async function shared(engine: 'sqlite' | 'postgres'): Promise<Shared | undefined> {
-  if (engine === 'sqlite') {
-    const db = join(dir, `shared-${files++}.db`);
-    return { db, open: () => sqliteStore(db) };
-  }
-  const server = await postgres();
-  if (!server) return undefined;
-  const schema = await freshSchema(server.url);
-  return { db: server.url, schema, open: () => postgresStore(server.url, { schema }) };
-}
+const shared = sharedDatabases('run-events-processes');
 
 /** Process A: starts `runId` of a slow agent (7 turns, 60 ms each) in a child process. */
-const processA = (db: Shared, runId: string, leaseMs: number) =>
+const processA = (db: SharedDatabase, runId: string, leaseMs: number) =>
   nodeChild(WORKER, {
     db: db.db,
     schema: db.schema,
@@ -63,13 +35,12 @@ async function collect(events: AsyncIterable<RunEvent>): Promise<RunEvent[]> {
   return all;
 }
 
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await sleep(10);
-}
-
 /** Resolves once the run's log holds at least `count` events. */
 const logHas = (store: Store, runId: string, count: number) =>
-  until(async () => ((await store.readEvents(runId, 0, 1000))?.events.length ?? 0) >= count);
+  waitFor(
+    async () => ((await store.readEvents(runId, 0, 1000))?.events.length ?? 0) >= count,
+    `${count} events of ${runId}`,
+  );
 
 /** Continues `runId` in this process once its lease has expired (A is dead or stopped). */
 async function takeOver(runs: Session, runId: string) {
@@ -89,7 +60,7 @@ const expectContiguous = (events: RunEvent[]) =>
 
 /** A test on a new shared database of `engine` and this process's store on it (closed after). */
 const onShared =
-  (engine: 'sqlite' | 'postgres', body: (db: Shared, store: Store) => Promise<void>) =>
+  (engine: 'sqlite' | 'postgres', body: (db: SharedDatabase, store: Store) => Promise<void>) =>
   async (ctx: { skip(): void }) => {
     const db = await shared(engine);
     if (!db) return ctx.skip();
@@ -103,7 +74,10 @@ const onShared =
 
 /** Resolves once A has created the run. */
 const created = (store: Store, runId: string) =>
-  until(async () => (await store.get(runId).catch(() => undefined)) !== undefined);
+  waitFor(
+    async () => (await store.get(runId).catch(() => undefined)) !== undefined,
+    `run ${runId} to be stored`,
+  );
 
 /** B: a session of this process that can continue the slow agent's runs (lease 500 ms). */
 const sessionB = (store: Store) =>

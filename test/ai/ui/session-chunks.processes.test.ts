@@ -9,33 +9,15 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { postgresStore, type Store, session, sqliteStore } from '../../../src/ai/session/index.ts';
+import { type Store, session } from '../../../src/ai/session/index.ts';
 import { sessionUIChunks } from '../../../src/ai/ui/index.ts';
 import { nodeChild, PROCESS_TIMEOUT_MS } from '../../helpers/child-process.ts';
-import { freshSchema } from '../../helpers/postgres.ts';
-import { postgresForTests } from '../../helpers/postgres-for-tests.ts';
-import { tempDir } from '../../helpers/temp-dir.ts';
+import { sharedDatabases } from '../../helpers/shared-database.ts';
+import { waitFor } from '../../helpers/wait-for.ts';
 import { slowAgent } from '../session/fixtures/slow-agent.ts';
 
 const WORKER = join(import.meta.dirname, '..', 'session', 'fixtures', 'events-worker.ts');
-const dir = tempDir('session-chunks-processes');
-const postgres = postgresForTests();
-let files = 0;
-
-async function shared(engine: 'sqlite' | 'postgres') {
-  if (engine === 'sqlite') {
-    const db = join(dir, `shared-${files++}.db`);
-    return { db, schema: undefined, open: () => sqliteStore(db) };
-  }
-  const server = await postgres();
-  if (!server) return undefined;
-  const schema = await freshSchema(server.url);
-  return { db: server.url, schema, open: () => postgresStore(server.url, { schema }) };
-}
-
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await sleep(10);
-}
+const shared = sharedDatabases('session-chunks-processes');
 
 async function readMessage(chunks: AsyncIterable<unknown>): Promise<UIMessage> {
   const stream = ReadableStream.from(chunks as AsyncIterable<UIMessageChunk>);
@@ -74,7 +56,10 @@ describe.each(['sqlite', 'postgres'] as const)(
               tag: 'A',
             });
           const created = (runId: string) =>
-            until(async () => (await store.get(runId).catch(() => undefined)) !== undefined);
+            waitFor(
+              async () => (await store.get(runId).catch(() => undefined)) !== undefined,
+              `run ${runId} to be stored`,
+            );
 
           // Live, to the end: the message A's run built, step by step.
           const a = start('r-page', 30_000);
@@ -93,8 +78,9 @@ describe.each(['sqlite', 'postgres'] as const)(
           const doomed = start('r-takeover', 500);
           await created('r-takeover');
           const reading = readMessage(sessionUIChunks(runs, 'r-takeover', { pollMs: 20 }));
-          await until(
+          await waitFor(
             async () => ((await store.readEvents('r-takeover', 0, 1000))?.events.length ?? 0) >= 8,
+            'eight events of r-takeover',
           );
           doomed.process.kill('SIGKILL');
           expect(await doomed.done).toEqual({ killed: 'SIGKILL' });
