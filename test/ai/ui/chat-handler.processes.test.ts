@@ -148,10 +148,9 @@ describe.each(['sqlite', 'postgres'] as const)('a chat on two processes over %s'
     TEST_MS,
   );
 
-  // Fails: the resume that comes before A's lease expired follows the dead run forever.
-  // resumeTurn (src/ai/ui/chat-resume.ts) looks at the lease once, when the request comes;
-  // nothing on B continues the run once the lease runs out.
-  it.fails(
+  // The resume that comes before A's lease expired used to follow the dead run for ever:
+  // resumeTurn (src/ai/ui/chat-resume.ts) looked at the lease once, when the request came.
+  it(
     'A SIGKILLed mid-answer: a resume on B before A’s lease expired takes the run over when it does',
     onCluster(engine, 3_000, async (cluster) => {
       const runId = await killMidAnswer(cluster, 'chat-early');
