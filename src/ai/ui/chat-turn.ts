@@ -5,6 +5,7 @@
 import { sortableId } from '../../internal/sortable-id.ts';
 import { SessionError } from '../session/index.ts';
 import type { ChatContext } from './chat-context.ts';
+import { wellFormedChatId } from './chat-route.ts';
 import type { UIMessage } from './types.ts';
 import { UIRequestError } from './ui-request-error.ts';
 import { toModelMessages } from './ui-to-model.ts';
@@ -15,6 +16,7 @@ import { toModelMessages } from './ui-to-model.ts';
  * from a failed turn, as the AI SDK's does); a running or waiting one is `THREAD_BUSY`.
  */
 export async function startTurn(context: ChatContext, message: UIMessage): Promise<Response> {
+  wellFormedChatId(context.chatId);
   const input = toModelMessages([message]);
   if (input.length === 0 || input.every((turn) => turn.content.length === 0)) {
     throw new UIRequestError(
