@@ -25,7 +25,7 @@ export const JSON_HEADERS = { 'content-type': 'application/json' };
 export function chatUnderAttack(
   store: Store,
   model: Model,
-  options: Omit<ChatHandlerOptions, 'session'> & { events?: EventsOption } = {},
+  options: Omit<ChatHandlerOptions, 'session'> & { events?: EventsOption; leaseMs?: number } = {},
 ) {
   const executed: string[] = [];
   const refund = tool({
@@ -47,8 +47,13 @@ export function chatUnderAttack(
       return `order ${orderId}: shipped`;
     },
   });
-  const { events = true, ...handlerOptions } = options;
-  const runs = session({ store, agent: agent({ model, tools: [refund, lookup] }), events });
+  const { events = true, leaseMs, ...handlerOptions } = options;
+  const runs = session({
+    store,
+    agent: agent({ model, tools: [refund, lookup] }),
+    events,
+    ...(leaseMs !== undefined && { leaseMs }),
+  });
   const errors: unknown[] = [];
   const chat = chatHandler({
     session: runs,
@@ -131,6 +136,6 @@ export async function until(check: () => Promise<boolean> | boolean, timeoutMs =
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('until: timed out');
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
