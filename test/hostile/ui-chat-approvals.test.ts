@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { scriptedModel } from '../../src/ai/model/index.ts';
 import type { Store } from '../../src/ai/session/index.ts';
-import { approvalIdOf } from '../../src/ai/ui/index.ts';
+import { approvalIdOf, chatHandler } from '../../src/ai/ui/index.ts';
 import { sessionStores, withStore } from '../helpers/session-stores.ts';
 import {
   approvalPart,
@@ -299,6 +299,81 @@ describe.each([
       expect(run?.audit?.[0]).toMatchObject({ toolCallId: 'c1', by: 'alice' });
       const approved = run?.audit?.[0].action === 'approve';
       expect(fixture.executed).toEqual(approved ? ['refund o-17'] : []);
+      expect(fixture.errors).toEqual([]);
+    }),
+  );
+});
+
+describe.each([
+  ['memory', open.memory],
+  ['sqlite', open.sqlite],
+])('two tabs answering two calls on a %s session', (_name, openStore) => {
+  it(
+    'a tab whose second approval lost the race still has its first one carried out: the run finishes',
+    withStore(openStore, async (store) => {
+      const model = scriptedModel([
+        {
+          text: 'Refunding both.',
+          toolCalls: [
+            { id: 'c1', name: 'refund', args: { orderId: 'o-17' } },
+            { id: 'c2', name: 'refund', args: { orderId: 'o-18' } },
+          ],
+        },
+        'Refunded both.',
+      ]);
+      // Tab A is slow to record its approval of c1: tab B answers c2 meanwhile.
+      let letTabAGoOn!: () => void;
+      const tabAHeld = new Promise<void>((resolve) => (letTabAGoOn = resolve));
+      let tabAWaits!: () => void;
+      const tabAWaiting = new Promise<void>((resolve) => (tabAWaits = resolve));
+      const fixture = chatUnderAttack(store, model, {
+        auth: (request) => ({ by: request.headers.get('x-tab') ?? 'nobody' }),
+      });
+      const slowSession: typeof fixture.runs = Object.create(fixture.runs);
+      slowSession.approve = async (ref, options) => {
+        if (options?.by === 'tab-a' && typeof ref === 'object' && ref.toolCallId === 'c1') {
+          tabAWaits();
+          await tabAHeld;
+        }
+        return fixture.runs.approve(ref, options);
+      };
+      const chat = chatHandler({
+        session: slowSession,
+        auth: (request) => ({ by: request.headers.get('x-tab') ?? 'nobody' }),
+        onError: (error) => fixture.errors.push(error),
+        pollMs: 10,
+      });
+      await (await chat.fetch(postChat(userMessage('chat-1', 'Refund both')))).text();
+      const runId = (await fixture.runs.thread('chat-1', { limit: 1 }))?.activeRunId as string;
+      const part = (toolCallId: string, orderId: string) => ({
+        ...approvalPart(runId, toolCallId),
+        input: { orderId },
+      });
+      const tabA = chat.fetch(
+        postChat(assistantAnswer('chat-1', runId, [part('c1', 'o-17'), part('c2', 'o-18')]), {
+          headers: { 'x-tab': 'tab-a' },
+        }),
+      );
+      await tabAWaiting;
+      const tabB = await chat.fetch(
+        postChat(assistantAnswer('chat-1', runId, [part('c2', 'o-18')]), {
+          headers: { 'x-tab': 'tab-b' },
+        }),
+      );
+      expect(tabB.status).toBe(200);
+      void tabB.body?.cancel();
+      letTabAGoOn();
+      const answerA = await tabA;
+      // Tab A recorded its approval of c1: it follows the answer, as tab B does.
+      expect(answerA.status).toBe(200);
+      expect(await answerA.text()).toContain('Refunded both.');
+      await until(async () => (await fixture.runs.get(runId))?.status === 'done');
+      expect(fixture.executed.sort()).toEqual(['refund o-17', 'refund o-18']);
+      const audit = (await fixture.runs.get(runId))?.audit ?? [];
+      expect(audit.map(({ toolCallId, by }) => `${toolCallId} ${by}`).sort()).toEqual([
+        'c1 tab-a',
+        'c2 tab-b',
+      ]);
       expect(fixture.errors).toEqual([]);
     }),
   );
