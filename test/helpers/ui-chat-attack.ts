@@ -21,7 +21,10 @@ import { v } from '../../src/validate/index.ts';
 export const CHAT_URL = 'http://app.test/api/chat';
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
-/** A chat handler over a fresh session of `store`, with `refund` (needs approval) and `lookup` (does not). */
+/**
+ * A chat handler over a fresh session of `store`, with `refund` (needs approval), `lookup`
+ * (does not) and `ask_user` (suspends for the page's answer, `addToolOutput`).
+ */
 export function chatUnderAttack(
   store: Store,
   model: Model,
@@ -47,10 +50,20 @@ export function chatUnderAttack(
       return `order ${orderId}: shipped`;
     },
   });
+  const askUser = tool({
+    name: 'ask_user',
+    description: 'Ask the user a question; the page answers it.',
+    parameters: v.object({ question: v.string() }),
+    execute: (_args: { question: string }, ctx) => {
+      if (ctx.resumeValue === undefined) ctx.suspend({ reason: 'needs an answer' });
+      executed.push(`ask_user ${String(ctx.resumeValue)}`);
+      return `the user answered ${String(ctx.resumeValue)}`;
+    },
+  });
   const { events = true, leaseMs, ...handlerOptions } = options;
   const runs = session({
     store,
-    agent: agent({ model, tools: [refund, lookup] }),
+    agent: agent({ model, tools: [refund, lookup, askUser] }),
     events,
     ...(leaseMs !== undefined && { leaseMs }),
   });

@@ -35,17 +35,18 @@ const refundModel = () =>
   ]);
 
 /** A chat whose run waits for approval of c1: its handler, session and run id. */
-async function waitingChat(store: Store, model = refundModel()) {
+async function waitingChat(store: Store, model = refundModel(), waitsFor = 'refund (c1)') {
   const chatId = 'chat-1';
   const fixture = chatUnderAttack(store, model);
   const response = await fixture.chat.fetch(postChat(userMessage(chatId, 'Refund o-17')));
   expect(response.status).toBe(200);
-  const text = await response.text();
-  expect(text).toContain('"type":"tool-approval-request"');
+  await response.text();
   const page = await fixture.runs.thread(chatId, { limit: 1 });
   const runId = page?.activeRunId as string;
   const run = await fixture.runs.get(runId);
-  expect(run?.status).toBe('suspended');
+  expect(
+    run?.status === 'suspended' && run.pending.map((c) => `${c.toolName} (${c.toolCallId})`),
+  ).toEqual([waitsFor]);
   return { ...fixture, runId };
 }
 
@@ -375,6 +376,87 @@ describe.each([
         'c2 tab-b',
       ]);
       expect(fixture.errors).toEqual([]);
+    }),
+  );
+});
+
+describe.each([
+  ['memory', open.memory],
+  ['sqlite', open.sqlite],
+])('answers on a suspended call on a %s session', (_name, openStore) => {
+  /** A chat whose run is suspended on ask_user (call q1). */
+  async function suspendedChat(store: Store) {
+    const model = scriptedModel([
+      { toolCalls: [{ id: 'q1', name: 'ask_user', args: { question: 'Which order?' } }] },
+      'Refund of o-17 noted.',
+    ]);
+    return waitingChat(store, model, 'ask_user (q1)');
+  }
+  const output = (toolCallId: string, type = 'tool-ask_user') => ({
+    type,
+    toolCallId,
+    state: 'output-available',
+    input: { question: 'Which order?' },
+    output: 'o-17',
+  });
+
+  it(
+    'refuses an approval on it, and an output under another tool name',
+    withStore(openStore, async (store) => {
+      const fixture = await suspendedChat(store);
+      const before = await chatSnapshot(fixture.runs, 'chat-1');
+      let refusal = await refusalOf(
+        await fixture.chat.fetch(
+          postChat(
+            assistantAnswer('chat-1', fixture.runId, [
+              {
+                ...approvalPart(fixture.runId, 'q1', { toolName: 'ask_user' }),
+                input: { question: 'Which order?' },
+              },
+            ]),
+          ),
+        ),
+      );
+      expect(refusal).toEqual({
+        status: 400,
+        code: 'INVALID_TOOL_RESPONSE',
+        message:
+          'Call "q1" (ask_user) is suspended, not awaiting approval: answer it with its output (addToolOutput).',
+      });
+      refusal = await refusalOf(
+        await fixture.chat.fetch(
+          postChat(assistantAnswer('chat-1', fixture.runId, [output('q1', 'tool-refund')])),
+        ),
+      );
+      expect(refusal).toEqual({
+        status: 400,
+        code: 'INVALID_TOOL_RESPONSE',
+        message:
+          'Expected an output only on a suspended call; call "q1" (ask_user) is not a call of "refund".',
+      });
+      expect(await chatSnapshot(fixture.runs, 'chat-1')).toEqual(before);
+    }),
+  );
+
+  it(
+    'a replayed output is 409 ALREADY_DECIDED, the run resumed once',
+    withStore(openStore, async (store) => {
+      const fixture = await suspendedChat(store);
+      const body = assistantAnswer('chat-1', fixture.runId, [output('q1')]);
+      const first = await fixture.chat.fetch(postChat(body));
+      expect(first.status).toBe(200);
+      expect(await first.text()).toContain('Refund of o-17 noted.');
+      await until(async () => (await fixture.runs.get(fixture.runId))?.status === 'done');
+      const before = await chatSnapshot(fixture.runs, 'chat-1');
+      const replay = await refusalOf(await fixture.chat.fetch(postChat(body)));
+      expect([replay.status, replay.code]).toEqual([409, 'ALREADY_DECIDED']);
+      expect(replay.message).toContain('was already decided');
+      expect(await chatSnapshot(fixture.runs, 'chat-1')).toEqual(before);
+      const audit = (await fixture.runs.get(fixture.runId))?.audit ?? [];
+      expect(audit.map(({ action, toolCallId, by }) => `${action} ${toolCallId} ${by}`)).toEqual([
+        'resume q1 alice',
+      ]);
+      expect(fixture.executed).toEqual(['ask_user o-17']);
     }),
   );
 });

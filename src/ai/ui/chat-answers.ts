@@ -85,7 +85,8 @@ const isDecidedMeanwhile = (error: unknown): error is SessionError =>
  * The decisions `message` asks of `run`: each approval response and output that answers
  * a call the run waits for. Refused: an answer on a call it never asked about (forged or
  * foreign ids, an output on a call that awaits approval, changed arguments) with 400;
- * answers that only repeat decided calls (a second tab, a replay) with 409.
+ * answers that only repeat decided calls (a second tab, a replay — approvals and
+ * outputs alike) with 409.
  */
 export function chatDecisions(run: SessionRun, message: UIMessage): ChatDecision[] {
   const { approvals, outputs } = pendingToolResponses(message);
@@ -117,7 +118,8 @@ export function chatDecisions(run: SessionRun, message: UIMessage): ChatDecision
     decisions.push(outputDecision(call, output));
   }
   if (decisions.length > 0) return decisions;
-  if (approvals.length > 0) {
+  // Only decided calls answered (every approval left is one): a second tab, or a replay.
+  if (approvals.length > 0 || outputs.some((output) => decided.has(output.toolCallId))) {
     throw new UIRequestError(
       'ALREADY_DECIDED',
       `Every call this message answers in run "${run.runId}" was already decided (in another tab, or by this same request sent before); the run is ${run.status}. Reload the chat to see the decision.`,
