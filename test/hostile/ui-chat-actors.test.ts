@@ -229,3 +229,57 @@ describe.each([
     }),
   );
 });
+
+describe.each([
+  ['memory', open.memory],
+  ['sqlite', open.sqlite],
+])('two tabs sending at once, on a %s session', (_name, openStore) => {
+  /** Two new messages posted to chat-1 at once: their statuses, and the refusal's body. */
+  async function sendBoth(chat: ReturnType<typeof chatUnderAttack>) {
+    const responses = await Promise.all([
+      chat.chat.fetch(postChat(userMessage('chat-1', 'From tab A', 'ua'))),
+      chat.chat.fetch(postChat(userMessage('chat-1', 'From tab B', 'ub'))),
+    ]);
+    const refusals = [];
+    for (const response of responses) {
+      if (response.status === 200) await response.text();
+      else refusals.push(await refusalOf(response));
+    }
+    return { statuses: responses.map((r) => r.status).sort(), refusals };
+  }
+
+  it(
+    'on an idle chat: one run starts, the other tab is 409 THREAD_BUSY',
+    withStore(openStore, async (store) => {
+      const chat = chatUnderAttack(store, scriptedModel(['One answer.', 'Another.']));
+      const { statuses, refusals } = await sendBoth(chat);
+      expect(statuses).toEqual([200, 409]);
+      expect(refusals[0].code).toBe('THREAD_BUSY');
+      expect(refusals[0].message).toContain('thread "chat-1" is busy: its run "run_');
+      expect(await chat.runs.list({ threadId: 'chat-1' })).toHaveLength(1);
+      await until(async () => (await chat.runs.thread('chat-1'))?.activeRunId === undefined);
+      const page = await chat.runs.thread('chat-1', { limit: 10 });
+      expect(page?.messages.map((m) => m.message.role)).toEqual(['user', 'assistant']);
+      expect(chat.errors).toEqual([]);
+    }),
+  );
+
+  it(
+    'after a failed run: one tab supersedes it, the other is 409 THREAD_BUSY (not ALREADY_DECIDED)',
+    withStore(openStore, async (store) => {
+      const chat = chatUnderAttack(store, failingFirst(scriptedModel(['Back.', 'Again.'])));
+      await (await chat.chat.fetch(postChat(userMessage('chat-1', 'Hello')))).text();
+      const [failed] = await chat.runs.list({ threadId: 'chat-1' });
+      await until(async () => (await chat.runs.get(failed.runId))?.status === 'error');
+      const { statuses, refusals } = await sendBoth(chat);
+      expect(statuses).toEqual([200, 409]);
+      expect(refusals[0].code).toBe('THREAD_BUSY');
+      expect(refusals[0].message).toContain('thread "chat-1" is busy: its run "run_');
+      const cancelled = await chat.runs.get(failed.runId);
+      expect(cancelled?.status).toBe('cancelled');
+      expect(cancelled?.audit?.filter((entry) => entry.action === 'cancel')).toHaveLength(1);
+      expect(await chat.runs.list({ threadId: 'chat-1' })).toHaveLength(2);
+      expect(chat.errors).toEqual([]);
+    }),
+  );
+});
