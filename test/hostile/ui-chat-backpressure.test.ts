@@ -15,6 +15,7 @@ import {
   CHAT_URL,
   chatUnderAttack,
   postChat,
+  refusalOf,
   until,
   userMessage,
 } from '../helpers/ui-chat-attack.ts';
@@ -90,6 +91,15 @@ describe.each([
       // The run is not held by the page that does not read: every delta is made and recorded.
       await until(async () => (await recordedDeltas(chat.runs, run.runId)) === DELTAS, 30_000);
       expect((await chat.runs.get(run.runId))?.status).toBe('running');
+      // A message from the page meanwhile waits its turn: 409, nothing started.
+      const busy = await refusalOf(
+        await chat.chat.fetch(postChat(userMessage('chat-1', 'Stop that', 'u2'))),
+      );
+      expect([busy.status, busy.code]).toEqual([409, 'THREAD_BUSY']);
+      expect(busy.message).toContain(
+        "is running, and a thread runs one run at a time; finish, decide or cancel that run first, or create the session with threads: { busy: 'wait' } to wait for it: wait for the chat's current answer to finish before sending a new message.",
+      );
+      expect(await chat.runs.list()).toHaveLength(1);
 
       // A reconnect while it runs replays everything so far, then follows it live.
       const resumed = await chat.chat.fetch(new Request(`${CHAT_URL}/chat-1/stream`));
