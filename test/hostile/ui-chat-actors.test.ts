@@ -47,6 +47,12 @@ function failingFirst(model: Model): Model {
   };
 }
 
+/** The stores the chats live in: in memory, and a SQLite file's. */
+const STORES = [
+  ['memory', open.memory],
+  ['sqlite', open.sqlite],
+] as const;
+
 let server: Server | undefined;
 afterEach(() => {
   server?.closeAllConnections();
@@ -54,10 +60,7 @@ afterEach(() => {
   server = undefined;
 });
 
-describe.each([
-  ['memory', open.memory],
-  ['sqlite', open.sqlite],
-])('who asks, on a %s session', (_name, openStore) => {
+describe.each(STORES)('who asks, on a %s session', (_name, openStore) => {
   /** A chat-1 waiting for approval; `auth` and `authorize` decided per request by `who`. */
   async function guarded(store: Store) {
     const who = {
@@ -230,10 +233,7 @@ describe.each([
   );
 });
 
-describe.each([
-  ['memory', open.memory],
-  ['sqlite', open.sqlite],
-])('two tabs sending at once, on a %s session', (_name, openStore) => {
+describe.each(STORES)('two tabs sending at once, on a %s session', (_name, openStore) => {
   /** Two new messages posted to chat-1 at once: their statuses, and the refusal's body. */
   async function sendBoth(chat: ReturnType<typeof chatUnderAttack>) {
     const responses = await Promise.all([

@@ -50,10 +50,33 @@ async function waitingChat(store: Store, model = refundModel(), waitsFor = 'refu
   return { ...fixture, runId };
 }
 
-describe.each([
+/**
+ * Posts `body` (an answer) and follows the run to its end (`answer` in its stream), then
+ * posts it again: 409 ALREADY_DECIDED, and the chat is as the first answer left it.
+ */
+async function answeredThenReplayed(
+  fixture: Awaited<ReturnType<typeof waitingChat>>,
+  body: unknown,
+  answer: string,
+) {
+  const first = await fixture.chat.fetch(postChat(body));
+  expect(first.status).toBe(200);
+  expect(await first.text()).toContain(answer);
+  await until(async () => (await fixture.runs.get(fixture.runId))?.status === 'done');
+  const before = await chatSnapshot(fixture.runs, 'chat-1');
+  const replay = await refusalOf(await fixture.chat.fetch(postChat(body)));
+  expect([replay.status, replay.code]).toEqual([409, 'ALREADY_DECIDED']);
+  expect(replay.message).toContain('was already decided');
+  expect(await chatSnapshot(fixture.runs, 'chat-1')).toEqual(before);
+}
+
+/** The stores where the decisions are recorded: in memory, and a SQLite file's. */
+const STORES = [
   ['memory', open.memory],
   ['sqlite', open.sqlite],
-])('approval attacks on a %s session', (_name, openStore) => {
+] as const;
+
+describe.each(STORES)('approval attacks on a %s session', (_name, openStore) => {
   /** Posts `body` and expects a refusal that leaves chat-1 (and chat-2) exactly as it was. */
   async function refusedUnchanged(fixture: Awaited<ReturnType<typeof waitingChat>>, body: unknown) {
     const before = await chatSnapshot(fixture.runs, 'chat-1');
@@ -258,15 +281,7 @@ describe.each([
     withStore(openStore, async (store) => {
       const fixture = await waitingChat(store);
       const body = assistantAnswer('chat-1', fixture.runId, [approvalPart(fixture.runId, 'c1')]);
-      const first = await fixture.chat.fetch(postChat(body));
-      expect(first.status).toBe(200);
-      expect(await first.text()).toContain('Refunded o-17.');
-      await until(async () => (await fixture.runs.get(fixture.runId))?.status === 'done');
-      const before = await chatSnapshot(fixture.runs, 'chat-1');
-      const second = await refusalOf(await fixture.chat.fetch(postChat(body)));
-      expect([second.status, second.code]).toEqual([409, 'ALREADY_DECIDED']);
-      expect(second.message).toContain('was already decided');
-      expect(await chatSnapshot(fixture.runs, 'chat-1')).toEqual(before);
+      await answeredThenReplayed(fixture, body, 'Refunded o-17.');
       expect(fixture.executed).toEqual(['refund o-17']);
       const audit = (await fixture.runs.get(fixture.runId))?.audit ?? [];
       expect(audit.map(({ action, toolCallId, by }) => ({ action, toolCallId, by }))).toEqual([
@@ -305,10 +320,7 @@ describe.each([
   );
 });
 
-describe.each([
-  ['memory', open.memory],
-  ['sqlite', open.sqlite],
-])('two tabs answering two calls on a %s session', (_name, openStore) => {
+describe.each(STORES)('two tabs answering two calls on a %s session', (_name, openStore) => {
   it(
     'a tab whose second approval lost the race still has its first one carried out: the run finishes',
     withStore(openStore, async (store) => {
@@ -380,10 +392,7 @@ describe.each([
   );
 });
 
-describe.each([
-  ['memory', open.memory],
-  ['sqlite', open.sqlite],
-])('answers on a suspended call on a %s session', (_name, openStore) => {
+describe.each(STORES)('answers on a suspended call on a %s session', (_name, openStore) => {
   /** A chat whose run is suspended on ask_user (call q1). */
   async function suspendedChat(store: Store) {
     const model = scriptedModel([
@@ -443,15 +452,7 @@ describe.each([
     withStore(openStore, async (store) => {
       const fixture = await suspendedChat(store);
       const body = assistantAnswer('chat-1', fixture.runId, [output('q1')]);
-      const first = await fixture.chat.fetch(postChat(body));
-      expect(first.status).toBe(200);
-      expect(await first.text()).toContain('Refund of o-17 noted.');
-      await until(async () => (await fixture.runs.get(fixture.runId))?.status === 'done');
-      const before = await chatSnapshot(fixture.runs, 'chat-1');
-      const replay = await refusalOf(await fixture.chat.fetch(postChat(body)));
-      expect([replay.status, replay.code]).toEqual([409, 'ALREADY_DECIDED']);
-      expect(replay.message).toContain('was already decided');
-      expect(await chatSnapshot(fixture.runs, 'chat-1')).toEqual(before);
+      await answeredThenReplayed(fixture, body, 'Refund of o-17 noted.');
       const audit = (await fixture.runs.get(fixture.runId))?.audit ?? [];
       expect(audit.map(({ action, toolCallId, by }) => `${action} ${toolCallId} ${by}`)).toEqual([
         'resume q1 alice',
