@@ -260,6 +260,26 @@ describe.each(STORES)('approval attacks on a %s session', (_name, openStore) => 
   );
 
   it(
+    'refuses one call answered twice in a message (approved and denied), recording neither',
+    withStore(openStore, async (store) => {
+      const fixture = await waitingChat(store);
+      const refusal = await refusedUnchanged(
+        fixture,
+        assistantAnswer('chat-1', fixture.runId, [
+          approvalPart(fixture.runId, 'c1'),
+          approvalPart(fixture.runId, 'c1', { approved: false }),
+        ]),
+      );
+      expect(refusal).toEqual({
+        status: 400,
+        code: 'INVALID_MESSAGES',
+        message:
+          'message.parts[1].toolCallId: expected a tool call id no other tool part has, received the repeated id "c1".',
+      });
+    }),
+  );
+
+  it(
     'refuses regenerate-message with 400, leaving the answer it names in place',
     withStore(openStore, async (store) => {
       const fixture = await waitingChat(store);
