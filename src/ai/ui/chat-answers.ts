@@ -5,7 +5,7 @@
  * the session's decisions, by the actor the handler's `auth` named (decision 256).
  */
 import { argsHash } from '../agent/index.ts';
-import type { SessionPendingCall, SessionRun } from '../session/index.ts';
+import { SessionError, type SessionPendingCall, type SessionRun } from '../session/index.ts';
 import { parseApprovalId } from './approval-id.ts';
 import type { ChatContext } from './chat-context.ts';
 import {
@@ -39,24 +39,54 @@ export async function answerTurn(context: ChatContext, message: UIMessage): Prom
   }
   const decisions = chatDecisions(run, message);
   const after = await lastSeq(context, run.runId);
-  const ref = (toolCallId: string) => ({ runId: run.runId, toolCallId });
-  const options = { ...context.actor, defer: true };
-  for (const decision of decisions) {
-    const call = ref(decision.toolCallId);
-    if (decision.kind === 'approve') await context.session.approve(call, options);
-    else if (decision.kind === 'reject')
-      await context.session.reject(call, decision.reason, options);
-    else await context.session.resume(call, decision.value, options);
-  }
-  context.background(run.runId, context.session.continue(run.runId));
+  await recordDecisions(context, run.runId, decisions);
   return context.stream(run.runId, after);
 }
+
+/**
+ * Records `decisions` on run `runId` and, once one is recorded, continues the run in the
+ * background — also when a later one fails, or the run would stay `ready` with no worker.
+ * A call another tab decided since the message was checked is skipped, as one decided
+ * before is; the 409 is this request's answer only when it recorded none.
+ */
+async function recordDecisions(
+  context: ChatContext,
+  runId: string,
+  decisions: ChatDecision[],
+): Promise<void> {
+  const options = { ...context.actor, defer: true };
+  let recorded = 0;
+  let lostRace: SessionError | undefined;
+  try {
+    for (const decision of decisions) {
+      const call = { runId, toolCallId: decision.toolCallId };
+      try {
+        if (decision.kind === 'approve') await context.session.approve(call, options);
+        else if (decision.kind === 'reject')
+          await context.session.reject(call, decision.reason, options);
+        else await context.session.resume(call, decision.value, options);
+        recorded++;
+      } catch (error) {
+        if (!isDecidedMeanwhile(error)) throw error;
+        lostRace = error;
+      }
+    }
+  } finally {
+    if (recorded > 0) context.background(runId, context.session.continue(runId));
+  }
+  if (lostRace && recorded === 0) throw lostRace;
+}
+
+const isDecidedMeanwhile = (error: unknown): error is SessionError =>
+  error instanceof SessionError &&
+  (error.code === 'ALREADY_DECIDED' || error.code === 'NOT_PENDING');
 
 /**
  * The decisions `message` asks of `run`: each approval response and output that answers
  * a call the run waits for. Refused: an answer on a call it never asked about (forged or
  * foreign ids, an output on a call that awaits approval, changed arguments) with 400;
- * answers that only repeat decided calls (a second tab, a replay) with 409.
+ * answers that only repeat decided calls (a second tab, a replay — approvals and
+ * outputs alike) with 409.
  */
 export function chatDecisions(run: SessionRun, message: UIMessage): ChatDecision[] {
   const { approvals, outputs } = pendingToolResponses(message);
@@ -88,7 +118,8 @@ export function chatDecisions(run: SessionRun, message: UIMessage): ChatDecision
     decisions.push(outputDecision(call, output));
   }
   if (decisions.length > 0) return decisions;
-  if (approvals.length > 0) {
+  // Only decided calls answered (every approval left is one): a second tab, or a replay.
+  if (approvals.length > 0 || outputs.some((output) => decided.has(output.toolCallId))) {
     throw new UIRequestError(
       'ALREADY_DECIDED',
       `Every call this message answers in run "${run.runId}" was already decided (in another tab, or by this same request sent before); the run is ${run.status}. Reload the chat to see the decision.`,

@@ -34,7 +34,11 @@ function method<T extends ChatRoute>(request: Request, allowed: string, route: T
   );
 }
 
-/** The chat id of a path segment, decoded and checked as a posted chat's `id` is. */
+/**
+ * The chat id of a path segment, decoded and checked as a posted chat's `id` is. A bad
+ * percent-escape is refused, not taken as the literal text: `ai`'s transport encodes the
+ * id with `encodeURIComponent`, so a segment it cannot decode is no chat's.
+ */
 function chatIdOf(segment: string, limits: ResolvedLimits): string {
   let decoded: string;
   try {
@@ -42,13 +46,25 @@ function chatIdOf(segment: string, limits: ResolvedLimits): string {
   } catch {
     throw new UIRequestError(
       'INVALID_REQUEST',
-      `Expected the path's chat id to be percent-encoded UTF-8, received ${JSON.stringify(segment.slice(0, 300))}.`,
+      `the path's chat id: expected UTF-8 percent-encoded as encodeURIComponent does it, received ${JSON.stringify(segment.slice(0, 300))}.`,
     );
   }
   try {
-    return id(decoded, "the path's chat id", limits) as string;
+    return wellFormedChatId(id(decoded, "the path's chat id", limits) as string);
   } catch (error) {
     if (!(error instanceof UIRequestError)) throw error;
     throw new UIRequestError('INVALID_REQUEST', error.message);
   }
+}
+
+/**
+ * A chat id is well-formed text: a lone surrogate cannot be stored as it is (SQLite keeps
+ * it changed, PostgreSQL refuses it), so the chat would live in another chat's thread.
+ */
+export function wellFormedChatId(chatId: string): string {
+  if (!/\p{Cs}/u.test(chatId)) return chatId;
+  throw new UIRequestError(
+    'INVALID_REQUEST',
+    `Expected a chat id of well-formed text, received one with a lone surrogate (${JSON.stringify(chatId.slice(0, 300))}).`,
+  );
 }

@@ -5,6 +5,7 @@
 import { sortableId } from '../../internal/sortable-id.ts';
 import { SessionError } from '../session/index.ts';
 import type { ChatContext } from './chat-context.ts';
+import { wellFormedChatId } from './chat-route.ts';
 import type { UIMessage } from './types.ts';
 import { UIRequestError } from './ui-request-error.ts';
 import { toModelMessages } from './ui-to-model.ts';
@@ -12,9 +13,11 @@ import { toModelMessages } from './ui-to-model.ts';
 /**
  * Starts a run of the chat's thread with `message` (a user message) as its input and
  * streams it. A failed run left holding the thread is cancelled first (a chat moves on
- * from a failed turn, as the AI SDK's does); a running or waiting one is `THREAD_BUSY`.
+ * from a failed turn, as the AI SDK's does); a running or waiting one is `THREAD_BUSY`,
+ * as is the run of another tab's message that superseded the failed one first.
  */
 export async function startTurn(context: ChatContext, message: UIMessage): Promise<Response> {
+  wellFormedChatId(context.chatId);
   const input = toModelMessages([message]);
   if (input.length === 0 || input.every((turn) => turn.content.length === 0)) {
     throw new UIRequestError(
@@ -55,10 +58,15 @@ async function supersedeFailedRun(context: ChatContext, busy: SessionError): Pro
   const page = await context.session.thread(context.chatId, { limit: 1 });
   const active = page?.activeRunId && (await context.session.get(page.activeRunId));
   if (active && active.status === 'error') {
-    await context.session.cancel(active.runId, {
-      ...context.actor,
-      note: 'a new message of the chat superseded this failed run',
-    });
+    try {
+      await context.session.cancel(active.runId, {
+        ...context.actor,
+        note: 'a new message of the chat superseded this failed run',
+      });
+    } catch (error) {
+      // Another tab's message superseded it first: the start that follows tells who holds the thread.
+      if (!(error instanceof SessionError) || error.code !== 'NOT_PENDING') throw error;
+    }
     return;
   }
   const waiting = active && active.status === 'suspended' ? active : undefined;
