@@ -255,7 +255,7 @@ describe.each(STORES)('two tabs sending at once, on a %s session', (_name, openS
       const { statuses, refusals } = await sendBoth(chat);
       expect(statuses).toEqual([200, 409]);
       expect(refusals[0].code).toBe('THREAD_BUSY');
-      expect(refusals[0].message).toContain('thread "chat-1" is busy: its run "run_');
+      expect(refusals[0].message).toContain('Chat "chat-1" is answering another message');
       expect(await chat.runs.list({ threadId: 'chat-1' })).toHaveLength(1);
       await until(async () => (await chat.runs.thread('chat-1'))?.activeRunId === undefined);
       const page = await chat.runs.thread('chat-1', { limit: 10 });
@@ -274,7 +274,7 @@ describe.each(STORES)('two tabs sending at once, on a %s session', (_name, openS
       const { statuses, refusals } = await sendBoth(chat);
       expect(statuses).toEqual([200, 409]);
       expect(refusals[0].code).toBe('THREAD_BUSY');
-      expect(refusals[0].message).toContain('thread "chat-1" is busy: its run "run_');
+      expect(refusals[0].message).toContain('Chat "chat-1" is answering another message');
       const cancelled = await chat.runs.get(failed.runId);
       expect(cancelled?.status).toBe('cancelled');
       expect(cancelled?.audit?.filter((entry) => entry.action === 'cancel')).toHaveLength(1);

@@ -5,6 +5,7 @@
 import type { Actor, Session } from '../session/index.ts';
 import { sessionUIChunks } from './session-chunks.ts';
 import { type UIStreamLimits, uiMessageStreamResponse } from './sse.ts';
+import type { StreamCounter } from './stream-counter.ts';
 
 /** What a chat handler uses of a session (`session({ agent, events: true })`). */
 export type ChatSession = Pick<
@@ -29,6 +30,8 @@ export interface ChatContext {
 /** The parts of a {@link ChatContext} that are the same for every request of a handler. */
 export interface ChatRuntime {
   session: ChatSession;
+  /** The responses streaming now, and their limit. */
+  streams: StreamCounter;
   streamLimits?: UIStreamLimits;
   pollMs?: number;
   onError: (error: unknown, runId: string) => void;
@@ -63,7 +66,7 @@ export function chatContext(
         signal: request.signal,
         ...(runtime.pollMs !== undefined && { pollMs: runtime.pollMs }),
       });
-      return uiMessageStreamResponse(chunks, {
+      return uiMessageStreamResponse(runtime.streams.counted(chunks), {
         signal: request.signal,
         ...(runtime.streamLimits && { limits: runtime.streamLimits }),
       });

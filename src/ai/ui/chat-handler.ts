@@ -6,14 +6,20 @@
 import type { Actor } from '../session/index.ts';
 import { SessionError } from '../session/index.ts';
 import { answerTurn } from './chat-answers.ts';
-import { type ChatRuntime, type ChatSession, chatContext } from './chat-context.ts';
+import {
+  type ChatContext,
+  type ChatRuntime,
+  type ChatSession,
+  chatContext,
+} from './chat-context.ts';
 import { chatHistory } from './chat-history.ts';
 import { type ChatRequestLimits, resolveLimits } from './chat-request-limits.ts';
 import { resumeTurn } from './chat-resume.ts';
-import { chatRoute } from './chat-route.ts';
+import { chatRoute, wellFormedChatId } from './chat-route.ts';
 import { startTurn } from './chat-turn.ts';
 import { readChatRequest } from './read-chat-request.ts';
 import type { UIStreamLimits } from './sse.ts';
+import { DEFAULT_MAX_STREAMS, streamCounter } from './stream-counter.ts';
 import { UIRequestError } from './ui-request-error.ts';
 
 /** Options of {@link chatHandler}. */
@@ -33,8 +39,14 @@ export interface ChatHandlerOptions {
   limits?: ChatRequestLimits;
   /** The limits of a streamed response (see `uiMessageStreamResponse`). */
   streamLimits?: UIStreamLimits;
-  /** How often a stream asks the store for a run's new events (see `Session.events`). */
+  /** How often a stream asks the store for a run's new events (see `Session.events`; 10 to 60 000 ms). */
   pollMs?: number;
+  /**
+   * The most responses this handler streams at once (default 1000): each follows a run's
+   * events. Past it a POST or a resume is refused with 503 `TOO_MANY_STREAMS` (and
+   * `retry-after`) before anything starts.
+   */
+  maxStreams?: number;
   /** A run that failed in the background (its store down, …), default `console.error`. */
   onError?: (error: unknown, runId: string) => void;
 }
@@ -82,42 +94,31 @@ export interface ChatHandler {
 export function chatHandler(options: ChatHandlerOptions): ChatHandler {
   const basePath = checkedBasePath(options.basePath ?? '/api/chat');
   const limits = resolveLimits(options.limits);
-  const runtime: ChatRuntime = {
-    session: options.session,
-    onError: options.onError ?? reportRunError,
-    ...(options.streamLimits && { streamLimits: options.streamLimits }),
-    ...(options.pollMs !== undefined && { pollMs: options.pollMs }),
-  };
+  const runtime = chatRuntime(options);
   return {
     async fetch(request) {
       try {
         const route = chatRoute(request, basePath, limits);
-        if (route.kind === 'post') {
-          const chat = await readChatRequest(request, limits);
-          if (chat.trigger === 'regenerate-message') {
-            throw new UIRequestError(
-              'INVALID_REQUEST',
-              'Expected a new message: regenerating an answer is not supported for a chat that lives in a session thread (fork the thread before the answer instead).',
-            );
-          }
-          const context = chatContext(
-            runtime,
-            request,
-            await actorOf(options, request, chat.id),
-            chat.id,
-          );
-          const message = chat.messages[chat.messages.length - 1];
-          return message.role === 'assistant'
-            ? await answerTurn(context, message)
-            : await startTurn(context, message);
+        const actor = await authenticate(options, request);
+        if (route.kind === 'messages') {
+          return await chatHistory(await allowed(runtime, options, request, actor, route.chatId));
         }
-        const context = chatContext(
-          runtime,
-          request,
-          await actorOf(options, request, route.chatId),
-          route.chatId,
-        );
-        return route.kind === 'stream' ? await resumeTurn(context) : await chatHistory(context);
+        runtime.streams.checkRoom();
+        if (route.kind === 'stream') {
+          return await resumeTurn(await allowed(runtime, options, request, actor, route.chatId));
+        }
+        const chat = await readChatRequest(request, limits);
+        if (chat.trigger === 'regenerate-message') {
+          throw new UIRequestError(
+            'INVALID_REQUEST',
+            'Expected a new message: regenerating an answer is not supported for a chat that lives in a session thread (fork the thread before the answer instead).',
+          );
+        }
+        const context = await allowed(runtime, options, request, actor, wellFormedChatId(chat.id));
+        const message = chat.messages[chat.messages.length - 1];
+        return message.role === 'assistant'
+          ? await answerTurn(context, message)
+          : await startTurn(context, message);
       } catch (error) {
         return refusal(error);
       }
@@ -125,23 +126,45 @@ export function chatHandler(options: ChatHandlerOptions): ChatHandler {
   };
 }
 
-/** The actor, authenticated and allowed this chat: 401 or 403 otherwise. */
-async function actorOf(
-  options: ChatHandlerOptions,
-  request: Request,
-  chatId: string,
-): Promise<Actor> {
-  const actor = options.auth ? await options.auth(request) : {};
-  if (!actor) {
-    throw new UIRequestError(
-      'UNAUTHENTICATED',
-      'Expected credentials this server accepts; the request carries none it recognises.',
+/** What every request of the handler shares, its options checked. */
+function chatRuntime(options: ChatHandlerOptions): ChatRuntime {
+  const { pollMs } = options;
+  if (pollMs !== undefined && !(Number.isInteger(pollMs) && pollMs >= 10 && pollMs <= 60_000)) {
+    throw new RangeError(
+      `chatHandler: pollMs: expected an integer from 10 to 60000 (milliseconds), received ${String(pollMs)}`,
     );
   }
+  return {
+    session: options.session,
+    onError: options.onError ?? reportRunError,
+    streams: streamCounter(options.maxStreams ?? DEFAULT_MAX_STREAMS),
+    ...(options.streamLimits && { streamLimits: options.streamLimits }),
+    ...(pollMs !== undefined && { pollMs }),
+  };
+}
+
+/** Who asks: 401 when the `auth` hook recognises no one (before the body is read). */
+async function authenticate(options: ChatHandlerOptions, request: Request): Promise<Actor> {
+  const actor = options.auth ? await options.auth(request) : {};
+  if (actor) return actor;
+  throw new UIRequestError(
+    'UNAUTHENTICATED',
+    'Expected credentials this server accepts; the request carries none it recognises.',
+  );
+}
+
+/** The request's context once `authorize` allows the actor this chat: 403 otherwise. */
+async function allowed(
+  runtime: ChatRuntime,
+  options: ChatHandlerOptions,
+  request: Request,
+  actor: Actor,
+  chatId: string,
+): Promise<ChatContext> {
   if (options.authorize && !(await options.authorize(actor, chatId, request))) {
     throw new UIRequestError('FORBIDDEN', `This caller may not use chat "${chatId}".`);
   }
-  return actor;
+  return chatContext(runtime, request, actor, chatId);
 }
 
 /** An error as the answer to send: a chat refusal, a session's, or thrown on (a 500). */

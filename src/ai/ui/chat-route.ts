@@ -27,10 +27,11 @@ export function chatRoute(request: Request, basePath: string, limits: ResolvedLi
 }
 
 function method<T extends ChatRoute>(request: Request, allowed: string, route: T): T {
-  if (request.method === allowed || (allowed === 'GET' && request.method === 'HEAD')) return route;
+  if (request.method === allowed) return route;
   throw new UIRequestError(
     'METHOD_NOT_ALLOWED',
     `Expected ${allowed} on this path, received ${request.method}.`,
+    { allow: allowed },
   );
 }
 

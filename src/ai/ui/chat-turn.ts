@@ -5,7 +5,6 @@
 import { sortableId } from '../../internal/sortable-id.ts';
 import { SessionError } from '../session/index.ts';
 import type { ChatContext } from './chat-context.ts';
-import { wellFormedChatId } from './chat-route.ts';
 import type { UIMessage } from './types.ts';
 import { UIRequestError } from './ui-request-error.ts';
 import { toModelMessages } from './ui-to-model.ts';
@@ -17,7 +16,6 @@ import { toModelMessages } from './ui-to-model.ts';
  * as is the run of another tab's message that superseded the failed one first.
  */
 export async function startTurn(context: ChatContext, message: UIMessage): Promise<Response> {
-  wellFormedChatId(context.chatId);
   const input = toModelMessages([message]);
   if (input.length === 0 || input.every((turn) => turn.content.length === 0)) {
     throw new UIRequestError(
@@ -29,9 +27,11 @@ export async function startTurn(context: ChatContext, message: UIMessage): Promi
   try {
     await startStored(context, runId, input);
   } catch (error) {
-    if (!(error instanceof SessionError) || error.code !== 'THREAD_BUSY') throw error;
-    await supersedeFailedRun(context, error);
-    await startStored(context, runId, input);
+    if (!isThreadBusy(error)) throw error;
+    if (!(await supersedeFailedRun(context))) throw await busyRefusal(context);
+    await startStored(context, runId, input).catch(async (again: unknown) => {
+      throw isThreadBusy(again) ? await busyRefusal(context) : again;
+    });
   }
   return context.stream(runId, 0);
 }
@@ -53,29 +53,45 @@ async function startStored(
   context.background(runId, run);
 }
 
-/** The failed run holding the thread, cancelled; else the `THREAD_BUSY` as the page's 409. */
-async function supersedeFailedRun(context: ChatContext, busy: SessionError): Promise<void> {
-  const page = await context.session.thread(context.chatId, { limit: 1 });
-  const active = page?.activeRunId && (await context.session.get(page.activeRunId));
-  if (active && active.status === 'error') {
-    try {
-      await context.session.cancel(active.runId, {
-        ...context.actor,
-        note: 'a new message of the chat superseded this failed run',
-      });
-    } catch (error) {
-      // Another tab's message superseded it first: the start that follows tells who holds the thread.
-      if (!(error instanceof SessionError) || error.code !== 'NOT_PENDING') throw error;
-    }
-    return;
+const isThreadBusy = (error: unknown) =>
+  error instanceof SessionError && error.code === 'THREAD_BUSY';
+
+/** Cancels the failed run holding the thread: whether one was (by this tab or another). */
+async function supersedeFailedRun(context: ChatContext): Promise<boolean> {
+  const active = await activeRun(context);
+  if (active?.status !== 'error') return false;
+  try {
+    await context.session.cancel(active.runId, {
+      ...context.actor,
+      note: 'a new message of the chat superseded this failed run',
+    });
+  } catch (error) {
+    // Another tab's message superseded it first: the start that follows tells who holds the thread.
+    if (!(error instanceof SessionError) || error.code !== 'NOT_PENDING') throw error;
   }
-  const waiting = active && active.status === 'suspended' ? active : undefined;
-  throw new UIRequestError(
+  return true;
+}
+
+/** The page's 409: what the chat waits for, or that it is answering another message. */
+async function busyRefusal(context: ChatContext): Promise<UIRequestError> {
+  const active = await activeRun(context);
+  if (active?.status === 'suspended') {
+    const calls = active.pending.map((call) => `${call.toolName} (${call.toolCallId})`);
+    return new UIRequestError(
+      'THREAD_BUSY',
+      `Chat "${context.chatId}" waits for an answer on ${calls.join(', ')} in run "${active.runId}": approve or deny it (or add its output) before sending a new message.`,
+    );
+  }
+  const running = active?.status === 'running' ? ` (run "${active.runId}")` : '';
+  return new UIRequestError(
     'THREAD_BUSY',
-    waiting
-      ? `Chat "${context.chatId}" waits for an answer on ${waiting.pending.map((call) => `${call.toolName} (${call.toolCallId})`).join(', ')} in run "${waiting.runId}": approve or deny it (or add its output) before sending a new message.`
-      : `${busy.message}: wait for the chat's current answer to finish before sending a new message.`,
+    `Chat "${context.chatId}" is answering another message${running}: wait for that answer to finish before sending a new message.`,
   );
+}
+
+async function activeRun(context: ChatContext) {
+  const page = await context.session.thread(context.chatId, { limit: 1 });
+  return page?.activeRunId === undefined ? undefined : context.session.get(page.activeRunId);
 }
 
 function withResolvers(): { promise: Promise<void>; resolve: () => void } {

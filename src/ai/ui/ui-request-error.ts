@@ -31,10 +31,12 @@ export type UIRequestErrorCode =
   /** 413: the body is larger than `ChatRequestLimits.bytes`. */
   | 'TOO_LARGE'
   /** 415: the body is not `application/json`. */
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  /** 503: the chat handler streams its `maxStreams` already; try again shortly. */
+  | 'TOO_MANY_STREAMS';
 
 /** The HTTP statuses of {@link UIRequestError}. */
-export type UIRequestErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415;
+export type UIRequestErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 503;
 
 /** The status each code is sent with. */
 const STATUS: Readonly<Record<UIRequestErrorCode, UIRequestErrorStatus>> = {
@@ -50,6 +52,7 @@ const STATUS: Readonly<Record<UIRequestErrorCode, UIRequestErrorStatus>> = {
   THREAD_BUSY: 409,
   TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_STREAMS: 503,
 };
 
 /**
@@ -70,18 +73,25 @@ export class UIRequestError extends Error {
   override name = 'UIRequestError';
   readonly code: UIRequestErrorCode;
   readonly status: UIRequestErrorStatus;
+  /** Headers the refusal needs: `allow` on a 405, `retry-after` on a 503. */
+  readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: UIRequestErrorCode, message: string) {
+  constructor(code: UIRequestErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message);
     this.code = code;
     this.status = STATUS[code];
+    this.headers = headers;
   }
 
   /** The refusal as a JSON response: `{ error: { code, message } }` with the status. */
   toResponse(): Response {
     return new Response(JSON.stringify({ error: { code: this.code, message: this.message } }), {
       status: this.status,
-      headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
+      headers: {
+        ...this.headers,
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+      },
     });
   }
 }

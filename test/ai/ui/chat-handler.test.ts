@@ -288,6 +288,48 @@ describe('chatHandler', () => {
     expect(await denied.runs.list()).toEqual([]);
   });
 
+  it('asks auth before reading a body, names the allowed method, and checks its options', async () => {
+    const { fetch } = setUp(['x'], { auth: () => undefined });
+    const huge = new Request(BASE, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(2 * 1024 * 1024),
+    });
+    expect((await fetch(huge)).status).toBe(401);
+    const open = setUp(['x']);
+    const wrong = await open.fetch(new Request(`${BASE}/chat-1/stream`, { method: 'DELETE' }));
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET']);
+    expect(() => chatHandler({ session: open.runs, pollMs: 5 })).toThrow(
+      /pollMs: expected an integer from 10 to 60000/,
+    );
+    expect(() => chatHandler({ session: open.runs, maxStreams: 0 })).toThrow(
+      /maxStreams: expected a positive integer/,
+    );
+  });
+
+  it('streams at most maxStreams answers at once: past it, 503 TOO_MANY_STREAMS before any run starts', async () => {
+    const gate = gatedModel(['Part one. ', 'Part two.']);
+    const { runs, fetch } = setUp(gate.model, { maxStreams: 1 });
+    const first = await fetch(post({ id: 'chat-a', message: userMessage('u1', 'Hi') }));
+    const reader = first.body!.getReader();
+    await reader.read();
+    const second = await fetch(post({ id: 'chat-b', message: userMessage('u2', 'Hi') }));
+    expect([second.status, second.headers.get('retry-after')]).toEqual([503, '1']);
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe(
+      'TOO_MANY_STREAMS',
+    );
+    expect(await runs.list({ threadId: 'chat-b' })).toEqual([]);
+    gate.open();
+    while (!(await reader.read()).done) {}
+    await until(
+      async () => (await fetch(new Request(`${BASE}/chat-a/stream`))).status === 204,
+      'the run to end',
+    );
+    const third = await fetch(post({ id: 'chat-b', message: userMessage('u3', 'Hi') }));
+    expect(third.status).toBe(200);
+    await third.text();
+  });
+
   it('GET …/messages of an unknown chat is an empty list; GET …/stream is 204', async () => {
     const { fetch } = setUp(['x']);
     expect(await history(fetch, 'new-chat')).toEqual([]);
