@@ -5,17 +5,13 @@
  * PostgreSQL (SQLite stores a lone surrogate changed, so the name no longer finds its
  * row), and a newline or an escape code would garble every listing that prints it.
  */
+import { isPrintableText } from '../internal/printable-text.ts';
 import { WorkflowError } from './errors.ts';
 
 /** The longest name or id, in characters. */
 export const MAX_NAME_CHARS = 200;
 
-/** Text without control characters (`\p{Cc}`) or lone surrogates, at least one character. */
-const PRINTABLE = /^[^\p{Cc}\p{Cs}]+$/u;
-
-/** Whether `text` is a non-empty string of printable, well-formed text. */
-export const isPrintableText = (text: unknown): text is string =>
-  typeof text === 'string' && PRINTABLE.test(text);
+export { isPrintableText };
 
 /** `INVALID_ARGUMENT` naming `what` unless `value` is a name as the header says. */
 export function checkPrintableName(value: unknown, what: string): asserts value is string {

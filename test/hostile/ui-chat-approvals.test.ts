@@ -120,7 +120,7 @@ describe.each(STORES)('approval attacks on a %s session', (_name, openStore) => 
         status: 400,
         code: 'INVALID_MESSAGES',
         message:
-          'message.parts[0].approval.id: expected an id of 1 to 256 characters without control characters, received 300 characters.',
+          'message.parts[0].approval.id: expected an id of 1 to 256 characters without control characters or lone surrogates, received 300 characters.',
       });
     }),
   );

@@ -228,7 +228,7 @@ describe.each([
           expect(await chat.refused(new Request(`${CHAT_URL}/${segment}/${route}`))).toEqual({
             status: 400,
             code: 'INVALID_REQUEST',
-            message: `the path's chat id: expected an id of 1 to 256 characters without control characters, received ${received}.`,
+            message: `the path's chat id: expected an id of 1 to 256 characters without control characters or lone surrogates, received ${received}.`,
           });
         }
         for (const segment of ['%E0%A4%A', '%zz', 'chat%', '%ED%A0%80', '%C0%AF']) {
@@ -254,7 +254,7 @@ describe.each([
         expect(await chat.refused(postChat(userMessage(chatId, 'hi')))).toEqual({
           status: 400,
           code: 'INVALID_REQUEST',
-          message: `id: expected an id of 1 to 256 characters without control characters, received ${received}.`,
+          message: `id: expected an id of 1 to 256 characters without control characters or lone surrogates, received ${received}.`,
         });
       }
       for (const chatId of ['\ud800', 'chat-\udc00', 'x\ud83d']) {
@@ -262,7 +262,7 @@ describe.each([
         expect(refusal).toEqual({
           status: 400,
           code: 'INVALID_REQUEST',
-          message: `Expected a chat id of well-formed text, received one with a lone surrogate (${JSON.stringify(chatId)}).`,
+          message: `id: expected an id of 1 to 256 characters without control characters or lone surrogates, received ${chatId.length} characters with a lone surrogate.`,
         });
       }
     }),

@@ -196,19 +196,19 @@ describe('hostile chat requests', () => {
     );
   });
 
-  it('refuses ids with control characters, and overlong ones', async () => {
+  it('refuses ids with control characters, lone surrogates, and overlong ones', async () => {
     const withNul = JSON.stringify({
       id: 'c',
       messages: [{ id: 'm\u0000', role: 'user', parts: [] }],
     });
     expect((await refusal(post(withNul))).message).toBe(
-      'messages[0].id: expected an id of 1 to 256 characters without control characters, received 2 characters with a control character.',
+      'messages[0].id: expected an id of 1 to 256 characters without control characters or lone surrogates, received 2 characters with a control character.',
     );
     const chatId = JSON.stringify({ id: 'c\n', messages: [] });
     const error = await refusal(post(chatId));
     expect([error.code, error.message]).toEqual([
       'INVALID_REQUEST',
-      'id: expected an id of 1 to 256 characters without control characters, received 2 characters with a control character.',
+      'id: expected an id of 1 to 256 characters without control characters or lone surrogates, received 2 characters with a control character.',
     ]);
     const callId = chat([], {
       messages: [
@@ -222,7 +222,24 @@ describe('hostile chat requests', () => {
       ],
     });
     expect((await refusal(post(callId))).message).toBe(
-      'messages[0].parts[0].toolCallId: expected an id of 1 to 256 characters without control characters, received 257 characters.',
+      'messages[0].parts[0].toolCallId: expected an id of 1 to 256 characters without control characters or lone surrogates, received 257 characters.',
+    );
+    // A lone surrogate would be stored changed (SQLite) or refused (PostgreSQL); a C1 control prints garbled.
+    const surrogate = chat([], {
+      messages: [
+        {
+          id: 'm',
+          role: 'assistant',
+          parts: [{ type: 'tool-x', toolCallId: 'c\ud800', state: 'input-available', input: {} }],
+        },
+      ],
+    });
+    expect((await refusal(post(surrogate))).message).toBe(
+      'messages[0].parts[0].toolCallId: expected an id of 1 to 256 characters without control characters or lone surrogates, received 2 characters with a lone surrogate.',
+    );
+    const c1 = JSON.stringify({ id: 'c', messages: [{ id: 'm\u009b', role: 'user', parts: [] }] });
+    expect((await refusal(post(c1))).message).toBe(
+      'messages[0].id: expected an id of 1 to 256 characters without control characters or lone surrogates, received 2 characters with a control character.',
     );
   });
 

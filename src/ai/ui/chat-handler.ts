@@ -15,7 +15,7 @@ import {
 import { chatHistory } from './chat-history.ts';
 import { type ChatRequestLimits, resolveLimits } from './chat-request-limits.ts';
 import { resumeTurn } from './chat-resume.ts';
-import { chatRoute, wellFormedChatId } from './chat-route.ts';
+import { chatRoute } from './chat-route.ts';
 import { startTurn } from './chat-turn.ts';
 import { readChatRequest } from './read-chat-request.ts';
 import type { UIStreamLimits } from './sse.ts';
@@ -114,7 +114,7 @@ export function chatHandler(options: ChatHandlerOptions): ChatHandler {
             'Expected a new message: regenerating an answer is not supported for a chat that lives in a session thread (fork the thread before the answer instead).',
           );
         }
-        const context = await allowed(runtime, options, request, actor, wellFormedChatId(chat.id));
+        const context = await allowed(runtime, options, request, actor, chat.id);
         const message = chat.messages[chat.messages.length - 1];
         return message.role === 'assistant'
           ? await answerTurn(context, message)

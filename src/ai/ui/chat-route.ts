@@ -51,21 +51,9 @@ function chatIdOf(segment: string, limits: ResolvedLimits): string {
     );
   }
   try {
-    return wellFormedChatId(id(decoded, "the path's chat id", limits) as string);
+    return id(decoded, "the path's chat id", limits) as string;
   } catch (error) {
     if (!(error instanceof UIRequestError)) throw error;
     throw new UIRequestError('INVALID_REQUEST', error.message);
   }
-}
-
-/**
- * A chat id is well-formed text: a lone surrogate cannot be stored as it is (SQLite keeps
- * it changed, PostgreSQL refuses it), so the chat would live in another chat's thread.
- */
-export function wellFormedChatId(chatId: string): string {
-  if (!/\p{Cs}/u.test(chatId)) return chatId;
-  throw new UIRequestError(
-    'INVALID_REQUEST',
-    `Expected a chat id of well-formed text, received one with a lone surrogate (${JSON.stringify(chatId.slice(0, 300))}).`,
-  );
 }

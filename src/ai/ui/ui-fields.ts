@@ -4,6 +4,7 @@
  * throws a 400 naming the field's path and what was expected (decision 248).
  */
 import { describeValue } from '../../internal/describe-value.ts';
+import { isPrintableText } from '../../internal/printable-text.ts';
 import type { ResolvedLimits } from './chat-request-limits.ts';
 import { checkedJson, isObject } from './json-value.ts';
 import { invalidMessages } from './ui-request-error.ts';
@@ -11,31 +12,29 @@ import { invalidMessages } from './ui-request-error.ts';
 /** Checks one field at `path`; returns its checked copy. */
 export type FieldCheck = (value: unknown, path: string, limits: ResolvedLimits) => unknown;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
-const CONTROL = /[\u0000-\u001f\u007f]/;
 const MEDIA_TYPE = /^[\w!#$&^.+-]+\/[\w!#$&^.+*-]+(?:\s*;.*)?$/;
 const MAX_MEDIA_TYPE = 255;
 /** The longest source or file URL that is not a `data:` URL. */
 const MAX_URL = 8_192;
 
-/** An id: 1 to `idLength` characters, none a control character. */
+/**
+ * An id: 1 to `idLength` characters of printable, well-formed text (no control character,
+ * no lone surrogate: a store would keep it changed, or refuse it).
+ */
 export const id: FieldCheck = (value, path, limits) => {
-  if (
-    typeof value !== 'string' ||
-    value === '' ||
-    value.length > limits.idLength ||
-    CONTROL.test(value)
-  ) {
-    throw invalidMessages(
-      path,
-      `an id of 1 to ${limits.idLength} characters without control characters`,
-      typeof value === 'string'
-        ? `${value.length} characters${CONTROL.test(value) ? ' with a control character' : ''}`
-        : describeValue(value),
-    );
-  }
-  return value;
+  if (isPrintableText(value) && value.length <= limits.idLength) return value;
+  throw invalidMessages(
+    path,
+    `an id of 1 to ${limits.idLength} characters without control characters or lone surrogates`,
+    typeof value === 'string' ? `${value.length} characters${flaw(value)}` : describeValue(value),
+  );
 };
+
+/** What makes a string no id: a control character, or a lone surrogate. */
+function flaw(text: string): string {
+  if (/\p{Cc}/u.test(text)) return ' with a control character';
+  return /\p{Cs}/u.test(text) ? ' with a lone surrogate' : '';
+}
 
 /** A text of at most `textLength` characters. */
 export const text: FieldCheck = (value, path, limits) => {
