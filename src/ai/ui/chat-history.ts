@@ -3,6 +3,7 @@
  * input of its unfinished run, whose answer the page gets by resuming the stream.
  */
 import type { ThreadMessage, ThreadPage } from '../session/index.ts';
+import { withApprovals } from './chat-approvals.ts';
 import type { ChatContext } from './chat-context.ts';
 import { threadUIMessages } from './thread-ui-messages.ts';
 import type { UIMessage } from './types.ts';
@@ -14,12 +15,13 @@ export const MAX_HISTORY_MESSAGES = 1000;
 /**
  * The newest `limit` messages of the chat (query `?limit=`, default 100) as `UIMessage[]`
  * JSON; `[]` for a chat with no thread yet. The unfinished run's input comes last, with
- * the ids its messages get in the thread when the run finishes.
+ * the ids its messages get in the thread when the run finishes; approvals show as the
+ * live page showed them (`withApprovals`).
  */
 export async function chatHistory(context: ChatContext): Promise<Response> {
   const limit = limitOf(new URL(context.request.url).searchParams.get('limit'));
   const page = await context.session.thread(context.chatId, { limit });
-  const messages = page ? await withActiveInput(context, page) : [];
+  const messages = page ? await withApprovals(context, await withActiveInput(context, page)) : [];
   return Response.json(messages, { headers: { 'cache-control': 'no-store' } });
 }
 

@@ -16,7 +16,7 @@
  * `sse.ts`, `agent-response.ts`, `node-listener.ts`; a session run from its recorded
  * events: `session-chunks.ts`; the chat handler over a session: `chat-handler.ts` (with
  * `chat-route.ts`, `chat-context.ts`, `chat-turn.ts`, `chat-answers.ts`,
- * `chat-resume.ts`, `chat-history.ts`). It imports `ai/session` and
+ * `chat-resume.ts`, `chat-history.ts`, `chat-approvals.ts`, `stream-counter.ts`). It imports `ai/session` and
  * `workflow` and below (floor 7 of docs/architecture.md), never `ai/mcp`.
  *
  * @module

@@ -139,6 +139,9 @@ describe('chatHandler', () => {
       output: 'refunded o-17',
     });
     expect(refunds).toBe(1);
+    // A reload shows the message as the live page did, the approval included (from the audit).
+    const reloaded = await history(fetch, 'chat-refund');
+    expect(reloaded[1].parts).toEqual(chat.lastMessage!.parts);
     const run = await runs.get(runId);
     expect(run?.status).toBe('done');
     expect(run?.audit).toMatchObject([{ action: 'approve', toolCallId: 'c1', by: 'alice' }]);
@@ -158,8 +161,20 @@ describe('chatHandler', () => {
     await until(() => texts(chat.lastMessage).includes('I did not refund it.'), 'the answer');
     expect(toolPart(chat.lastMessage, 'refund')?.state).toBe('output-denied');
     expect(refunds).toBe(0);
+    expect((await history(fetch, 'chat-deny'))[1].parts).toEqual(chat.lastMessage!.parts);
     const run = await runs.get(chat.lastMessage!.id);
     expect(run?.audit).toMatchObject([{ action: 'reject', by: 'alice', note: 'not eligible' }]);
+  });
+
+  it('a denial without a reason reloads as the page showed it, not with the server default', async () => {
+    const { fetch } = setUp(refundTurns());
+    const chat = new TestChat({ id: 'chat-deny-quiet', handler: fetch });
+    await chat.sendMessage({ text: 'Refund o-17' });
+    const request = toolPart(chat.lastMessage, 'refund');
+    await chat.addToolApprovalResponse({ id: request!.approval!.id, approved: false });
+    await until(() => texts(chat.lastMessage).includes('I did not refund it.'), 'the answer');
+    const reloaded = await history(fetch, 'chat-deny-quiet');
+    expect(reloaded[1].parts).toEqual(chat.lastMessage!.parts);
   });
 
   it('a suspension shows as a data part the page answers with the call output', async () => {
