@@ -7,7 +7,12 @@
  * - time to first chunk: from the call to the first bytes of the body;
  * - per-chunk overhead: the rest of the body's time divided by the N deltas.
  *
- * Both peers are warmed up first, samples alternate between them, and the median with
+ * A third peer is the chat handler over a memory session (`chatHandler`, a user message
+ * posted to a new chat each time): not the same work — the run is durable, its events are
+ * recorded and the response streams them back from the session — but what a page over a
+ * session pays.
+ *
+ * The peers are warmed up first, samples alternate between them, and the median with
  * the p25–p75 spread is reported with the load average.
  *
  *     npm run bench -- ui
@@ -16,7 +21,8 @@ import { streamText } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { agent } from '../../src/ai/agent/index.ts';
 import type { GenerateRequest, Model, StreamEvent } from '../../src/ai/model/index.ts';
-import { agentUIResponse } from '../../src/ai/ui/index.ts';
+import { memoryStore, session } from '../../src/ai/session/index.ts';
+import { agentUIResponse, chatHandler } from '../../src/ai/ui/index.ts';
 import { loadLine, quantile } from '../harness.ts';
 
 const DELTAS = Number(process.env.BENCH_UI_DELTAS ?? 1000);
@@ -70,16 +76,36 @@ function aiModel() {
   });
 }
 
-const peers: Record<string, () => Response> = {
+const chat = chatHandler({
+  session: session({ store: memoryStore(), agent: bot, events: true }),
+});
+let chats = 0;
+/** A page's POST of a user message to a new chat. */
+const postToNewChat = () =>
+  chat.fetch(
+    new Request('http://bench.test/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: `chat-${++chats}`,
+        message: { id: 'u', role: 'user', parts: [{ type: 'text', text: 'go' }] },
+      }),
+    }),
+  );
+
+const peers: Record<string, () => Response | Promise<Response>> = {
   'fino agentUIResponse': () => agentUIResponse(bot, 'go'),
   'ai streamText().toUIMessageStreamResponse()': () =>
     streamText({ model: aiModel(), prompt: 'go' }).toUIMessageStreamResponse(),
+  'fino chatHandler (memory session, events recorded)': postToNewChat,
 };
 
 /** Time to the first bytes, and to the end, of one response's body, in nanoseconds. */
-async function sample(make: () => Response): Promise<{ first: number; total: number }> {
+async function sample(
+  make: () => Response | Promise<Response>,
+): Promise<{ first: number; total: number }> {
   const start = process.hrtime.bigint();
-  const reader = (make().body as ReadableStream<Uint8Array>).getReader();
+  const reader = ((await make()).body as ReadableStream<Uint8Array>).getReader();
   let first = 0;
   for (;;) {
     const { done } = await reader.read();
